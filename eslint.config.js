@@ -1,0 +1,53 @@
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import svelte from 'eslint-plugin-svelte';
+import { defineConfig } from 'eslint/config';
+import globals from 'globals';
+import ts from 'typescript-eslint';
+import svelteConfig from './svelte.config.js';
+
+export default defineConfig(
+  {
+    ignores: ['build/', '.svelte-kit/', 'node_modules/', 'test-results/', 'playwright-report/', 'coverage/']
+  },
+  js.configs.recommended,
+  ...ts.configs.recommended,
+  ...svelte.configs.recommended,
+  prettier,
+  ...svelte.configs.prettier,
+  { languageOptions: { globals: { ...globals.browser, ...globals.node } } },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }]
+    }
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts', '**/*.svelte.js'],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        extraFileExtensions: ['.svelte'],
+        parser: ts.parser,
+        svelteConfig
+      }
+    }
+  },
+  {
+    // The simulation is deterministic: no wall clock and no Math.random inside src/lib/sim.
+    files: ['src/lib/sim/**/*.ts'],
+    ignores: ['src/lib/sim/**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'Use the engine seeded random (engine/random.ts).' },
+        { object: 'Date', property: 'now', message: 'Use the engine virtual clock.' },
+        { object: 'performance', property: 'now', message: 'Use the engine virtual clock.' }
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Schedule on the engine queue.' },
+        { name: 'setInterval', message: 'Schedule on the engine queue.' }
+      ]
+    }
+  }
+);

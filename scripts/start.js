@@ -1,0 +1,55 @@
+// `npm start`: build the static app and serve it on localhost (no dependencies beyond Node).
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+
+const port = Number(process.env.PORT ?? 4173);
+if (!process.argv.includes('--no-build')) {
+  const r = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const root = join(process.cwd(), 'build');
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ttf': 'font/ttf',
+  '.yaml': 'text/yaml; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8'
+};
+async function file(p) {
+  try {
+    const s = await stat(p);
+    if (s.isDirectory()) return file(join(p, 'index.html'));
+    return p;
+  } catch {
+    if (!extname(p)) {
+      try {
+        await stat(p + '.html');
+        return p + '.html';
+      } catch {
+        /* fall through */
+      }
+    }
+    return null;
+  }
+}
+createServer(async (req, res) => {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const rel = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
+  const p = await file(join(root, rel));
+  if (!p) {
+    res.writeHead(404, { 'content-type': types['.html'] });
+    res.end(await readFile(join(root, '404.html')).catch(() => 'Not found'));
+    return;
+  }
+  res.writeHead(200, { 'content-type': types[extname(p)] ?? 'application/octet-stream' });
+  res.end(await readFile(p));
+}).listen(port, '127.0.0.1', () => {
+  console.log(`Nodeplane is running at http://localhost:${port}/`);
+});
