@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { Cluster } from '../cluster';
+import { ApiError } from './errors';
+import type { KubeObject } from './types';
+import { parseQuantity, formatBytes } from './quantity';
+
+const pod = (name: string, nodeName?: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, labels: { app: 'web' } },
+  spec: { nodeName, containers: [{ name: 'c', image: 'nginx:1.27' }] },
+  status: { phase: 'Pending' }
+});
+
+describe('ApiServer', () => {
+  it('assigns uid, resourceVersion and creationTimestamp; rejects stale updates with 409', () => {
+    const c = new Cluster();
+    const p = c.api.create(pod('a'));
+    expect(p.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(p.metadata.creationTimestamp).toBe('2026-01-01T00:00:00Z');
+    const stale = structuredClone(p);
+    const upd = structuredClone(p);
+    upd.metadata.labels = { app: 'web2' };
+    c.api.update(upd);
+    stale.metadata.labels = { app: 'web3' };
+    expect(() => c.api.update(stale)).toThrowError(
+      'Operation cannot be fulfilled on pods "a": the object has been modified; please apply your changes to the latest version and try again'
+    );
+  });
+
+  it('lists with label and field selectors, and indexes pods by node', () => {
+    const c = new Cluster();
+    c.api.create(pod('a', 'n1'));
+    c.api.create(pod('b', 'n2'));
+    expect(c.api.list('Pod', { fieldSelector: 'spec.nodeName=n1' }).map((p) => p.metadata.name)).toEqual([
+      'a'
+    ]);
+    expect(c.api.list('Pod', { labelSelector: 'app in (web)' })).toHaveLength(2);
+    expect(c.api.list('Pod', { fieldSelector: 'metadata.name!=a' }).map((p) => p.metadata.name)).toEqual([
+      'b'
+    ]);
+  });
+
+  it('deletes a bound pod gracefully and an unbound pod at once', () => {
+    const c = new Cluster();
+    c.api.create(pod('bound', 'n1'));
+    c.api.create(pod('free'));
+    c.api.delete('Pod', 'default', 'bound');
+    c.api.delete('Pod', 'default', 'free');
+    const b = c.api.get('Pod', 'default', 'bound');
+    expect(b.metadata.deletionTimestamp).toBe('2026-01-01T00:00:30Z');
+    expect(b.metadata.deletionGracePeriodSeconds).toBe(30);
+    expect(c.api.tryGet('Pod', 'default', 'free')).toBeUndefined();
+  });
+
+  it('refuses writes without etcd quorum and says why', () => {
+    const c = new Cluster();
+    c.etcd.stop('etcd-0');
+    try {
+      c.api.create(pod('x'));
+      expect.unreachable();
+    } catch (e) {
+      expect((e as ApiError).kubectlMessage()).toBe('Error from server: etcdserver: request timed out');
+    }
+    expect(c.api.readsMayBeStale).toBe(true);
+  });
+
+  it('counts requests per verb and resource', () => {
+    const c = new Cluster();
+    c.api.create(pod('a'), { component: 'kubectl' });
+    c.api.patch('Pod', 'default', 'a', { metadata: { labels: { x: 'y' } } }, { component: 'kubectl' });
+    expect(c.api.requestCounts()['create pods']).toBe(1);
+    expect(c.api.requestCounts()['patch pods']).toBe(1);
+  });
+
+  it('forbids writes from inside watch handlers', () => {
+    const c = new Cluster();
+    c.api.watch('Pod', () => c.api.create(pod('loop')));
+    expect(() => c.api.create(pod('a'))).toThrow(/watch handler/);
+  });
+});
+
+describe('quantity', () => {
+  it('parses and formats', () => {
+    expect(parseQuantity('500m')).toBe(500);
+    expect(parseQuantity('2')).toBe(2000);
+    expect(parseQuantity('1Gi')).toBe(2 ** 30 * 1000);
+    expect(formatBytes(parseQuantity('28.5Gi'))).toBe('29184Mi');
+    expect(() => parseQuantity('-x')).toThrow(/quantities must match/);
+  });
+});

@@ -1,0 +1,435 @@
+/**
+ * kube-apiserver: the object store every component talks to, and nothing else.
+ *
+ * - Objects are stored deep-frozen; readers get the stored object and must clone before changing it.
+ * - Every write gets the next resourceVersion (the etcd revision); a write with a stale
+ *   resourceVersion fails with 409 Conflict.
+ * - Writes go through admission (mutating, then validating plugins), then to etcd: without
+ *   quorum every write fails with `etcdserver: request timed out`.
+ * - Watches are delivered synchronously after each committed write. Handlers must only enqueue
+ *   work (like client-go event handlers feeding a workqueue): writing from a handler throws.
+ */
+import type { Engine } from '../engine/engine';
+import type { Etcd } from '../etcd/etcd';
+import { ApiError, alreadyExists, conflict, etcdUnavailable, notFound, ConnectionError } from './errors';
+import { isKnownKind, resourceForKind } from './resources';
+import {
+  matchFields,
+  matchRequirements,
+  parseFieldSelector,
+  parseLabelSelector,
+  type FieldRequirement,
+  type Requirement
+} from './selectors';
+import {
+  clone,
+  deepFreeze,
+  objectKey,
+  type KubeObject,
+  type RequestContext,
+  type WatchEventType
+} from './types';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionPlugin {
+  name: string;
+  /** Mutating admission: may change `obj` (a private copy) in place. */
+  admit?(op: Operation, obj: KubeObject, old: KubeObject | undefined, api: ApiServer): void;
+  /** Validating admission: throw an ApiError (usually `invalid(...)`) to reject. */
+  validate?(op: Operation, obj: KubeObject, old: KubeObject | undefined, api: ApiServer): void;
+}
+
+export type WatchHandler<T extends KubeObject = KubeObject> = (
+  type: WatchEventType,
+  obj: T,
+  old: T | undefined
+) => void;
+
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  /** Only delete if the object still has this uid (used by evictions and the taint manager). */
+  uid?: string;
+}
+
+export interface ApiServerSnapshot {
+  resourceVersion: number;
+  objects: KubeObject[];
+  requests: Record<string, number>;
+}
+
+/** Kinds whose status is a subresource: a plain update keeps the old status, an update of status keeps the spec. */
+const STATUS_KINDS = new Set([
+  'Pod',
+  'Node',
+  'Deployment',
+  'ReplicaSet',
+  'DaemonSet',
+  'Service',
+  'PodDisruptionBudget'
+]);
+
+export class ApiServer {
+  /** Scenario epoch: creationTimestamp = epoch + virtual time. */
+  epochMs = Date.UTC(2026, 0, 1);
+  readonly admission: AdmissionPlugin[] = [];
+  /** Request counts per "<verb> <resource>", e.g. "update leases". */
+  requests = new Map<string, number>();
+  /** Connectivity hook set by the cluster: throws ConnectionError when `ctx` cannot reach any API server. */
+  reachable: (ctx: RequestContext) => void = () => {};
+
+  private rv = 0;
+  private store = new Map<string, Map<string, KubeObject>>();
+  private podsByNode = new Map<string, Map<string, KubeObject>>();
+  private watchers = new Map<string, Set<WatchHandler>>();
+  private dispatching = 0;
+
+  constructor(
+    private engine: Engine,
+    private etcd: Etcd
+  ) {}
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  get<T extends KubeObject>(kind: string, namespace: string | undefined, name: string): T {
+    const o = this.tryGet<T>(kind, namespace, name);
+    if (!o) throw notFound(resourceForKind(kind).plural, name);
+    return o;
+  }
+
+  tryGet<T extends KubeObject>(kind: string, namespace: string | undefined, name: string): T | undefined {
+    const r = resourceForKind(kind);
+    return this.store.get(kind)?.get(objectKey(r.namespaced ? namespace : undefined, name)) as T | undefined;
+  }
+
+  list<T extends KubeObject>(kind: string, opts: ListOptions = {}): T[] {
+    const labels: Requirement[] = parseLabelSelector(opts.labelSelector);
+    const fields: FieldRequirement[] = parseFieldSelector(opts.fieldSelector);
+    // spec.nodeName on pods has an index, as the kubelet's own pod watch does.
+    let source: Iterable<KubeObject>;
+    const nodeReq =
+      kind === 'Pod' ? fields.find((f) => f.path === 'spec.nodeName' && f.op === '=') : undefined;
+    if (nodeReq) source = this.podsByNode.get(nodeReq.value)?.values() ?? [];
+    else source = this.store.get(kind)?.values() ?? [];
+    const out: T[] = [];
+    for (const o of source) {
+      if (opts.namespace && o.metadata.namespace !== opts.namespace) continue;
+      if (labels.length && !matchRequirements(labels, o.metadata.labels)) continue;
+      if (fields.length && !matchFields(fields, o)) continue;
+      out.push(o as T);
+    }
+    return out;
+  }
+
+  /** Pods bound to a node, from the spec.nodeName index. */
+  podsOnNode<T extends KubeObject>(nodeName: string): T[] {
+    return [...(this.podsByNode.get(nodeName)?.values() ?? [])] as T[];
+  }
+
+  count(kind: string): number {
+    return this.store.get(kind)?.size ?? 0;
+  }
+
+  get resourceVersion(): number {
+    return this.rv;
+  }
+
+  /** Reads are served from the watch cache; without etcd quorum they may be stale. */
+  get readsMayBeStale(): boolean {
+    return !this.etcd.hasQuorum();
+  }
+
+  watch<T extends KubeObject>(kind: string, handler: WatchHandler<T>): () => void {
+    let set = this.watchers.get(kind);
+    if (!set) this.watchers.set(kind, (set = new Set()));
+    set.add(handler as WatchHandler);
+    return () => set!.delete(handler as WatchHandler);
+  }
+
+  // ---- writes ------------------------------------------------------------------------------
+
+  create<T extends KubeObject>(input: T, ctx?: RequestContext): T {
+    this.begin('create', input.kind, ctx);
+    const obj = clone(input) as KubeObject;
+    const r = resourceForKind(obj.kind);
+    obj.metadata = obj.metadata ?? ({} as KubeObject['metadata']);
+    if (r.namespaced) obj.metadata.namespace = obj.metadata.namespace || 'default';
+    else delete obj.metadata.namespace;
+    if (!obj.metadata.name && obj.metadata.generateName) {
+      obj.metadata.name = obj.metadata.generateName + this.engine.random.nameSuffix();
+    }
+    if (
+      r.namespaced &&
+      obj.kind !== 'Namespace' &&
+      !this.tryGet('Namespace', undefined, obj.metadata.namespace!)
+    ) {
+      throw notFound('namespaces', obj.metadata.namespace!);
+    }
+    for (const p of this.admission) p.admit?.('CREATE', obj, undefined, this);
+    for (const p of this.admission) p.validate?.('CREATE', obj, undefined, this);
+    if (!obj.metadata.name) {
+      throw new ApiError(
+        422,
+        'Invalid',
+        `${obj.kind} "" is invalid: metadata.name: Required value: name or generateName is required`
+      );
+    }
+    if (this.tryGet(obj.kind, obj.metadata.namespace, obj.metadata.name)) {
+      throw alreadyExists(r.plural, obj.metadata.name);
+    }
+    this.requireQuorum();
+    obj.apiVersion = obj.apiVersion || (r.group ? `${r.group}/${r.version}` : r.version);
+    obj.metadata.uid = this.engine.random.uid();
+    obj.metadata.creationTimestamp = this.timestamp();
+    if (obj.spec !== undefined && obj.kind !== 'Pod' && obj.kind !== 'Node') obj.metadata.generation = 1;
+    delete obj.metadata.deletionTimestamp;
+    return this.commit('ADDED', obj, undefined) as T;
+  }
+
+  /** PUT. With `subresource: 'status'` only the status changes; otherwise the status is kept. */
+  update<T extends KubeObject>(input: T, ctx?: RequestContext, opts: { subresource?: 'status' } = {}): T {
+    this.begin('update', input.kind, ctx, opts.subresource);
+    const r = resourceForKind(input.kind);
+    const old = this.get(input.kind, input.metadata.namespace, input.metadata.name);
+    if (input.metadata.resourceVersion && input.metadata.resourceVersion !== old.metadata.resourceVersion) {
+      throw conflict(r.plural, input.metadata.name);
+    }
+    const obj = clone(input) as KubeObject;
+    obj.apiVersion = old.apiVersion;
+    // Identity and system fields cannot be changed by clients.
+    obj.metadata.uid = old.metadata.uid;
+    obj.metadata.creationTimestamp = old.metadata.creationTimestamp;
+    obj.metadata.namespace = old.metadata.namespace;
+    if (old.metadata.deletionTimestamp) {
+      obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
+      obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    } else {
+      delete obj.metadata.deletionTimestamp;
+    }
+    if (STATUS_KINDS.has(obj.kind)) {
+      if (opts.subresource === 'status') {
+        obj.spec = clone(old.spec);
+        obj.metadata.labels = clone(old.metadata.labels);
+        obj.metadata.annotations = clone(old.metadata.annotations);
+        obj.metadata.finalizers = clone(old.metadata.finalizers);
+        obj.metadata.ownerReferences = clone(old.metadata.ownerReferences);
+      } else {
+        obj.status = clone(old.status);
+      }
+    }
+    if (old.metadata.generation !== undefined) {
+      obj.metadata.generation =
+        opts.subresource !== 'status' && JSON.stringify(obj.spec) !== JSON.stringify(old.spec)
+          ? old.metadata.generation + 1
+          : old.metadata.generation;
+    }
+    for (const p of this.admission) p.admit?.('UPDATE', obj, old, this);
+    for (const p of this.admission) p.validate?.('UPDATE', obj, old, this);
+    this.requireQuorum();
+    // Finalizers all gone on an object being deleted: it goes now.
+    if (obj.metadata.deletionTimestamp && !obj.metadata.finalizers?.length && this.gracePassed(obj)) {
+      return this.remove(obj) as T;
+    }
+    return this.commit('MODIFIED', obj, old) as T;
+  }
+
+  /** JSON merge patch (RFC 7386), as `kubectl patch --type merge` and most controllers use. */
+  patch<T extends KubeObject>(
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+    patch: Record<string, unknown>,
+    ctx?: RequestContext,
+    opts: { subresource?: 'status' } = {}
+  ): T {
+    const cur = this.get<T>(kind, namespace, name);
+    const merged = mergePatch(clone(cur), patch) as T;
+    this.countOnly('patch', kind, ctx, opts.subresource);
+    return this.updateInternal(merged, opts);
+  }
+
+  delete(
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+    opts: DeleteOptions = {},
+    ctx?: RequestContext
+  ): KubeObject | undefined {
+    this.begin('delete', kind, ctx);
+    const old = this.get(kind, namespace, name);
+    if (opts.uid && old.metadata.uid !== opts.uid) {
+      throw new ApiError(
+        409,
+        'Conflict',
+        `Precondition failed: UID in precondition: ${opts.uid}, UID in object meta: ${old.metadata.uid}`
+      );
+    }
+    for (const p of this.admission) p.validate?.('DELETE', old, old, this);
+    this.requireQuorum();
+    const obj = clone(old);
+    let grace = 0;
+    if (kind === 'Pod') {
+      // pod strategy CheckGracefulDelete: unbound and terminal pods go at once.
+      const phase = obj.status?.phase;
+      const requested = opts.gracePeriodSeconds ?? obj.spec?.terminationGracePeriodSeconds ?? 30;
+      grace = !obj.spec?.nodeName || phase === 'Failed' || phase === 'Succeeded' ? 0 : Math.max(0, requested);
+      if (obj.metadata.deletionGracePeriodSeconds !== undefined) {
+        grace = Math.min(grace, obj.metadata.deletionGracePeriodSeconds);
+      }
+    }
+    const hasFinalizers = !!obj.metadata.finalizers?.length;
+    if (grace > 0 || hasFinalizers) {
+      if (!obj.metadata.deletionTimestamp || grace < (obj.metadata.deletionGracePeriodSeconds ?? Infinity)) {
+        obj.metadata.deletionTimestamp = this.timestamp(grace * 1000);
+        obj.metadata.deletionGracePeriodSeconds = grace;
+      }
+      if (!hasFinalizers && grace === 0) return this.remove(obj);
+      return this.commit('MODIFIED', obj, old);
+    }
+    return this.remove(obj);
+  }
+
+  // ---- request accounting and connectivity ----------------------------------------------------
+
+  /** Count a read made by a component (list/get/watch) for the load model. */
+  countRead(verb: 'get' | 'list' | 'watch', kind: string, ctx?: RequestContext): void {
+    this.countOnly(verb, kind, ctx);
+  }
+
+  requestCounts(): Record<string, number> {
+    return Object.fromEntries([...this.requests.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  // ---- snapshots ---------------------------------------------------------------------------
+
+  snapshot(): ApiServerSnapshot {
+    const objects: KubeObject[] = [];
+    for (const m of this.store.values()) for (const o of m.values()) objects.push(o);
+    return { resourceVersion: this.rv, objects: clone(objects), requests: this.requestCounts() };
+  }
+
+  restore(s: ApiServerSnapshot): void {
+    this.store.clear();
+    this.podsByNode.clear();
+    for (const o of s.objects) this.put(deepFreeze(clone(o)));
+    this.rv = s.resourceVersion;
+    this.requests = new Map(Object.entries(s.requests));
+  }
+
+  // ---- internals ---------------------------------------------------------------------------
+
+  private updateInternal<T extends KubeObject>(merged: T, opts: { subresource?: 'status' }): T {
+    // The patch was already counted; skip the update's own count.
+    const saved = this.requests;
+    this.requests = new Map();
+    try {
+      return this.update(merged, undefined, opts);
+    } finally {
+      this.requests = saved;
+    }
+  }
+
+  private begin(verb: string, kind: string, ctx: RequestContext | undefined, sub?: string): void {
+    if (this.dispatching) {
+      throw new Error(`${verb} ${kind} from inside a watch handler: handlers must only enqueue work`);
+    }
+    if (!isKnownKind(kind))
+      throw new ApiError(404, 'NotFound', `the server could not find the requested resource`);
+    this.countOnly(verb, kind, ctx, sub);
+  }
+
+  private countOnly(verb: string, kind: string, ctx: RequestContext | undefined, sub?: string): void {
+    if (ctx) this.reachable(ctx);
+    const key = `${verb} ${resourceForKind(kind).plural}${sub ? '/' + sub : ''}`;
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+  }
+
+  private requireQuorum(): void {
+    if (!this.etcd.hasQuorum()) throw etcdUnavailable();
+  }
+
+  private gracePassed(obj: KubeObject): boolean {
+    const ts = obj.metadata.deletionTimestamp;
+    return !ts || Date.parse(ts as string) <= this.epochMs + this.engine.now;
+  }
+
+  timestamp(offsetMs = 0): string {
+    return new Date(this.epochMs + this.engine.now + offsetMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  /** Virtual time (ms) of an RFC 3339 timestamp written by this API server. */
+  timeOf(ts: string | undefined): number {
+    return ts ? Date.parse(ts) - this.epochMs : 0;
+  }
+
+  private commit(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): KubeObject {
+    obj.metadata.resourceVersion = String(++this.rv);
+    const frozen = deepFreeze(obj);
+    this.put(frozen, old);
+    this.notify(type, frozen, old);
+    return frozen;
+  }
+
+  private remove(obj: KubeObject): KubeObject {
+    const stored = this.get(obj.kind, obj.metadata.namespace, obj.metadata.name);
+    this.store.get(obj.kind)!.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
+    if (obj.kind === 'Pod') this.unindexPod(stored);
+    obj.metadata.resourceVersion = String(++this.rv);
+    const frozen = deepFreeze(obj);
+    this.notify('DELETED', frozen, stored);
+    return frozen;
+  }
+
+  private put(obj: KubeObject, old?: KubeObject): void {
+    let m = this.store.get(obj.kind);
+    if (!m) this.store.set(obj.kind, (m = new Map()));
+    m.set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
+    if (obj.kind === 'Pod') {
+      if (old) this.unindexPod(old);
+      const node = obj.spec?.nodeName as string | undefined;
+      if (node) {
+        let idx = this.podsByNode.get(node);
+        if (!idx) this.podsByNode.set(node, (idx = new Map()));
+        idx.set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
+      }
+    }
+  }
+
+  private unindexPod(old: KubeObject): void {
+    const node = old.spec?.nodeName as string | undefined;
+    if (node) this.podsByNode.get(node)?.delete(objectKey(old.metadata.namespace, old.metadata.name));
+  }
+
+  private notify(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
+    const set = this.watchers.get(obj.kind);
+    if (!set || !set.size) return;
+    this.dispatching++;
+    try {
+      for (const h of set) h(type, obj, old);
+    } finally {
+      this.dispatching--;
+    }
+  }
+}
+
+/** RFC 7386 JSON merge patch: objects merge, null deletes, everything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> =
+    target && typeof target === 'object' && !Array.isArray(target)
+      ? { ...(target as Record<string, unknown>) }
+      : {};
+  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+export { ConnectionError };

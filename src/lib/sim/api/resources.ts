@@ -1,0 +1,170 @@
+/** The API resources Nodeplane serves, as `kubectl api-resources` lists them. */
+export interface ResourceInfo {
+  kind: string;
+  /** Plural resource name used in URLs, errors and request metrics. */
+  plural: string;
+  singular: string;
+  shortNames: string[];
+  namespaced: boolean;
+  group: string;
+  version: string;
+}
+
+export const RESOURCES: ResourceInfo[] = [
+  {
+    kind: 'Namespace',
+    plural: 'namespaces',
+    singular: 'namespace',
+    shortNames: ['ns'],
+    namespaced: false,
+    group: '',
+    version: 'v1'
+  },
+  {
+    kind: 'Node',
+    plural: 'nodes',
+    singular: 'node',
+    shortNames: ['no'],
+    namespaced: false,
+    group: '',
+    version: 'v1'
+  },
+  {
+    kind: 'Pod',
+    plural: 'pods',
+    singular: 'pod',
+    shortNames: ['po'],
+    namespaced: true,
+    group: '',
+    version: 'v1'
+  },
+  {
+    kind: 'Service',
+    plural: 'services',
+    singular: 'service',
+    shortNames: ['svc'],
+    namespaced: true,
+    group: '',
+    version: 'v1'
+  },
+  {
+    kind: 'Endpoints',
+    plural: 'endpoints',
+    singular: 'endpoints',
+    shortNames: ['ep'],
+    namespaced: true,
+    group: '',
+    version: 'v1'
+  },
+  {
+    kind: 'Event',
+    plural: 'events',
+    singular: 'event',
+    shortNames: ['ev'],
+    namespaced: true,
+    group: '',
+    version: 'v1'
+  },
+  {
+    kind: 'ConfigMap',
+    plural: 'configmaps',
+    singular: 'configmap',
+    shortNames: ['cm'],
+    namespaced: true,
+    group: '',
+    version: 'v1'
+  },
+  {
+    kind: 'Deployment',
+    plural: 'deployments',
+    singular: 'deployment',
+    shortNames: ['deploy'],
+    namespaced: true,
+    group: 'apps',
+    version: 'v1'
+  },
+  {
+    kind: 'ReplicaSet',
+    plural: 'replicasets',
+    singular: 'replicaset',
+    shortNames: ['rs'],
+    namespaced: true,
+    group: 'apps',
+    version: 'v1'
+  },
+  {
+    kind: 'DaemonSet',
+    plural: 'daemonsets',
+    singular: 'daemonset',
+    shortNames: ['ds'],
+    namespaced: true,
+    group: 'apps',
+    version: 'v1'
+  },
+  {
+    kind: 'Lease',
+    plural: 'leases',
+    singular: 'lease',
+    shortNames: [],
+    namespaced: true,
+    group: 'coordination.k8s.io',
+    version: 'v1'
+  },
+  {
+    kind: 'EndpointSlice',
+    plural: 'endpointslices',
+    singular: 'endpointslice',
+    shortNames: [],
+    namespaced: true,
+    group: 'discovery.k8s.io',
+    version: 'v1'
+  },
+  {
+    kind: 'PodDisruptionBudget',
+    plural: 'poddisruptionbudgets',
+    singular: 'poddisruptionbudget',
+    shortNames: ['pdb'],
+    namespaced: true,
+    group: 'policy',
+    version: 'v1'
+  },
+  {
+    kind: 'PriorityClass',
+    plural: 'priorityclasses',
+    singular: 'priorityclass',
+    shortNames: ['pc'],
+    namespaced: false,
+    group: 'scheduling.k8s.io',
+    version: 'v1'
+  }
+];
+
+const byKind = new Map(RESOURCES.map((r) => [r.kind, r]));
+
+export function resourceForKind(kind: string): ResourceInfo {
+  const r = byKind.get(kind);
+  if (!r) throw new Error(`no resource for kind ${kind}`);
+  return r;
+}
+
+export function isKnownKind(kind: string): boolean {
+  return byKind.has(kind);
+}
+
+/** Find a resource by any name kubectl accepts: kind, plural, singular or short name (case-insensitive). */
+export function lookupResource(name: string): ResourceInfo | undefined {
+  const n = name.toLowerCase();
+  const [base, group] = n.split(/\.(.*)/s);
+  return RESOURCES.find(
+    (r) =>
+      (r.plural === base ||
+        r.singular === base ||
+        r.kind.toLowerCase() === base ||
+        r.shortNames.includes(base)) &&
+      (group === undefined || group === r.group)
+  );
+}
+
+export function apiVersionOf(r: ResourceInfo): string {
+  return r.group ? `${r.group}/${r.version}` : r.version;
+}

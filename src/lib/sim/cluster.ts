@@ -1,0 +1,246 @@
+/**
+ * The cluster: one engine, one etcd, one API server, and the components that talk to it.
+ *
+ * Components (kubelets, controllers, the scheduler...) are registered by kind with a factory, so a
+ * snapshot can list them as data ({id, kind, args, state}) and a restore can rebuild them. A
+ * component sees the cluster only through `cluster.api` (with its own RequestContext), the event
+ * recorder, and engine events addressed to its id.
+ *
+ * Faults (stop a kubelet, partition a node, stop an etcd member...) are named actions with
+ * handlers registered by the module that owns the affected component; the UI, the console, the
+ * scenario's fault list and lesson solutions all apply them through `applyFault`.
+ */
+import { ApiServer } from './api/apiserver';
+import { installAdmission } from './api/admission';
+import { ConnectionError } from './api/errors';
+import type { RequestContext } from './api/types';
+import { defaultConfig, type ClusterConfig } from './config';
+import { Engine, type EngineSnapshot, type SimEvent } from './engine/engine';
+import { Etcd, type EtcdSnapshot } from './etcd/etcd';
+import { EventRecorder, type EventLogEntry } from './events/recorder';
+import type { ApiServerSnapshot } from './api/apiserver';
+
+export interface Component {
+  /** Engine target and unique id, e.g. `kubelet/worker-1`, `kube-scheduler`. */
+  readonly id: string;
+  /** Factory key used to rebuild the component on restore. */
+  readonly kind: string;
+  /** JSON constructor arguments given to the factory. */
+  readonly args: unknown;
+  /** Handle an engine event addressed to this component. */
+  handle(ev: SimEvent): void;
+  /** Schedule the first events (not called on restore: the queue already holds them). */
+  start(): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+  /** Called when the component is removed (its node deleted). */
+  dispose?(): void;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ComponentFactory = (cluster: Cluster, args: any) => Component;
+
+export interface FaultTarget {
+  /** A node name, an etcd member name, or a control-plane component name. */
+  target?: string;
+  [param: string]: unknown;
+}
+
+export type FaultHandler = (cluster: Cluster, params: FaultTarget) => void;
+
+export interface FaultLogEntry {
+  t: number;
+  action: string;
+  target?: string;
+}
+
+export class FaultError extends Error {}
+
+const factories = new Map<string, ComponentFactory>();
+const faultHandlers = new Map<string, { handler: FaultHandler; description: string }>();
+
+/** Modules register the component kinds they implement (done at import time). */
+export function registerComponent(kind: string, factory: ComponentFactory): void {
+  factories.set(kind, factory);
+}
+
+/** Modules register the fault actions they implement (done at import time). */
+export function registerFault(action: string, description: string, handler: FaultHandler): void {
+  faultHandlers.set(action, { handler, description });
+}
+
+export function knownFaults(): { action: string; description: string }[] {
+  return [...faultHandlers.entries()]
+    .map(([action, f]) => ({ action, description: f.description }))
+    .sort((a, b) => (a.action < b.action ? -1 : 1));
+}
+
+export interface ControlPlaneMember {
+  name: string;
+  running: boolean;
+}
+
+export interface ClusterSnapshot {
+  format: 'nodeplane.dev/snapshot/v1';
+  config: ClusterConfig;
+  engine: EngineSnapshot;
+  etcd: EtcdSnapshot;
+  api: ApiServerSnapshot;
+  events: ReturnType<EventRecorder['snapshot']>;
+  components: { id: string; kind: string; args: unknown; state: unknown }[];
+  faults: FaultLogEntry[];
+  partitioned: string[];
+  apiServers: ControlPlaneMember[];
+  /** Free-form state of scenario-level features (node pools, network) keyed by owner. */
+  extensions: Record<string, unknown>;
+}
+
+export class Cluster {
+  readonly engine: Engine;
+  readonly etcd: Etcd;
+  readonly api: ApiServer;
+  readonly recorder: EventRecorder;
+  readonly config: ClusterConfig;
+  readonly components = new Map<string, Component>();
+  faultLog: FaultLogEntry[] = [];
+  /** Nodes cut off from the control plane (PartitionNode). */
+  partitioned = new Set<string>();
+  /** kube-apiserver instances behind the load balancer. */
+  apiServers: ControlPlaneMember[] = [{ name: 'kube-apiserver', running: true }];
+  /** Extra JSON state owned by optional modules (network, node pools), saved in snapshots. */
+  extensions: Record<string, unknown> = {};
+
+  constructor(config: ClusterConfig = defaultConfig(), etcd?: Etcd, engine?: Engine) {
+    this.config = config;
+    this.engine = engine ?? new Engine(config.seed);
+    this.etcd = etcd ?? Etcd.withMembers(1);
+    this.api = new ApiServer(this.engine, this.etcd);
+    this.recorder = new EventRecorder(this.api, this.engine);
+    this.api.reachable = (ctx) => this.checkReachable(ctx);
+    installAdmission(this.api, this);
+    for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+      this.api.create({
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: ns },
+        spec: { finalizers: ['kubernetes'] },
+        status: { phase: 'Active' }
+      });
+    }
+  }
+
+  get now(): number {
+    return this.engine.now;
+  }
+
+  /** Create a component of a registered kind, register it with the engine and (optionally) start it. */
+  addComponent(kind: string, args: unknown, opts: { start?: boolean } = {}): Component {
+    const f = factories.get(kind);
+    if (!f) throw new Error(`unknown component kind "${kind}"`);
+    const c = f(this, args);
+    if (this.components.has(c.id)) throw new Error(`component ${c.id} already exists`);
+    this.components.set(c.id, c);
+    this.engine.register(c.id, (ev) => c.handle(ev));
+    if (opts.start !== false) c.start();
+    return c;
+  }
+
+  removeComponent(id: string): void {
+    const c = this.components.get(id);
+    if (!c) return;
+    c.dispose?.();
+    this.components.delete(id);
+    this.engine.unregister(id);
+  }
+
+  component<T extends Component>(id: string): T | undefined {
+    return this.components.get(id) as T | undefined;
+  }
+
+  componentsOfKind<T extends Component>(kind: string): T[] {
+    return [...this.components.values()].filter((c) => c.kind === kind) as T[];
+  }
+
+  /** Apply a named fault now. Throws FaultError for an unknown action or target. */
+  applyFault(action: string, params: FaultTarget = {}): void {
+    const f = faultHandlers.get(action);
+    if (!f) {
+      throw new FaultError(
+        `unknown fault action "${action}"; known actions: ${knownFaults()
+          .map((x) => x.action)
+          .join(', ')}`
+      );
+    }
+    f.handler(this, params);
+    this.faultLog.push({ t: this.engine.now, action, ...(params.target ? { target: params.target } : {}) });
+  }
+
+  runUntil(t: number): void {
+    this.engine.runUntil(t);
+  }
+
+  advance(ms: number): void {
+    this.engine.advance(ms);
+  }
+
+  step(): SimEvent | null {
+    return this.engine.step();
+  }
+
+  get eventLog(): EventLogEntry[] {
+    return this.recorder.log;
+  }
+
+  snapshot(): ClusterSnapshot {
+    return structuredClone({
+      format: 'nodeplane.dev/snapshot/v1' as const,
+      config: this.config,
+      engine: this.engine.snapshot(),
+      etcd: this.etcd.snapshot(),
+      api: this.api.snapshot(),
+      events: this.recorder.snapshot(),
+      components: [...this.components.values()].map((c) => ({
+        id: c.id,
+        kind: c.kind,
+        args: c.args,
+        state: c.getState()
+      })),
+      faults: this.faultLog,
+      partitioned: [...this.partitioned].sort(),
+      apiServers: this.apiServers,
+      extensions: this.extensions
+    });
+  }
+
+  static restore(s: ClusterSnapshot): Cluster {
+    if (s?.format !== 'nodeplane.dev/snapshot/v1')
+      throw new Error('not a Nodeplane snapshot (format nodeplane.dev/snapshot/v1 expected)');
+    const snap = structuredClone(s);
+    const engine = Engine.fromSnapshot(snap.engine);
+    const etcd = new Etcd([]);
+    etcd.restore(snap.etcd);
+    const c = new Cluster(snap.config, etcd, engine);
+    c.api.restore(snap.api);
+    c.recorder.restore(snap.events);
+    c.faultLog = snap.faults;
+    c.partitioned = new Set(snap.partitioned);
+    c.apiServers = snap.apiServers;
+    c.extensions = snap.extensions;
+    for (const comp of snap.components) {
+      const created = c.addComponent(comp.kind, comp.args, { start: false });
+      created.setState(comp.state);
+    }
+    return c;
+  }
+
+  private checkReachable(ctx: RequestContext): void {
+    if (!this.apiServers.some((a) => a.running)) {
+      throw new ConnectionError(
+        'The connection to the server 10.0.0.10:6443 was refused - did you specify the right host or port?'
+      );
+    }
+    if (ctx.node && this.partitioned.has(ctx.node)) {
+      throw new ConnectionError(`dial tcp 10.0.0.10:6443: i/o timeout`);
+    }
+  }
+}

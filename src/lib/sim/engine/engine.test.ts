@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { Engine } from './engine';
+import { parseDuration, formatGoDuration } from './duration';
+
+describe('Engine', () => {
+  it('runs events in time order, same-time events in scheduling order', () => {
+    const e = new Engine(1);
+    const seen: string[] = [];
+    e.register('a', (ev) => seen.push(`${ev.at}:${ev.type}`));
+    e.schedule(20, 'a', 'late');
+    e.schedule(10, 'a', 'first');
+    e.schedule(10, 'a', 'second');
+    e.runUntil(15);
+    expect(seen).toEqual(['10:first', '10:second']);
+    expect(e.now).toBe(15);
+    e.runUntil(100);
+    expect(seen).toEqual(['10:first', '10:second', '20:late']);
+  });
+
+  it('step() jumps to the next event and cancel() drops one', () => {
+    const e = new Engine(1);
+    const seen: number[] = [];
+    e.register('a', (ev) => seen.push(ev.at));
+    const id = e.schedule(5, 'a', 'x');
+    e.schedule(7, 'a', 'y');
+    e.cancel(id);
+    expect(e.step()?.at).toBe(7);
+    expect(seen).toEqual([7]);
+    expect(e.step()).toBeNull();
+  });
+
+  it('a restored snapshot continues with the same events and random numbers', () => {
+    const build = () => {
+      const e = new Engine(42);
+      const out: string[] = [];
+      e.register('t', (ev) => {
+        out.push(`${ev.at}:${e.random.int(1000)}`);
+        e.schedule(1000 + e.random.int(500), 't', 'tick');
+      });
+      e.schedule(0, 't', 'tick');
+      return { e, out };
+    };
+    const a = build();
+    a.e.runUntil(5000);
+    const snap = JSON.parse(JSON.stringify(a.e.snapshot()));
+    a.e.runUntil(20_000);
+    const restored = Engine.fromSnapshot(snap);
+    const out2: string[] = [];
+    restored.register('t', (ev) => {
+      out2.push(`${ev.at}:${restored.random.int(1000)}`);
+      restored.schedule(1000 + restored.random.int(500), 't', 'tick');
+    });
+    restored.runUntil(20_000);
+    const tail = a.out.filter((s) => parseInt(s) > 5000);
+    expect(out2).toEqual(tail);
+    expect(tail.length).toBeGreaterThan(5);
+  });
+});
+
+describe('durations', () => {
+  it('parses Go-style durations', () => {
+    expect(parseDuration('90s')).toBe(90_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration('250ms')).toBe(250);
+    expect(() => parseDuration('ten')).toThrow(/invalid duration "ten"/);
+  });
+  it('formats like Go time.Duration', () => {
+    expect(formatGoDuration(300_000)).toBe('5m0s');
+    expect(formatGoDuration(3_723_000)).toBe('1h2m3s');
+    expect(formatGoDuration(10_000)).toBe('10s');
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Seeded pseudo-random numbers (sfc32). The whole state is four 32-bit integers, so it
+ * serialises into a snapshot and a restored run draws exactly the same numbers.
+ */
+export type RandomState = [number, number, number, number];
+
+export class Random {
+  private s: RandomState;
+
+  constructor(seed: number | RandomState) {
+    if (Array.isArray(seed)) {
+      this.s = [...seed] as RandomState;
+    } else {
+      // splitmix32 spreads a small integer seed over the four words.
+      let x = seed >>> 0;
+      const next = () => {
+        x = (x + 0x9e3779b9) >>> 0;
+        let z = x;
+        z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+        z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+        return (z ^ (z >>> 16)) >>> 0;
+      };
+      this.s = [next(), next(), next(), next()];
+      for (let i = 0; i < 12; i++) this.nextUint32();
+    }
+  }
+
+  nextUint32(): number {
+    let [a, b, c, d] = this.s;
+    const t = (((a + b) >>> 0) + d) >>> 0;
+    d = (d + 1) >>> 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) >>> 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) >>> 0;
+    this.s = [a >>> 0, b, c, d];
+    return t;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    return this.nextUint32() / 4294967296;
+  }
+
+  /** An integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  /** Lower-case hex string of `len` characters (container ids, uids). */
+  hex(len: number): string {
+    let out = '';
+    while (out.length < len) out += this.nextUint32().toString(16).padStart(8, '0');
+    return out.slice(0, len);
+  }
+
+  /** Kubernetes generateName suffix: 5 characters from the alphabet apimachinery uses. */
+  nameSuffix(len = 5): string {
+    const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+    let out = '';
+    for (let i = 0; i < len; i++) out += alphabet[this.int(alphabet.length)];
+    return out;
+  }
+
+  uid(): string {
+    const h = this.hex(32);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  }
+
+  getState(): RandomState {
+    return [...this.s] as RandomState;
+  }
+}
