@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { Cluster } from '../sim/cluster';
+import type { KubeObject } from '../sim/api/types';
+import { evaluate, podDisplayStatus, type Check } from './checks';
+
+function cluster(): Cluster {
+  const c = new Cluster();
+  const node = (name: string, labels: Record<string, string>, ready: string, taints: unknown[] = []) =>
+    c.api.create({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels },
+      spec: { taints },
+      status: {
+        conditions: [{ type: 'Ready', status: ready, reason: 'KubeletReady' }],
+        allocatable: { memory: '28.5Gi', cpu: '14500m' }
+      }
+    });
+  node('worker-1', { gpu: 'true' }, 'True');
+  node('worker-2', {}, 'Unknown', [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }]);
+  const pod = (
+    name: string,
+    nodeName: string | undefined,
+    phase: string,
+    extra: Partial<KubeObject['status']> = {}
+  ) =>
+    c.api.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, labels: { app: 'web' } },
+      spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] },
+      status: { phase, ...extra }
+    });
+  pod('web-1', 'worker-1', 'Running', { conditions: [{ type: 'Ready', status: 'True' }] });
+  pod('web-2', undefined, 'Pending', {
+    conditions: [
+      {
+        type: 'PodScheduled',
+        status: 'False',
+        reason: 'Unschedulable',
+        message: '0/2 nodes are available: 2 Insufficient nvidia.com/gpu.'
+      }
+    ]
+  });
+  return c;
+}
+
+const ev = (c: Cluster, check: Check, answers: Record<string, boolean> = {}) =>
+  evaluate(check, { cluster: c, answers });
+
+describe('lesson checks', () => {
+  it('pod Running on a node with a label', () => {
+    const c = cluster();
+    expect(ev(c, { pod: { name: 'web-1', phase: 'Running', nodeLabels: { gpu: 'true' } } }).ok).toBe(true);
+    const r = ev(c, { pod: { name: 'web-2', phase: 'Running' } });
+    expect(r).toEqual({
+      ok: false,
+      detail: 'web-2 is Pending, not Running: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.'
+    });
+  });
+
+  it('selector counts and notNode', () => {
+    const c = cluster();
+    expect(ev(c, { pod: { selector: 'app=web', phase: 'Running', min: 1 } }).ok).toBe(true);
+    expect(ev(c, { pod: { selector: 'app=web', phase: 'Running', min: 2 } }).detail).toBe(
+      '1 of the pods matching app=web qualify, 2 needed'
+    );
+    expect(ev(c, { pod: { selector: 'app=web', notNode: 'worker-1', min: 2 } }).ok).toBe(false);
+  });
+
+  it('node taint, condition and allocatable', () => {
+    const c = cluster();
+    expect(
+      ev(c, {
+        node: { name: 'worker-2', taint: { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' } }
+      }).ok
+    ).toBe(true);
+    expect(
+      ev(c, { node: { name: 'worker-1', taint: { key: 'node.kubernetes.io/unreachable' } } }).detail
+    ).toBe('node worker-1 does not have the taint node.kubernetes.io/unreachable');
+    expect(ev(c, { node: { name: 'worker-2', ready: 'Unknown' } }).ok).toBe(true);
+    expect(ev(c, { node: { name: 'worker-1', allocatable: { memory: '29184Mi' } } }).ok).toBe(true);
+    expect(ev(c, { node: { name: 'worker-1', allocatable: { memory: '28Gi' } } }).ok).toBe(false);
+  });
+
+  it('events with a time window', () => {
+    const c = cluster();
+    const pod = c.api.get('Pod', 'default', 'web-1');
+    c.engine.runUntil(350_000);
+    c.recorder.event(pod, 'Normal', 'TaintManagerEviction', 'Marking for deletion Pod default/web-1', {
+      component: 'taint-eviction-controller'
+    });
+    expect(
+      ev(c, { event: { reason: 'TaintManagerEviction', object: 'Pod/default/web-1', before: '400s' } }).ok
+    ).toBe(true);
+    expect(ev(c, { event: { reason: 'TaintManagerEviction', before: '300s' } }).detail).toBe(
+      'no TaintManagerEviction event before 300s yet'
+    );
+  });
+
+  it('noPendingPods explains the pending pod; questions; all/any/not', () => {
+    const c = cluster();
+    expect(ev(c, { noPendingPods: true }).detail).toBe(
+      'web-2 is still Pending: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.'
+    );
+    expect(ev(c, { question: { id: 'q1' } }, { q1: true }).ok).toBe(true);
+    expect(ev(c, { all: [{ question: { id: 'q1' } }, { noPendingPods: true }] }, { q1: true }).ok).toBe(
+      false
+    );
+    expect(ev(c, { any: [{ question: { id: 'q1' } }, { noPendingPods: true }] }, { q1: true }).ok).toBe(true);
+    expect(ev(c, { not: { node: { name: 'worker-1', ready: 'True' } } }).ok).toBe(false);
+  });
+
+  it('explains in Russian', () => {
+    const c = cluster();
+    expect(evaluate({ pod: { name: 'web-9' } }, { cluster: c, answers: {}, lang: 'ru' }).detail).toBe(
+      'Pod web-9 не существует'
+    );
+  });
+
+  it('podDisplayStatus follows kubectl', () => {
+    const p = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'x' },
+      status: {
+        phase: 'Pending',
+        containerStatuses: [{ state: { waiting: { reason: 'ImagePullBackOff' } } }]
+      }
+    } as KubeObject;
+    expect(podDisplayStatus(p)).toBe('ImagePullBackOff');
+    expect(podDisplayStatus({ ...p, status: { phase: 'Failed', reason: 'Evicted' } })).toBe('Evicted');
+  });
+});

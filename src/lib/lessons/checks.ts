@@ -1,0 +1,433 @@
+/**
+ * Task checks: declarative predicates over the cluster's state and event log, so a task is done
+ * when the cluster is in the required state however the learner got there.
+ *
+ * Each check is a one-key object in lesson.yaml, e.g.
+ *   check: { pod: { selector: app=web, phase: Running, notNode: worker-2, min: 3 } }
+ *   check: { all: [ { node: { name: worker-2, taint: { key: node.kubernetes.io/unreachable, effect: NoExecute } } },
+ *                   { event: { reason: TaintManagerEviction, before: 400s } } ] }
+ * evaluate() returns whether it holds and, when not, what is not yet true in the learner's terms.
+ */
+import type { Cluster } from '../sim/cluster';
+import type { KubeObject } from '../sim/api/types';
+import { matchRequirements, parseLabelSelector, fieldValue } from '../sim/api/selectors';
+import { parseDuration } from '../sim/engine/duration';
+import { parseQuantity } from '../sim/api/quantity';
+import type { Language } from './format';
+
+export interface PodCheck {
+  name?: string;
+  selector?: string;
+  namespace?: string;
+  phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed';
+  /** The STATUS column of `kubectl get pods` (Running, Pending, CrashLoopBackOff, Evicted, ...). */
+  status?: string;
+  ready?: boolean;
+  node?: string;
+  notNode?: string;
+  nodeLabels?: Record<string, string>;
+  /** With a selector: how many matching pods must satisfy the conditions (at least). */
+  min?: number;
+  /** With a selector: exactly this many. */
+  count?: number;
+  /** The pod must not exist (deleted or never created). */
+  absent?: boolean;
+}
+
+export interface NodeCheck {
+  name: string;
+  exists?: boolean;
+  ready?: 'True' | 'False' | 'Unknown';
+  condition?: { type: string; status: string; reason?: string };
+  taint?: { key: string; effect?: string; absent?: boolean };
+  unschedulable?: boolean;
+  labels?: Record<string, string>;
+  allocatable?: Record<string, string>;
+  capacity?: Record<string, string>;
+}
+
+export interface EventCheck {
+  reason: string;
+  /** `Kind/namespace/name` or `Kind/name`; a trailing `*` matches a prefix. */
+  object?: string;
+  type?: 'Normal' | 'Warning';
+  messageContains?: string;
+  before?: string;
+  after?: string;
+  min?: number;
+}
+
+export interface ObjectCheck {
+  kind: string;
+  namespace?: string;
+  name: string;
+  path: string;
+  equals?: string | number | boolean;
+  exists?: boolean;
+}
+
+export type Check =
+  | { all: Check[] }
+  | { any: Check[] }
+  | { not: Check }
+  | { pod: PodCheck }
+  | { node: NodeCheck }
+  | { event: EventCheck }
+  | { noPendingPods: { namespace?: string } | true }
+  | { question: { id: string } }
+  | { lease: { node: string; renewedWithin: string } }
+  | { object: ObjectCheck };
+
+export const CHECK_KINDS = [
+  'all',
+  'any',
+  'not',
+  'pod',
+  'node',
+  'event',
+  'noPendingPods',
+  'question',
+  'lease',
+  'object'
+] as const;
+
+export interface CheckContext {
+  cluster: Cluster;
+  /** Answers given so far: question id → whether the answer was correct. */
+  answers: Record<string, boolean>;
+  lang?: Language;
+}
+
+export interface CheckResult {
+  ok: boolean;
+  /** What is not yet true (empty when ok). */
+  detail: string;
+}
+
+const MSG: Record<Language, Record<string, (p: Record<string, string | number>) => string>> = {
+  en: {
+    podMissing: (p) => `pod ${p.pod} does not exist`,
+    podExists: (p) => `pod ${p.pod} still exists`,
+    podField: (p) => `${p.pod} is ${p.actual}, not ${p.expected}${p.why ? `: ${p.why}` : ''}`,
+    podNode: (p) => `${p.pod} is on ${p.actual}, not on ${p.expected}`,
+    podNotNode: (p) => `${p.pod} is still on ${p.node}`,
+    podNodeLabels: (p) => `${p.pod} is on ${p.node}, which is not labelled ${p.labels}`,
+    podCount: (p) => `${p.actual} of the pods matching ${p.selector} qualify, ${p.expected} needed`,
+    nodeMissing: (p) => `node ${p.node} does not exist`,
+    nodeExists: (p) => `node ${p.node} still exists`,
+    nodeCondition: (p) => `node ${p.node} has ${p.type}=${p.actual}, not ${p.expected}`,
+    nodeTaint: (p) => `node ${p.node} does not have the taint ${p.taint}`,
+    nodeNoTaint: (p) => `node ${p.node} still has the taint ${p.taint}`,
+    nodeField: (p) => `node ${p.node}: ${p.field} is ${p.actual}, not ${p.expected}`,
+    event: (p) =>
+      `no ${p.reason} event${p.object ? ` for ${p.object}` : ''}${p.window ? ` ${p.window}` : ''} yet`,
+    pending: (p) => `${p.pod} is still Pending${p.why ? `: ${p.why}` : ''}`,
+    question: (p) => `question ${p.id} is not answered correctly yet`,
+    lease: (p) => `the Lease of ${p.node} was not renewed in the last ${p.within}`,
+    object: (p) => `${p.object}: ${p.path} is ${p.actual}, not ${p.expected}`,
+    not: (p) => `this must not be true: ${p.inner}`
+  },
+  ru: {
+    podMissing: (p) => `Pod ${p.pod} не существует`,
+    podExists: (p) => `Pod ${p.pod} всё ещё существует`,
+    podField: (p) => `${p.pod}: ${p.actual}, а нужно ${p.expected}${p.why ? `: ${p.why}` : ''}`,
+    podNode: (p) => `${p.pod} работает на ${p.actual}, а не на ${p.expected}`,
+    podNotNode: (p) => `${p.pod} всё ещё на узле ${p.node}`,
+    podNodeLabels: (p) => `${p.pod} на узле ${p.node}, у которого нет меток ${p.labels}`,
+    podCount: (p) => `подходят ${p.actual} Pod'ов с селектором ${p.selector}, нужно ${p.expected}`,
+    nodeMissing: (p) => `узла ${p.node} нет`,
+    nodeExists: (p) => `узел ${p.node} всё ещё существует`,
+    nodeCondition: (p) => `у узла ${p.node} ${p.type}=${p.actual}, а нужно ${p.expected}`,
+    nodeTaint: (p) => `у узла ${p.node} нет taint ${p.taint}`,
+    nodeNoTaint: (p) => `у узла ${p.node} всё ещё есть taint ${p.taint}`,
+    nodeField: (p) => `узел ${p.node}: ${p.field} = ${p.actual}, а нужно ${p.expected}`,
+    event: (p) =>
+      `события ${p.reason}${p.object ? ` для ${p.object}` : ''}${p.window ? ` ${p.window}` : ''} пока не было`,
+    pending: (p) => `${p.pod} всё ещё Pending${p.why ? `: ${p.why}` : ''}`,
+    question: (p) => `на вопрос ${p.id} пока нет верного ответа`,
+    lease: (p) => `Lease узла ${p.node} не обновлялся последние ${p.within}`,
+    object: (p) => `${p.object}: ${p.path} = ${p.actual}, а нужно ${p.expected}`,
+    not: (p) => `это не должно выполняться: ${p.inner}`
+  }
+};
+
+function fail(ctx: CheckContext, key: string, p: Record<string, string | number>): CheckResult {
+  return { ok: false, detail: MSG[ctx.lang ?? 'en'][key](p) };
+}
+const OK: CheckResult = { ok: true, detail: '' };
+
+export function evaluate(check: Check, ctx: CheckContext): CheckResult {
+  if ('all' in check) {
+    for (const c of check.all) {
+      const r = evaluate(c, ctx);
+      if (!r.ok) return r;
+    }
+    return OK;
+  }
+  if ('any' in check) {
+    let first: CheckResult | undefined;
+    for (const c of check.any) {
+      const r = evaluate(c, ctx);
+      if (r.ok) return OK;
+      first ??= r;
+    }
+    return first ?? OK;
+  }
+  if ('not' in check) {
+    const r = evaluate(check.not, ctx);
+    return r.ok ? fail(ctx, 'not', { inner: describeCheck(check.not) }) : OK;
+  }
+  if ('pod' in check) return checkPod(check.pod, ctx);
+  if ('node' in check) return checkNode(check.node, ctx);
+  if ('event' in check) return checkEvent(check.event, ctx);
+  if ('noPendingPods' in check) {
+    const ns = check.noPendingPods === true ? undefined : check.noPendingPods.namespace;
+    const pending = ctx.cluster.api
+      .list<KubeObject>('Pod', { namespace: ns })
+      .find((p) => p.status?.phase === 'Pending' && !p.spec?.nodeName && !p.metadata.deletionTimestamp);
+    return pending
+      ? fail(ctx, 'pending', { pod: pending.metadata.name, why: unschedulableMessage(pending) })
+      : OK;
+  }
+  if ('question' in check)
+    return ctx.answers[check.question.id] ? OK : fail(ctx, 'question', { id: check.question.id });
+  if ('lease' in check) {
+    const lease = ctx.cluster.api.tryGet<KubeObject>('Lease', 'kube-node-lease', check.lease.node);
+    const renew = lease ? ctx.cluster.api.timeOf(lease.spec?.renewTime) : -Infinity;
+    return ctx.cluster.now - renew <= parseDuration(check.lease.renewedWithin)
+      ? OK
+      : fail(ctx, 'lease', { node: check.lease.node, within: check.lease.renewedWithin });
+  }
+  if ('object' in check) {
+    const o = check.object;
+    const obj = ctx.cluster.api.tryGet<KubeObject>(o.kind, o.namespace ?? 'default', o.name);
+    const v = obj ? valueAt(obj, o.path) : undefined;
+    const label = `${o.kind}/${o.name}`;
+    if (o.exists !== undefined && (v !== undefined) !== o.exists) {
+      return fail(ctx, 'object', {
+        object: label,
+        path: o.path,
+        actual: v === undefined ? '<none>' : String(v),
+        expected: o.exists ? 'set' : '<none>'
+      });
+    }
+    if (o.equals !== undefined && String(v) !== String(o.equals)) {
+      return fail(ctx, 'object', {
+        object: label,
+        path: o.path,
+        actual: v === undefined ? '<none>' : String(v),
+        expected: String(o.equals)
+      });
+    }
+    return OK;
+  }
+  throw new Error(`unknown check ${JSON.stringify(check)}`);
+}
+
+function valueAt(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+function unschedulableMessage(pod: KubeObject): string {
+  const c = (pod.status?.conditions ?? []).find((x: { type: string }) => x.type === 'PodScheduled');
+  return c?.status === 'False' ? (c.message ?? '') : '';
+}
+
+/** The STATUS column of `kubectl get pods` (printers.go printPod, main containers only). */
+export function podDisplayStatus(pod: KubeObject): string {
+  let reason: string = pod.status?.reason || pod.status?.phase || 'Pending';
+  const statuses = pod.status?.containerStatuses ?? [];
+  for (let i = statuses.length - 1; i >= 0; i--) {
+    const s = statuses[i];
+    if (s.state?.waiting?.reason) reason = s.state.waiting.reason;
+    else if (s.state?.terminated?.reason) reason = s.state.terminated.reason;
+  }
+  if (pod.metadata.deletionTimestamp && pod.status?.phase !== 'Failed' && pod.status?.phase !== 'Succeeded') {
+    reason = pod.status?.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
+  }
+  return reason;
+}
+
+function podReady(pod: KubeObject): boolean {
+  return (pod.status?.conditions ?? []).some(
+    (c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True'
+  );
+}
+
+/** Why one pod does not satisfy the conditions, or undefined if it does. */
+function podMismatch(pod: KubeObject, c: PodCheck, ctx: CheckContext): CheckResult | undefined {
+  const name = pod.metadata.name;
+  if (c.phase && pod.status?.phase !== c.phase) {
+    const why = pod.status?.phase === 'Pending' ? unschedulableMessage(pod) : '';
+    return fail(ctx, 'podField', {
+      pod: name,
+      actual: pod.status?.phase ?? 'Pending',
+      expected: c.phase,
+      why
+    });
+  }
+  if (c.status && podDisplayStatus(pod) !== c.status) {
+    return fail(ctx, 'podField', { pod: name, actual: podDisplayStatus(pod), expected: c.status, why: '' });
+  }
+  if (c.ready !== undefined && podReady(pod) !== c.ready) {
+    return fail(ctx, 'podField', {
+      pod: name,
+      actual: podReady(pod) ? 'Ready' : 'not Ready',
+      expected: c.ready ? 'Ready' : 'not Ready',
+      why: ''
+    });
+  }
+  const node = pod.spec?.nodeName as string | undefined;
+  if (c.node && node !== c.node)
+    return fail(ctx, 'podNode', { pod: name, actual: node ?? '<none>', expected: c.node });
+  if (c.notNode && node === c.notNode) return fail(ctx, 'podNotNode', { pod: name, node: c.notNode });
+  if (c.nodeLabels) {
+    const n = node ? ctx.cluster.api.tryGet<KubeObject>('Node', undefined, node) : undefined;
+    const reqs = Object.entries(c.nodeLabels).map(([key, v]) => ({ key, op: '=' as const, values: [v] }));
+    if (!n || !matchRequirements(reqs, n.metadata.labels)) {
+      return fail(ctx, 'podNodeLabels', {
+        pod: name,
+        node: node ?? '<none>',
+        labels: Object.entries(c.nodeLabels)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(',')
+      });
+    }
+  }
+  return undefined;
+}
+
+function checkPod(c: PodCheck, ctx: CheckContext): CheckResult {
+  const ns = c.namespace ?? 'default';
+  if (c.name) {
+    const pod = ctx.cluster.api.tryGet<KubeObject>('Pod', ns, c.name);
+    if (c.absent) return pod ? fail(ctx, 'podExists', { pod: c.name }) : OK;
+    if (!pod) return fail(ctx, 'podMissing', { pod: c.name });
+    return podMismatch(pod, c, ctx) ?? OK;
+  }
+  const reqs = parseLabelSelector(c.selector);
+  const pods = ctx.cluster.api
+    .list<KubeObject>('Pod', { namespace: ns })
+    .filter((p) => matchRequirements(reqs, p.metadata.labels))
+    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  let good = 0;
+  let firstBad: CheckResult | undefined;
+  for (const p of pods) {
+    const m = podMismatch(p, c, ctx);
+    if (m) firstBad ??= m;
+    else good++;
+  }
+  if (
+    c.count !== undefined
+      ? good === c.count
+      : c.min !== undefined
+        ? good >= c.min
+        : pods.length > 0 && good === pods.length
+  ) {
+    return OK;
+  }
+  if (c.count === undefined && c.min === undefined && firstBad) return firstBad;
+  return fail(ctx, 'podCount', {
+    actual: good,
+    selector: c.selector ?? '',
+    expected: c.count ?? c.min ?? pods.length
+  });
+}
+
+function checkNode(c: NodeCheck, ctx: CheckContext): CheckResult {
+  const n = ctx.cluster.api.tryGet<KubeObject>('Node', undefined, c.name);
+  if (c.exists === false) return n ? fail(ctx, 'nodeExists', { node: c.name }) : OK;
+  if (!n) return fail(ctx, 'nodeMissing', { node: c.name });
+  const cond = (type: string) => (n.status?.conditions ?? []).find((x: { type: string }) => x.type === type);
+  if (c.ready) {
+    const actual = cond('Ready')?.status ?? 'Unknown';
+    if (actual !== c.ready)
+      return fail(ctx, 'nodeCondition', { node: c.name, type: 'Ready', actual, expected: c.ready });
+  }
+  if (c.condition) {
+    const x = cond(c.condition.type);
+    if (!x || x.status !== c.condition.status || (c.condition.reason && x.reason !== c.condition.reason)) {
+      return fail(ctx, 'nodeCondition', {
+        node: c.name,
+        type: c.condition.type,
+        actual: `${x?.status ?? '<none>'}${c.condition.reason ? ` (${x?.reason ?? ''})` : ''}`,
+        expected: `${c.condition.status}${c.condition.reason ? ` (${c.condition.reason})` : ''}`
+      });
+    }
+  }
+  if (c.taint) {
+    const t = c.taint;
+    const has = (n.spec?.taints ?? []).some(
+      (x: { key: string; effect: string }) => x.key === t.key && (!t.effect || x.effect === t.effect)
+    );
+    const label = `${t.key}${t.effect ? `:${t.effect}` : ''}`;
+    if (t.absent ? has : !has)
+      return fail(ctx, t.absent ? 'nodeNoTaint' : 'nodeTaint', { node: c.name, taint: label });
+  }
+  if (c.unschedulable !== undefined && !!n.spec?.unschedulable !== c.unschedulable) {
+    return fail(ctx, 'nodeField', {
+      node: c.name,
+      field: 'spec.unschedulable',
+      actual: String(!!n.spec?.unschedulable),
+      expected: String(c.unschedulable)
+    });
+  }
+  for (const [k, v] of Object.entries(c.labels ?? {})) {
+    if (n.metadata.labels?.[k] !== v) {
+      return fail(ctx, 'nodeField', {
+        node: c.name,
+        field: `labels[${k}]`,
+        actual: n.metadata.labels?.[k] ?? '<none>',
+        expected: v
+      });
+    }
+  }
+  for (const field of ['allocatable', 'capacity'] as const) {
+    for (const [res, q] of Object.entries(c[field] ?? {})) {
+      const actual = n.status?.[field]?.[res];
+      if (actual === undefined || parseQuantity(actual) !== parseQuantity(q)) {
+        return fail(ctx, 'nodeField', {
+          node: c.name,
+          field: `status.${field}[${res}]`,
+          actual: actual ?? '<none>',
+          expected: q
+        });
+      }
+    }
+  }
+  return OK;
+}
+
+function checkEvent(c: EventCheck, ctx: CheckContext): CheckResult {
+  const before = c.before ? parseDuration(c.before) : Infinity;
+  const after = c.after ? parseDuration(c.after) : -Infinity;
+  const objMatch = (o: string) =>
+    !c.object || (c.object.endsWith('*') ? o.startsWith(c.object.slice(0, -1)) : o === c.object);
+  const n = ctx.cluster.eventLog.filter(
+    (e) =>
+      e.reason === c.reason &&
+      objMatch(e.object) &&
+      (!c.type || e.type === c.type) &&
+      (!c.messageContains || e.message.includes(c.messageContains)) &&
+      e.t < before &&
+      e.t > after
+  ).length;
+  if (n >= (c.min ?? 1)) return OK;
+  const window = [c.after ? `after ${c.after}` : '', c.before ? `before ${c.before}` : '']
+    .filter(Boolean)
+    .join(' ');
+  return fail(ctx, 'event', { reason: c.reason, object: c.object ?? '', window });
+}
+
+/** A short English rendering of a check (used in `not` failures and in docs/tools). */
+export function describeCheck(c: Check): string {
+  const [k, v] = Object.entries(c)[0];
+  return `${k} ${JSON.stringify(v)}`;
+}
+
+export { fieldValue };

@@ -1,0 +1,243 @@
+/**
+ * JSON Schemas for lesson.yaml and the lesson Markdown frontmatter. The validator (loader.ts) and
+ * the editor (when teachers write lessons) use the same schemas.
+ */
+const duration = { type: 'string', pattern: '^(\\d+(\\.\\d+)?(ms|s|m|h))+$' };
+const str = { type: 'string', minLength: 1 };
+const labels = { type: 'object', additionalProperties: { type: 'string' } };
+const quantities = { type: 'object', additionalProperties: { type: ['string', 'number'] } };
+
+const check: Record<string, unknown> = {
+  $id: 'https://nodeplane.dev/schemas/check',
+  type: 'object',
+  minProperties: 1,
+  maxProperties: 1,
+  additionalProperties: false,
+  properties: {
+    all: { type: 'array', minItems: 1, items: { $ref: 'check' } },
+    any: { type: 'array', minItems: 1, items: { $ref: 'check' } },
+    not: { $ref: 'check' },
+    pod: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        name: str,
+        selector: str,
+        namespace: str,
+        phase: { enum: ['Pending', 'Running', 'Succeeded', 'Failed'] },
+        status: str,
+        ready: { type: 'boolean' },
+        node: str,
+        notNode: str,
+        nodeLabels: labels,
+        min: { type: 'integer', minimum: 0 },
+        count: { type: 'integer', minimum: 0 },
+        absent: { type: 'boolean' }
+      }
+    },
+    node: {
+      type: 'object',
+      required: ['name'],
+      additionalProperties: false,
+      properties: {
+        name: str,
+        exists: { type: 'boolean' },
+        ready: { enum: ['True', 'False', 'Unknown'] },
+        condition: {
+          type: 'object',
+          required: ['type', 'status'],
+          additionalProperties: false,
+          properties: { type: str, status: { enum: ['True', 'False', 'Unknown'] }, reason: str }
+        },
+        taint: {
+          type: 'object',
+          required: ['key'],
+          additionalProperties: false,
+          properties: {
+            key: str,
+            effect: { enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] },
+            absent: { type: 'boolean' }
+          }
+        },
+        unschedulable: { type: 'boolean' },
+        labels,
+        allocatable: quantities,
+        capacity: quantities
+      }
+    },
+    event: {
+      type: 'object',
+      required: ['reason'],
+      additionalProperties: false,
+      properties: {
+        reason: str,
+        object: str,
+        type: { enum: ['Normal', 'Warning'] },
+        messageContains: str,
+        before: duration,
+        after: duration,
+        min: { type: 'integer', minimum: 1 }
+      }
+    },
+    noPendingPods: {
+      oneOf: [
+        { const: true },
+        { type: 'object', additionalProperties: false, properties: { namespace: str } }
+      ]
+    },
+    question: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: str } },
+    lease: {
+      type: 'object',
+      required: ['node', 'renewedWithin'],
+      additionalProperties: false,
+      properties: { node: str, renewedWithin: duration }
+    },
+    object: {
+      type: 'object',
+      required: ['kind', 'name', 'path'],
+      additionalProperties: false,
+      properties: {
+        kind: str,
+        namespace: str,
+        name: str,
+        path: str,
+        equals: { type: ['string', 'number', 'boolean'] },
+        exists: { type: 'boolean' }
+      }
+    }
+  }
+};
+
+export const lessonSpecSchema = {
+  $id: 'https://nodeplane.dev/schemas/lesson.json',
+  type: 'object',
+  required: ['apiVersion', 'kind', 'metadata', 'spec'],
+  additionalProperties: false,
+  properties: {
+    apiVersion: { const: 'nodeplane.dev/v1alpha1' },
+    kind: { const: 'Lesson' },
+    metadata: {
+      type: 'object',
+      required: ['name'],
+      additionalProperties: false,
+      properties: { name: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' } }
+    },
+    spec: {
+      type: 'object',
+      required: ['timeBudget', 'views', 'tasks', 'solution'],
+      additionalProperties: false,
+      properties: {
+        timeBudget: duration,
+        views: {
+          type: 'array',
+          minItems: 1,
+          uniqueItems: true,
+          items: {
+            enum: ['map', 'timeline', 'scheduling', 'network', 'events', 'console', 'editor', 'faults']
+          }
+        },
+        disabled: {
+          type: 'array',
+          items: {
+            type: 'object',
+            minProperties: 1,
+            maxProperties: 1,
+            additionalProperties: false,
+            properties: { command: str, fault: str }
+          }
+        },
+        questions: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id', 'type', 'answer'],
+            additionalProperties: false,
+            properties: {
+              id: { type: 'string', pattern: '^[a-z0-9][-a-z0-9]*$' },
+              type: { enum: ['choice', 'number'] },
+              options: { type: 'array', minItems: 2, items: str },
+              answer: { type: ['string', 'number'] },
+              tolerance: { type: 'number', minimum: 0 },
+              unit: str
+            }
+          }
+        },
+        tasks: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 8,
+          items: {
+            type: 'object',
+            required: ['id', 'check'],
+            additionalProperties: false,
+            properties: { id: { type: 'string', pattern: '^[a-z0-9][-a-z0-9]*$' }, check: { $ref: 'check' } }
+          }
+        },
+        solution: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['at'],
+            minProperties: 2,
+            maxProperties: 2,
+            additionalProperties: false,
+            properties: {
+              at: duration,
+              run: str,
+              apply: str,
+              fault: { type: 'object', required: ['action'], properties: { action: str, target: str } },
+              answer: {
+                type: 'object',
+                required: ['question', 'value'],
+                additionalProperties: false,
+                properties: { question: str, value: { type: ['string', 'number'] } }
+              }
+            }
+          }
+        },
+        files: { type: 'object', additionalProperties: { type: 'string' } }
+      }
+    }
+  }
+};
+
+export const lessonTextSchema = {
+  $id: 'https://nodeplane.dev/schemas/lesson-text.json',
+  type: 'object',
+  required: ['title', 'summary', 'minutes', 'objectives', 'tasks', 'learned'],
+  additionalProperties: false,
+  properties: {
+    title: str,
+    summary: str,
+    minutes: { type: 'integer', minimum: 1, maximum: 60 },
+    objectives: { type: 'array', minItems: 1, items: str },
+    tasks: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: ['title', 'hints'],
+        additionalProperties: false,
+        properties: { title: str, hints: { type: 'array', minItems: 1, maxItems: 5, items: str } }
+      }
+    },
+    questions: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: ['prompt', 'correct', 'incorrect'],
+        additionalProperties: false,
+        properties: {
+          prompt: str,
+          options: { type: 'object', additionalProperties: str },
+          correct: str,
+          incorrect: str
+        }
+      }
+    },
+    disabled: { type: 'object', additionalProperties: str },
+    learned: { type: 'array', minItems: 1, items: str }
+  }
+};
+
+export const checkSchema = check;

@@ -1,0 +1,194 @@
+/**
+ * A lesson being played: the cluster, the learner's answers, which tasks are done (a task ticks
+ * the moment the cluster satisfies its check, and stays ticked), hints used and whether the
+ * solution was viewed. The player UI and the CLI validator both drive lessons through this class.
+ */
+import type { Cluster } from '../sim/cluster';
+import { parseDuration } from '../sim/engine/duration';
+import { evaluate, type CheckResult } from './checks';
+import type { Language, Lesson, SolutionStep } from './format';
+import { isCorrectAnswer } from './loader';
+
+/** What the lesson needs from the simulator: supplied by the app and by the CLI. */
+export interface LessonRuntime {
+  createCluster(scenarioText: string, fileName: string): Cluster;
+  /** Run a console command; returns its output (stdout + stderr) and exit code. */
+  runCommand(
+    cluster: Cluster,
+    line: string,
+    files: Record<string, string>
+  ): { output: string; exitCode: number };
+  /** Apply YAML through the API as `kubectl apply` would; throws with a message on error. */
+  applyYaml(cluster: Cluster, yamlText: string, fileName: string): void;
+}
+
+export interface TaskState {
+  id: string;
+  done: boolean;
+  /** Virtual ms when it first held. */
+  doneAt?: number;
+  detail: string;
+}
+
+export class LessonSession {
+  cluster: Cluster;
+  answers: Record<string, { value: string | number; correct: boolean }> = {};
+  tasks: TaskState[];
+  hintsUsed: Record<string, number> = {};
+  solutionViewed = false;
+
+  constructor(
+    readonly lesson: Lesson,
+    private runtime: LessonRuntime,
+    public lang: Language = 'en'
+  ) {
+    this.cluster = runtime.createCluster(lesson.scenario, lesson.paths.scenario);
+    this.tasks = lesson.spec.spec.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
+  }
+
+  /** Start over from the lesson's scenario (answers and task ticks are kept unless `full`). */
+  reset(full = false): void {
+    this.cluster = this.runtime.createCluster(this.lesson.scenario, this.lesson.paths.scenario);
+    if (full) {
+      this.answers = {};
+      this.tasks = this.lesson.spec.spec.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
+    }
+  }
+
+  answer(questionId: string, value: string | number): boolean {
+    const q = (this.lesson.spec.spec.questions ?? []).find((x) => x.id === questionId);
+    if (!q) throw new Error(`unknown question "${questionId}"`);
+    const correct = isCorrectAnswer(q, value);
+    // A correct answer is kept: a later wrong try does not undo a prediction already made.
+    if (!this.answers[questionId]?.correct) this.answers[questionId] = { value, correct };
+    this.evaluateTasks();
+    return correct;
+  }
+
+  /** Evaluate every task check now; returns the tasks that became done in this call. */
+  evaluateTasks(): TaskState[] {
+    const answers = Object.fromEntries(Object.entries(this.answers).map(([k, v]) => [k, v.correct]));
+    const newly: TaskState[] = [];
+    for (const [i, t] of this.lesson.spec.spec.tasks.entries()) {
+      const st = this.tasks[i];
+      if (st.done) continue;
+      const r: CheckResult = evaluate(t.check, { cluster: this.cluster, answers, lang: this.lang });
+      st.detail = r.detail;
+      if (r.ok) {
+        st.done = true;
+        st.doneAt = this.cluster.now;
+        newly.push(st);
+      }
+    }
+    return newly;
+  }
+
+  get complete(): boolean {
+    return this.tasks.every((t) => t.done);
+  }
+
+  /** The console's `disabled` hook: a reason to refuse, or undefined. */
+  disabledReason(argv: string[]): string | undefined {
+    const line = argv.join(' ');
+    for (const d of this.lesson.spec.spec.disabled ?? []) {
+      if (d.command && (line === d.command || line.startsWith(d.command + ' '))) {
+        return this.lesson.text[this.lang].disabled?.[d.command] ?? `${d.command} is disabled in this lesson`;
+      }
+    }
+    return undefined;
+  }
+
+  faultDisabled(action: string): string | undefined {
+    const d = (this.lesson.spec.spec.disabled ?? []).find((x) => x.fault === action);
+    return d
+      ? (this.lesson.text[this.lang].disabled?.[action] ?? `${action} is disabled in this lesson`)
+      : undefined;
+  }
+
+  useHint(taskId: string): string | undefined {
+    const hints = this.lesson.text[this.lang].tasks[taskId]?.hints ?? [];
+    const n = Math.min((this.hintsUsed[taskId] ?? 0) + 1, hints.length);
+    this.hintsUsed[taskId] = n;
+    return hints[n - 1];
+  }
+
+  /** Apply one reference-solution step to the cluster now. Returns console output, if any. */
+  applyStep(step: SolutionStep): string {
+    const files = this.lesson.spec.spec.files ?? {};
+    if (step.run) {
+      const r = this.runtime.runCommand(this.cluster, step.run, files);
+      if (r.exitCode !== 0)
+        throw new Error(`solution command "${step.run}" failed (exit ${r.exitCode}): ${r.output.trim()}`);
+      return r.output;
+    }
+    if (step.apply) this.runtime.applyYaml(this.cluster, step.apply, `${this.lesson.paths.spec} (solution)`);
+    if (step.fault) {
+      const { action, ...params } = step.fault;
+      this.cluster.applyFault(action, params);
+    }
+    if (step.answer) this.answer(step.answer.question, step.answer.value);
+    return '';
+  }
+}
+
+export interface ReplayResult {
+  ok: boolean;
+  /** Virtual ms at which all tasks were done. */
+  completedAt?: number;
+  tasks: TaskState[];
+  failures: string[];
+}
+
+/**
+ * Replay the reference solution on a fresh cluster: apply each step at its time, evaluating the
+ * checks every virtual second, and require every task to be done within the time budget.
+ */
+export function replaySolution(lesson: Lesson, runtime: LessonRuntime): ReplayResult {
+  const s = new LessonSession(lesson, runtime);
+  const budget = parseDuration(lesson.spec.spec.timeBudget);
+  const steps = [...lesson.spec.spec.solution]
+    .map((st) => ({ st, at: parseDuration(st.at) }))
+    .sort((a, b) => a.at - b.at);
+  const failures: string[] = [];
+  let next = 0;
+  for (let t = 0; t <= budget && !s.complete; t += 1000) {
+    s.cluster.runUntil(t);
+    while (next < steps.length && steps[next].at <= t) {
+      try {
+        s.applyStep(steps[next].st);
+      } catch (e) {
+        failures.push(
+          `${lesson.paths.spec}: spec.solution[${lesson.spec.spec.solution.indexOf(steps[next].st)}]: ${(e as Error).message}`
+        );
+      }
+      next++;
+    }
+    s.evaluateTasks();
+  }
+  for (const t of s.tasks) {
+    if (!t.done)
+      failures.push(
+        `${lesson.paths.spec}: task "${t.id}" is not done after replaying the solution for ${lesson.spec.spec.timeBudget}: ${t.detail}`
+      );
+  }
+  return {
+    ok: failures.length === 0,
+    completedAt: s.complete ? s.cluster.now : undefined,
+    tasks: s.tasks,
+    failures
+  };
+}
+
+/** The starting state must fail every task check (else the task is done before the learner acts). */
+export function startingStateFailures(lesson: Lesson, runtime: LessonRuntime): string[] {
+  const s = new LessonSession(lesson, runtime);
+  const out: string[] = [];
+  s.evaluateTasks();
+  for (const t of s.tasks) {
+    if (t.done)
+      out.push(
+        `${lesson.paths.spec}: task "${t.id}" already holds in the starting state: the learner would have nothing to do`
+      );
+  }
+  return out;
+}
