@@ -1,0 +1,184 @@
+/**
+ * The learner's data in one IndexedDB database, `nodeplane`: lesson progress, saved sandboxes and
+ * settings. Each write is its own transaction (one record is written whole or not at all); reads
+ * validate every record and skip, after reporting once, any that do not parse.
+ */
+import { openDB, type IDBPDatabase } from 'idb';
+import { reportCorrupt } from './corrupt';
+import { LATEST_VERSION, upgrade } from './migrations';
+import {
+  RECORD_SCHEMA,
+  recordProblem,
+  type JsonValue,
+  type LessonStatus,
+  type ProgressRecord,
+  type SandboxRecord,
+  type SettingRecord,
+  type StoreName,
+  type StoreRecords
+} from './records';
+
+export const DB_NAME = 'nodeplane';
+export const DB_VERSION = LATEST_VERSION;
+
+let connection: Promise<IDBPDatabase<unknown>> | undefined;
+
+export function storageAvailable(): boolean {
+  return typeof indexedDB !== 'undefined';
+}
+
+/** Open `nodeplane` at `version`, running the migrations from whatever is on disk. */
+export function openDatabase(version = DB_VERSION): Promise<IDBPDatabase<unknown>> {
+  return openDB(DB_NAME, version, {
+    upgrade: (db, oldVersion, newVersion, tx) => upgrade(db, oldVersion, newVersion ?? version, tx),
+    // A newer tab (a new app version) wants to upgrade: let it, and reopen on next use.
+    blocking: () => closeDatabase(),
+    terminated: () => {
+      connection = undefined;
+    }
+  });
+}
+
+/** The shared connection, opened on first use. */
+export function database(): Promise<IDBPDatabase<unknown>> {
+  connection ??= openDatabase();
+  return connection;
+}
+
+/** Close the shared connection; the next call reopens it. */
+export async function closeDatabase(): Promise<void> {
+  const open = connection;
+  connection = undefined;
+  if (open) (await open).close();
+}
+
+function valid<S extends StoreName>(store: S, key: IDBValidKey, value: unknown): value is StoreRecords[S] {
+  const problem = recordProblem(store, value);
+  if (problem) reportCorrupt(store, key, problem);
+  return problem === null;
+}
+
+async function getValid<S extends StoreName>(store: S, key: string): Promise<StoreRecords[S] | undefined> {
+  const value: unknown = await (await database()).get(store, key);
+  if (value === undefined) return undefined;
+  return valid(store, key, value) ? value : undefined;
+}
+
+async function listValid<S extends StoreName>(store: S): Promise<StoreRecords[S][]> {
+  const tx = (await database()).transaction(store, 'readonly');
+  const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll(), tx.done]);
+  return values.filter((v: unknown, i): v is StoreRecords[S] => valid(store, keys[i], v));
+}
+
+async function put<S extends StoreName>(store: S, record: StoreRecords[S]): Promise<StoreRecords[S]> {
+  const problem = recordProblem(store, record);
+  if (problem) throw new TypeError(`refusing to save an invalid ${store} record: ${problem}`);
+  await (await database()).put(store, record);
+  return record;
+}
+
+// --- lesson progress ---
+
+export interface ProgressInput {
+  slug: string;
+  status: LessonStatus;
+  completedSteps?: string[];
+  hintsUsed?: number;
+  state?: JsonValue;
+}
+
+export function getProgress(slug: string): Promise<ProgressRecord | undefined> {
+  return getValid('progress', slug);
+}
+
+export function listProgress(): Promise<ProgressRecord[]> {
+  return listValid('progress');
+}
+
+/**
+ * Save a lesson's progress. Read-modify-write in one transaction, so two tabs saving at once
+ * never lose `startedAt`/`completedAt`.
+ */
+export async function putProgress(input: ProgressInput, now = Date.now()): Promise<ProgressRecord> {
+  const tx = (await database()).transaction('progress', 'readwrite');
+  const previous: unknown = await tx.store.get(input.slug);
+  const prev = recordProblem('progress', previous) === null ? (previous as ProgressRecord) : undefined;
+  const record: ProgressRecord = {
+    schema: RECORD_SCHEMA,
+    slug: input.slug,
+    status: input.status,
+    completedSteps: input.completedSteps ?? prev?.completedSteps ?? [],
+    hintsUsed: input.hintsUsed ?? prev?.hintsUsed ?? 0,
+    startedAt: prev?.startedAt ?? now,
+    updatedAt: now
+  };
+  const state = input.state ?? prev?.state;
+  if (state !== undefined) record.state = state;
+  const completedAt = input.status === 'completed' ? (prev?.completedAt ?? now) : undefined;
+  if (completedAt !== undefined) record.completedAt = completedAt;
+  const problem = recordProblem('progress', record);
+  if (problem) {
+    tx.abort();
+    await tx.done.catch(() => undefined);
+    throw new TypeError(`refusing to save an invalid progress record: ${problem}`);
+  }
+  await Promise.all([tx.store.put(record), tx.done]);
+  return record;
+}
+
+/** Delete every lesson's progress; sandboxes and settings stay. */
+export async function resetProgress(): Promise<void> {
+  await (await database()).clear('progress');
+}
+
+// --- saved sandboxes ---
+
+export interface SandboxInput {
+  /** Omit to save a new sandbox; pass an existing id to overwrite it. */
+  id?: string;
+  name: string;
+  snapshot: JsonValue;
+  scenario?: string;
+}
+
+export async function saveSandbox(input: SandboxInput, now = Date.now()): Promise<SandboxRecord> {
+  const id = input.id ?? crypto.randomUUID();
+  const previous = input.id ? await getValid('sandboxes', input.id) : undefined;
+  const record: SandboxRecord = {
+    schema: RECORD_SCHEMA,
+    id,
+    name: input.name,
+    snapshot: input.snapshot,
+    createdAt: previous?.createdAt ?? now,
+    updatedAt: now
+  };
+  if (input.scenario !== undefined) record.scenario = input.scenario;
+  return put('sandboxes', record);
+}
+
+export function getSandbox(id: string): Promise<SandboxRecord | undefined> {
+  return getValid('sandboxes', id);
+}
+
+/** Saved sandboxes, most recently saved first. */
+export async function listSandboxes(): Promise<SandboxRecord[]> {
+  return (await listValid('sandboxes')).sort((a, b) => b.updatedAt - a.updatedAt);
+}
+
+export async function deleteSandbox(id: string): Promise<void> {
+  await (await database()).delete('sandboxes', id);
+}
+
+// --- settings ---
+
+export async function getSetting(name: string): Promise<JsonValue | undefined> {
+  return (await getValid('settings', name))?.value;
+}
+
+export async function setSetting(name: string, value: JsonValue): Promise<void> {
+  await put('settings', { schema: RECORD_SCHEMA, name, value } satisfies SettingRecord);
+}
+
+export async function listSettings(): Promise<SettingRecord[]> {
+  return listValid('settings');
+}
