@@ -1,0 +1,221 @@
+/** ValidatePodCreate / ValidatePodSpec / ValidatePodUpdate, for the fields Nodeplane simulates. */
+import type { KubeObject } from '../../types';
+import { duplicate, forbidden, invalidValue, notSupported, required, type Causes } from './field';
+import { validateLabels, validateName } from './names';
+import { validateResourceRequirements } from './resources';
+import { validateObjectMeta } from './meta';
+
+export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
+
+interface ContainerLike {
+  name?: string;
+  image?: string;
+  imagePullPolicy?: string;
+  ports?: { containerPort?: number; hostPort?: number; protocol?: string; name?: string }[];
+  resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
+}
+
+function validateContainers(
+  field: string,
+  containers: ContainerLike[] | undefined,
+  names: Set<string>
+): Causes {
+  const out: Causes = [];
+  (containers ?? []).forEach((c, i) => {
+    const p = `${field}[${i}]`;
+    if (!c.name) out.push(required(`${p}.name`));
+    else {
+      out.push(...validateName(`${p}.name`, c.name, 'label'));
+      if (names.has(c.name)) out.push(duplicate(`${p}.name`, c.name));
+      names.add(c.name);
+    }
+    if (!c.image || !String(c.image).trim()) out.push(required(`${p}.image`));
+    if (c.imagePullPolicy !== undefined && !PULL_POLICIES.includes(c.imagePullPolicy)) {
+      out.push(notSupported(`${p}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
+    }
+    (c.ports ?? []).forEach((port, j) => {
+      const pp = `${p}.ports[${j}]`;
+      const cp = port.containerPort;
+      if (cp === undefined) out.push(required(`${pp}.containerPort`));
+      else if (!Number.isInteger(cp) || cp < 1 || cp > 65535)
+        out.push(invalidValue(`${pp}.containerPort`, cp, 'must be between 1 and 65535, inclusive'));
+      if (port.hostPort !== undefined && port.hostPort !== 0 && (port.hostPort < 1 || port.hostPort > 65535))
+        out.push(invalidValue(`${pp}.hostPort`, port.hostPort, 'must be between 1 and 65535, inclusive'));
+      if (port.protocol !== undefined && !PROTOCOLS.includes(port.protocol))
+        out.push(notSupported(`${pp}.protocol`, port.protocol, PROTOCOLS));
+    });
+    out.push(...validateResourceRequirements(`${p}.resources`, c.resources));
+  });
+  return out;
+}
+
+interface TolerationLike {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number;
+}
+
+export function validateTolerations(field: string, tolerations: TolerationLike[] | undefined): Causes {
+  const out: Causes = [];
+  (tolerations ?? []).forEach((t, i) => {
+    const p = `${field}[${i}]`;
+    if (t.key) out.push(...validateLabels(`${p}.key`, { [t.key]: '' }));
+    if (!t.key && t.operator !== 'Exists') {
+      out.push(
+        invalidValue(
+          `${p}.operator`,
+          t.operator ?? '',
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"'
+        )
+      );
+    }
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') {
+      out.push(
+        invalidValue(
+          `${p}.effect`,
+          t.effect ?? '',
+          "effect must be 'NoExecute' when `tolerationSeconds` is set"
+        )
+      );
+    }
+    switch (t.operator ?? '') {
+      case '':
+      case 'Equal':
+        if (t.value) out.push(...validateLabels(`${p}.value`, { k: t.value }));
+        break;
+      case 'Exists':
+        if (t.value)
+          out.push(invalidValue(`${p}.operator`, t.value, "value must be empty when `operator` is 'Exists'"));
+        break;
+      default:
+        out.push(notSupported(`${p}.operator`, t.operator, ['Equal', 'Exists']));
+    }
+    if (t.effect && !TAINT_EFFECTS.includes(t.effect))
+      out.push(notSupported(`${p}.effect`, t.effect, TAINT_EFFECTS));
+  });
+  return out;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function validatePodSpec(field: string, spec: any, opts: { template?: boolean } = {}): Causes {
+  const out: Causes = [];
+  if (!spec) return [required(field)];
+  if (!Array.isArray(spec.containers) || spec.containers.length === 0)
+    out.push(required(`${field}.containers`));
+  const names = new Set<string>();
+  out.push(...validateContainers(`${field}.initContainers`, spec.initContainers, names));
+  out.push(...validateContainers(`${field}.containers`, spec.containers, names));
+  if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
+    out.push(notSupported(`${field}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES));
+  }
+  if (spec.dnsPolicy !== undefined && !DNS_POLICIES.includes(spec.dnsPolicy)) {
+    out.push(notSupported(`${field}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES));
+  }
+  if (
+    spec.activeDeadlineSeconds !== undefined &&
+    spec.activeDeadlineSeconds !== null &&
+    spec.activeDeadlineSeconds < 1
+  ) {
+    out.push(
+      invalidValue(
+        `${field}.activeDeadlineSeconds`,
+        spec.activeDeadlineSeconds,
+        'must be between 1 and 2147483647, inclusive'
+      )
+    );
+  }
+  if (
+    spec.terminationGracePeriodSeconds !== undefined &&
+    spec.terminationGracePeriodSeconds < 0 &&
+    !opts.template
+  ) {
+    out.push(
+      invalidValue(
+        `${field}.terminationGracePeriodSeconds`,
+        spec.terminationGracePeriodSeconds,
+        'must be greater than or equal to 0'
+      )
+    );
+  }
+  out.push(...validateLabels(`${field}.nodeSelector`, spec.nodeSelector));
+  out.push(...validateTolerations(`${field}.tolerations`, spec.tolerations));
+  if (spec.nodeName) out.push(...validateName(`${field}.nodeName`, spec.nodeName, 'subdomain'));
+  if (spec.priorityClassName)
+    out.push(...validateName(`${field}.priorityClassName`, spec.priorityClassName, 'subdomain'));
+  return out;
+}
+
+export function validatePodCreate(pod: KubeObject): Causes {
+  return [...validateObjectMeta(pod, 'subdomain'), ...validatePodSpec('spec', pod.spec)];
+}
+
+const POD_UPDATE_FORBIDDEN =
+  'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+
+/**
+ * ValidatePodUpdate: the spec is immutable except container images, activeDeadlineSeconds,
+ * additions to tolerations, and the binding (spec.nodeName set once, as the binding subresource does).
+ */
+export function validatePodUpdate(pod: KubeObject, old: KubeObject): Causes {
+  const out: Causes = [...validateObjectMeta(pod, 'subdomain')];
+  if (JSON.stringify(pod.spec) === JSON.stringify(old.spec)) return out;
+  out.push(...validatePodSpec('spec', pod.spec));
+  const a = structuredClone(pod.spec ?? {});
+  const b = structuredClone(old.spec ?? {});
+  for (const s of [a, b]) {
+    for (const c of [...(s.containers ?? []), ...(s.initContainers ?? [])]) delete c.image;
+    delete s.activeDeadlineSeconds;
+    delete s.tolerations;
+  }
+  if (!b.nodeName) delete a.nodeName;
+  if (b.terminationGracePeriodSeconds < 0 && a.terminationGracePeriodSeconds === 1)
+    delete b.terminationGracePeriodSeconds;
+  if (b.terminationGracePeriodSeconds < 0 && a.terminationGracePeriodSeconds === 1)
+    delete a.terminationGracePeriodSeconds;
+  // Scheduling gates may only be removed.
+  if (
+    (a.schedulingGates ?? []).every((g: { name: string }) =>
+      (b.schedulingGates ?? []).some((x: { name: string }) => x.name === g.name)
+    )
+  ) {
+    delete a.schedulingGates;
+    delete b.schedulingGates;
+  }
+  if (JSON.stringify(a) !== JSON.stringify(b)) out.push(forbidden('spec', POD_UPDATE_FORBIDDEN));
+  const oldTolerations = (old.spec?.tolerations ?? []) as TolerationLike[];
+  const newTolerations = (pod.spec?.tolerations ?? []) as TolerationLike[];
+  const kept = oldTolerations.every((t) =>
+    newTolerations.some((n) => JSON.stringify(n) === JSON.stringify(t))
+  );
+  if (!kept) out.push(forbidden('spec', POD_UPDATE_FORBIDDEN));
+  if (
+    old.spec?.activeDeadlineSeconds !== undefined &&
+    (pod.spec?.activeDeadlineSeconds === undefined ||
+      pod.spec.activeDeadlineSeconds > old.spec.activeDeadlineSeconds)
+  ) {
+    out.push(
+      invalidValue(
+        'spec.activeDeadlineSeconds',
+        pod.spec?.activeDeadlineSeconds ?? null,
+        'must be less than or equal to previous value'
+      )
+    );
+  }
+  return dedupe(out);
+}
+
+function dedupe(causes: Causes): Causes {
+  const seen = new Set<string>();
+  return causes.filter((c) => {
+    const k = `${c.field}\u0000${c.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

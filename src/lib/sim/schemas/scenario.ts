@@ -1,0 +1,166 @@
+/**
+ * Schema of the first document of a scenario file (`kind: Scenario`). The editor uses it for
+ * completion; `scenario/load.ts` checks it and then the quantities, names and fault targets.
+ */
+import { arr, duration, int, map, num, obj, oneOf, quantity, str, type JsonSchema } from './builders';
+
+/** Fault actions a scenario may schedule (see docs/architecture.md, Faults). */
+export const SCENARIO_FAULT_ACTIONS = [
+  'StopKubelet',
+  'StartKubelet',
+  'StopRuntime',
+  'StartRuntime',
+  'PartitionNode',
+  'HealNode',
+  'FillMemory',
+  'FillDisk',
+  'RemoveCNI',
+  'InstallCNI',
+  'DeleteNode',
+  'StopControllerManager',
+  'StartControllerManager',
+  'StopScheduler',
+  'StartScheduler',
+  'StopEtcdMember',
+  'StartEtcdMember'
+];
+
+const taint = obj(
+  {
+    key: str(),
+    value: str(),
+    effect: oneOf(['NoSchedule', 'PreferNoSchedule', 'NoExecute'])
+  },
+  { required: ['key', 'effect'] }
+);
+
+export const nodePoolSchema = obj(
+  {
+    name: str('Node names are <name>-1, <name>-2, ... unless `names` lists them.'),
+    count: int('Nodes at start (0-1000).', 0, 1000),
+    names: arr(str(), 'Explicit node names (as many as count).'),
+    capacity: map(quantity(), 'Machine capacity: cpu, memory, ephemeral-storage, pods, nvidia.com/gpu...'),
+    labels: map(str()),
+    taints: arr(taint, '--register-with-taints'),
+    runtime: oneOf(['containerd', 'cri-o'], 'Default containerd.'),
+    kubeReserved: map(quantity()),
+    systemReserved: map(quantity()),
+    evictionHard: map(str(), 'e.g. memory.available: 100Mi. Setting any key drops the other defaults.'),
+    maxPods: int('Default 110.', 1, 10000),
+    zone: str('topology.kubernetes.io/zone'),
+    region: str('topology.kubernetes.io/region'),
+    images: arr(str(), 'Images already on the machine (preloaded), name:tag.'),
+    pullBandwidth: quantity('Image download speed in bytes per second, e.g. 50Mi.'),
+    osImage: str(),
+    kernelVersion: str(),
+    min: int('Cluster Autoscaler: smallest pool size.', 0, 1000),
+    max: int('Cluster Autoscaler: largest pool size.', 0, 1000),
+    provider: obj(
+      {
+        flavour: oneOf(['generic', 'aws', 'gce', 'azure']),
+        instanceType: str(),
+        bootTime: duration('How long a new machine takes to join (Cluster Autoscaler).')
+      },
+      { description: 'Cloud provider flavour for the Cluster Autoscaler.' }
+    )
+  },
+  { required: ['name', 'count'] }
+);
+
+const kubeletOverrides = obj(
+  {
+    nodeStatusUpdateFrequency: duration('Default 10s.'),
+    nodeStatusReportFrequency: duration('Default 5m.'),
+    nodeLeaseDurationSeconds: int('Default 40.', 1),
+    runtimeCheckPeriod: duration('Default 5s.'),
+    runtimeDownThreshold: duration('Default 30s.'),
+    imageBackOffInitial: duration('Default 10s.'),
+    imageBackOffMax: duration('Default 300s.'),
+    containerBackOffInitial: duration('Default 10s.'),
+    containerBackOffMax: duration('Default 300s.'),
+    containerBackOffReset: duration('Default 10m.'),
+    evictionMonitoringPeriod: duration('Default 10s.'),
+    evictionPressureTransitionPeriod: duration('Default 5m.'),
+    plegRelistPeriod: duration('Default 1s.'),
+    plegRelistThreshold: duration('Default 3m.'),
+    maxPods: int('Default 110.', 1, 10000)
+  },
+  {
+    description: 'KubeletConfiguration fields for every node (camelCase config names or --kebab-case flags).'
+  }
+);
+
+const controllerManagerOverrides = obj(
+  {
+    nodeMonitorPeriod: duration('Default 5s.'),
+    nodeMonitorGracePeriod: duration('Default 50s (40s before v1.32).'),
+    nodeStartupGracePeriod: duration('Default 60s.'),
+    nodeEvictionRate: num('Default 0.1 nodes per second.'),
+    secondaryNodeEvictionRate: num('Default 0.01.'),
+    largeClusterSizeThreshold: int('Default 50.', 0),
+    unhealthyZoneThreshold: num('Default 0.55.'),
+    podGCPeriod: duration('Default 20s.'),
+    podGCQuarantine: duration('Default 40s.'),
+    terminatedPodGCThreshold: int('Default 12500.', 0)
+  },
+  { description: 'kube-controller-manager flags (camelCase or --kebab-case).' }
+);
+
+const apiServerOverrides = obj({
+  defaultNotReadyTolerationSeconds: int('Default 300.', 0),
+  defaultUnreachableTolerationSeconds: int('Default 300.', 0)
+});
+
+const fault = obj(
+  {
+    at: duration('Virtual time from the start, e.g. 90s or 2m.'),
+    action: oneOf(SCENARIO_FAULT_ACTIONS),
+    target: str('A node name, an etcd member (etcd-0...), or nothing for control-plane actions.')
+  },
+  { required: ['at', 'action'] }
+);
+
+export const scenarioSchema: JsonSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://nodeplane.dev/schemas/scenario.json',
+  title: 'Nodeplane scenario',
+  ...obj(
+    {
+      apiVersion: { type: 'string', enum: ['nodeplane.dev/v1alpha1'] },
+      kind: { type: 'string', enum: ['Scenario'] },
+      metadata: obj({ name: str(), description: str() }, { required: ['name'] }),
+      spec: obj({
+        seed: int('Seed of the simulation random source. Default 1.', 0, 4294967295),
+        kubernetesVersion: str('Default v1.35.0.'),
+        duration: duration('How long `nodeplane run` runs without --until. Default 10m.'),
+        controlPlane: obj({
+          apiServers: int('kube-apiserver instances. Default 1.', 1, 7),
+          etcd: obj({
+            members: { type: 'integer', enum: [1, 3, 5], description: 'Default 1.' },
+            topology: oneOf(['stacked', 'external'], 'Default stacked.')
+          })
+        }),
+        nodePools: arr(nodePoolSchema),
+        network: obj({
+          proxyMode: oneOf(['iptables', 'ipvs', 'nftables'], 'Default iptables.'),
+          cni: oneOf(['calico', 'cilium', 'flannel', 'none'], 'Default calico.'),
+          clusterCIDR: str('Default 10.244.0.0/16.'),
+          serviceCIDR: str('Default 10.96.0.0/12.')
+        }),
+        kubelet: kubeletOverrides,
+        controllerManager: controllerManagerOverrides,
+        apiServer: apiServerOverrides,
+        registry: obj({
+          images: arr(
+            obj(
+              { image: str('name:tag'), size: quantity('Compressed size, e.g. 120Mi.') },
+              { required: ['image', 'size'] }
+            )
+          )
+        }),
+        faults: arr(fault)
+      })
+    },
+    { required: ['apiVersion', 'kind', 'metadata', 'spec'] }
+  )
+};
