@@ -1,8 +1,31 @@
 import adapter from '@sveltejs/adapter-static';
 import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 // BASE_PATH lets the static build be hosted under a sub-path, e.g. BASE_PATH=/nodeplane npm run build
 const base = process.env.BASE_PATH ?? '';
+
+/**
+ * The app version names the service worker's cache: package version + git commit. A build from a
+ * tree with uncommitted changes (or outside git) adds the build time, so two different builds never
+ * share a cache name.
+ */
+function versionName() {
+  const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+  try {
+    const git = (cmd) =>
+      execSync(cmd, { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim();
+    const commit = git('git rev-parse --short=12 HEAD');
+    const dirty = git('git status --porcelain --untracked-files=no') !== '';
+    return dirty ? `${version}-${commit}-${stamp}` : `${version}-${commit}`;
+  } catch {
+    return `${version}-${stamp}`;
+  }
+}
 
 /** @type {import('@sveltejs/kit').Config} */
 const config = {
@@ -28,7 +51,9 @@ const config = {
     }),
     paths: { base, relative: true },
     prerender: { handleHttpError: 'fail', entries: ['*'] },
+    // Registered by the layout (src/lib/pwa) so it can ask before activating a new version.
     serviceWorker: { register: false },
+    version: { name: versionName() },
     csp: {
       mode: 'hash',
       directives: {
