@@ -182,7 +182,7 @@ describe('defaulting', () => {
 
   it('taints a new Node not-ready:NoSchedule (TaintNodesByCondition)', () => {
     const c = new Cluster();
-    const n = c.api.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1' } });
+    const n = c.api.create<KubeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1' } });
     expect(n.spec.taints).toEqual([{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }]);
   });
 });
