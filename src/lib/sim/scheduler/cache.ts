@@ -1,0 +1,116 @@
+/**
+ * The scheduler cache: NodeInfos for every node, kept incrementally from node and pod events, and
+ * the Handle plugins read. It is derived data (rebuilt from the API after a restore), like the
+ * informer-fed cache of kube-scheduler.
+ */
+import type { KubeObject } from '../api/types';
+import {
+  addPod,
+  buildHandle,
+  newNodeInfo,
+  newPodInfo,
+  nodeTreeOrder,
+  removePod,
+  type SnapshotSources
+} from './nodeinfo';
+import type { Handle, NodeInfo, PodInfo } from './types';
+
+export class SchedulerCache {
+  private infos = new Map<string, NodeInfo>();
+  /** Pods assigned to a node that is not (yet) in the cache. */
+  private orphans = new Map<string, PodInfo[]>();
+  private podNode = new Map<string, string>();
+  private h: Handle | null = null;
+
+  constructor(private sources: SnapshotSources) {}
+
+  setSources(s: Partial<SnapshotSources>): void {
+    this.sources = { ...this.sources, ...s };
+    this.h = null;
+  }
+
+  get handle(): Handle {
+    if (!this.h) this.h = buildHandle([...this.infos.values()], this.sources);
+    return this.h;
+  }
+
+  nodeInfo(name: string): NodeInfo | undefined {
+    return this.infos.get(name);
+  }
+
+  get nodeCount(): number {
+    return this.infos.size;
+  }
+
+  upsertNode(node: KubeObject): void {
+    const old = this.infos.get(node.metadata.name);
+    const ni = newNodeInfo(node);
+    for (const p of old?.pods ?? this.orphans.get(node.metadata.name) ?? []) addPod(ni, p);
+    this.orphans.delete(node.metadata.name);
+    if (old) {
+      ni.generation = old.generation + 1;
+      this.infos.set(ni.name, ni);
+      if (this.h) {
+        const i = this.h.nodes.indexOf(old);
+        const sameImages =
+          old.images.size === ni.images.size && [...old.images.keys()].every((k) => ni.images.has(k));
+        const sameZone = JSON.stringify(topo(old)) === JSON.stringify(topo(ni));
+        if (i >= 0 && sameImages && sameZone) {
+          this.h.nodes[i] = ni;
+          this.h.nodeByName.set(ni.name, ni);
+        } else this.h = null;
+      }
+    } else {
+      this.infos.set(ni.name, ni);
+      this.h = null;
+    }
+  }
+
+  removeNode(name: string): void {
+    const old = this.infos.get(name);
+    if (!old) return;
+    this.infos.delete(name);
+    if (old.pods.length) this.orphans.set(name, old.pods);
+    this.h = null;
+  }
+
+  /** Account a pod on its node (bound, or assumed by the scheduler before the bind lands). */
+  addPod(pod: KubeObject, nodeName: string): PodInfo {
+    const pi = newPodInfo(pod);
+    this.removePod(pi.key);
+    this.podNode.set(pi.key, nodeName);
+    const ni = this.infos.get(nodeName);
+    if (ni) addPod(ni, pi);
+    else {
+      const l = this.orphans.get(nodeName) ?? [];
+      l.push(pi);
+      this.orphans.set(nodeName, l);
+    }
+    return pi;
+  }
+
+  removePod(key: string): void {
+    const node = this.podNode.get(key);
+    if (node === undefined) return;
+    this.podNode.delete(key);
+    const ni = this.infos.get(node);
+    if (ni) removePod(ni, key);
+    else {
+      const l = (this.orphans.get(node) ?? []).filter((p) => p.key !== key);
+      this.orphans.set(node, l);
+    }
+  }
+
+  nodeOfPod(key: string): string | undefined {
+    return this.podNode.get(key);
+  }
+
+  /** Node order the scheduler walks (NodeTree). */
+  orderedNodes(): NodeInfo[] {
+    return nodeTreeOrder([...this.infos.values()]);
+  }
+}
+
+function topo(n: NodeInfo): [string | undefined, string | undefined] {
+  return [n.labels['topology.kubernetes.io/region'], n.labels['topology.kubernetes.io/zone']];
+}

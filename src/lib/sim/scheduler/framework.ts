@@ -1,0 +1,103 @@
+/**
+ * A profile's framework: the plugin instances per extension point and the runners for each point
+ * (RunPreFilterPlugins, RunFilterPlugins, RunScorePlugins...), recording every verdict when asked.
+ */
+import type { ResolvedProfile } from './config';
+import { registry } from './registry';
+import type { Code, CycleState, ExtensionPoint, Handle, NodeInfo, Plugin, PodInfo, Status } from './types';
+
+export interface FilterRecord {
+  [plugin: string]: { code: Code; reasons: string[] };
+}
+
+export class Framework {
+  readonly profile: ResolvedProfile;
+  readonly points: Record<ExtensionPoint, Plugin[]>;
+  readonly weights: number[];
+
+  constructor(profile: ResolvedProfile, minor: number) {
+    this.profile = profile;
+    const instances = new Map<string, Plugin>();
+    const get = (name: string): Plugin => {
+      let p = instances.get(name);
+      if (!p) {
+        p = registry[name].create(profile.args[name] ?? {}, { minor });
+        instances.set(name, p);
+      }
+      return p;
+    };
+    this.points = {} as Record<ExtensionPoint, Plugin[]>;
+    for (const [point, names] of Object.entries(profile.plugins) as [ExtensionPoint, string[]][]) {
+      // The registry lists the points upstream's plugin implements; ours may not need every one.
+      this.points[point] = names
+        .map(get)
+        .filter((p) => point === 'queueSort' || typeof p[point] === 'function');
+    }
+    this.weights = this.points.score.map((p) => profile.weights[p.name] ?? 1);
+  }
+
+  get name(): string {
+    return this.profile.schedulerName;
+  }
+
+  /** PreFilter: Skip marks the plugin's Filter as skipped; a failure rejects every node. */
+  runPreFilter(
+    state: CycleState,
+    pod: PodInfo,
+    h: Handle,
+    skipped: Set<string>,
+    record?: FilterRecord
+  ): Status | null {
+    for (const p of this.points.preFilter) {
+      const st = p.preFilter!(state, pod, h);
+      if (!st) continue;
+      if (st.code === 'Skip') {
+        skipped.add(p.name);
+        if (record) record[p.name] = { code: 'Skip', reasons: [] };
+        continue;
+      }
+      if (st.code !== 'Success') {
+        st.plugin = p.name;
+        if (record) record[p.name] = { code: st.code, reasons: st.reasons };
+        return st;
+      }
+    }
+    return null;
+  }
+
+  /** Filter plugins in order; the first failure ends the run for this node. */
+  runFilter(
+    state: CycleState,
+    pod: PodInfo,
+    node: NodeInfo,
+    h: Handle,
+    skipped: Set<string>,
+    record?: FilterRecord
+  ): Status | null {
+    const list = this.points.filter;
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i];
+      if (skipped.size && skipped.has(p.name)) {
+        if (record) record[p.name] = { code: 'Skip', reasons: [] };
+        continue;
+      }
+      const st = p.filter!(state, pod, node, h);
+      if (st && st.code !== 'Success' && st.code !== 'Skip') {
+        st.plugin = p.name;
+        if (record) record[p.name] = { code: st.code, reasons: st.reasons };
+        return st;
+      }
+      if (record) record[p.name] = { code: 'Success', reasons: [] };
+    }
+    return null;
+  }
+
+  /** PreFilter then Filter for one node, in a fresh cycle state (preemption's dry runs). */
+  filtersFor(pod: PodInfo, node: NodeInfo, h: Handle): Status | null {
+    const state: CycleState = new Map();
+    const skipped = new Set<string>();
+    const st = this.runPreFilter(state, pod, h, skipped);
+    if (st) return st;
+    return this.runFilter(state, pod, node, h, skipped);
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * PodTopologySpread (PreFilter, Filter, PreScore, Score). Hard constraints (DoNotSchedule) bound
+ * the skew between topology domains; soft ones (ScheduleAnyway) score
+ * `cnt × log(domains + 2) + (maxSkew − 1)` per constraint, normalized so fewer matching pods wins.
+ * Pods without constraints get the cluster defaults (`defaultingType: System`) with a selector
+ * built from the Services, ReplicaSets, RCs and StatefulSets that select them.
+ */
+import type { LabelSelector, Taint, TopologySpreadConstraint } from '../../api/types';
+import { matchSelector, tolerationsTolerateTaint } from '../helpers';
+import { status, MAX_NODE_SCORE, type Handle, type NodeInfo, type Plugin, type PodInfo } from '../types';
+import { podMatchesNodeSelectorAndAffinity } from './NodeAffinity';
+
+export const Name = 'PodTopologySpread';
+export const ErrReasonConstraintsNotMatch = "node(s) didn't match pod topology spread constraints";
+export const ErrReasonNodeLabelNotMatch = ErrReasonConstraintsNotMatch + ' (missing required label)';
+export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+
+export interface PodTopologySpreadArgs {
+  defaultConstraints?: TopologySpreadConstraint[];
+  defaultingType?: 'System' | 'List';
+}
+
+/** systemDefaultConstraints (pkg/scheduler/framework/plugins/podtopologyspread/plugin.go). */
+export const systemDefaultConstraints: TopologySpreadConstraint[] = [
+  { topologyKey: HOSTNAME_LABEL, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 3 },
+  { topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 5 }
+];
+
+interface Constraint {
+  maxSkew: number;
+  key: string;
+  minDomains: number;
+  selector: LabelSelector;
+  honorAffinity: boolean;
+  honorTaints: boolean;
+}
+
+function build(
+  pod: PodInfo,
+  raw: readonly TopologySpreadConstraint[],
+  action: string,
+  selector?: LabelSelector
+): Constraint[] {
+  const labels = pod.pod.metadata.labels ?? {};
+  const out: Constraint[] = [];
+  for (const c of raw) {
+    if (c.whenUnsatisfiable !== action) continue;
+    let sel: LabelSelector = selector ?? c.labelSelector ?? { matchLabels: {} };
+    if (!selector && !c.labelSelector) continue;
+    const keys = (c.matchLabelKeys ?? []).filter((k) => k in labels);
+    if (keys.length) {
+      sel = {
+        matchLabels: sel.matchLabels,
+        matchExpressions: [
+          ...(sel.matchExpressions ?? []),
+          ...keys.map((k) => ({ key: k, operator: 'In', values: [labels[k]] }))
+        ]
+      };
+    }
+    out.push({
+      maxSkew: c.maxSkew,
+      key: c.topologyKey,
+      minDomains: c.minDomains ?? 1,
+      selector: sel,
+      honorAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor',
+      honorTaints: c.nodeTaintsPolicy === 'Honor'
+    });
+  }
+  return out;
+}
+
+function countMatching(node: NodeInfo, sel: LabelSelector, ns: string): number {
+  let n = 0;
+  for (const p of node.pods) {
+    if (p.pod.metadata.deletionTimestamp || p.namespace !== ns) continue;
+    if (matchSelector(sel, p.pod.metadata.labels)) n++;
+  }
+  return n;
+}
+
+function hasAllKeys(node: NodeInfo, cs: Constraint[]): boolean {
+  for (const c of cs) if (!(c.key in node.labels)) return false;
+  return true;
+}
+
+function included(c: Constraint, pod: PodInfo, node: NodeInfo): boolean {
+  if (c.honorAffinity && !podMatchesNodeSelectorAndAffinity(pod, node)) return false;
+  if (c.honorTaints) {
+    for (const t of (node.node.spec?.taints ?? []) as Taint[]) {
+      if (
+        (t.effect === 'NoSchedule' || t.effect === 'NoExecute') &&
+        !tolerationsTolerateTaint(pod.pod.spec?.tolerations, t)
+      )
+        return false;
+    }
+  }
+  return true;
+}
+
+interface PreFilterState {
+  constraints: Constraint[];
+  counts: Map<string, number>[];
+  min: number[];
+}
+
+interface PreScoreState {
+  constraints: Constraint[];
+  counts: Map<string, number>[];
+  weights: number[];
+  ignored: Set<string>;
+}
+
+export function create(args: PodTopologySpreadArgs = {}): Plugin {
+  const systemDefaulted = (args.defaultingType ?? 'System') === 'System';
+  const defaults = systemDefaulted ? systemDefaultConstraints : (args.defaultConstraints ?? []);
+  const constraintsFor = (pod: PodInfo, action: string, h: Handle): Constraint[] => {
+    const own = (pod.pod.spec?.topologySpreadConstraints ?? []) as TopologySpreadConstraint[];
+    if (own.length) return build(pod, own, action);
+    if (!defaults.length) return [];
+    const sels = h.selectorsFor(pod.pod);
+    if (!sels.length) return [];
+    const matchLabels: Record<string, string> = {};
+    for (const s of sels) Object.assign(matchLabels, s);
+    return build(pod, defaults, action, { matchLabels });
+  };
+  const pfKey = 'PreFilter' + Name;
+  const psKey = 'PreScore' + Name;
+  return {
+    name: Name,
+    preFilter(state, pod, h) {
+      const cs = constraintsFor(pod, 'DoNotSchedule', h);
+      if (!cs.length) return status('Skip');
+      const counts = cs.map(() => new Map<string, number>());
+      for (const node of h.nodes) {
+        if (!hasAllKeys(node, cs)) continue;
+        for (let i = 0; i < cs.length; i++) {
+          if (!included(cs[i], pod, node)) continue;
+          const v = node.labels[cs[i].key];
+          counts[i].set(v, (counts[i].get(v) ?? 0) + countMatching(node, cs[i].selector, pod.namespace));
+        }
+      }
+      const min = cs.map((c, i) => {
+        if (counts[i].size < c.minDomains) return 0;
+        let m = Infinity;
+        for (const v of counts[i].values()) if (v < m) m = v;
+        return m;
+      });
+      state.set(pfKey, { constraints: cs, counts, min } satisfies PreFilterState);
+      return null;
+    },
+    filter(state, pod, node) {
+      const s = state.get(pfKey) as PreFilterState | undefined;
+      if (!s) return null;
+      const podLabels = pod.pod.metadata.labels;
+      for (let i = 0; i < s.constraints.length; i++) {
+        const c = s.constraints[i];
+        const v = node.labels[c.key];
+        if (v === undefined) return status('UnschedulableAndUnresolvable', ErrReasonNodeLabelNotMatch);
+        const self = matchSelector(c.selector, podLabels) ? 1 : 0;
+        const skew = (s.counts[i].get(v) ?? 0) + self - s.min[i];
+        if (skew > c.maxSkew) return status('Unschedulable', ErrReasonConstraintsNotMatch);
+      }
+      return null;
+    },
+    preScore(state, pod, nodes, h) {
+      const cs = constraintsFor(pod, 'ScheduleAnyway', h);
+      if (!cs.length) return status('Skip');
+      const requireAll = !!pod.pod.spec?.topologySpreadConstraints?.length || !systemDefaulted;
+      const ignored = new Set<string>();
+      const counts = cs.map(() => new Map<string, number>());
+      const size = cs.map(() => 0);
+      for (const n of nodes) {
+        if (requireAll && !hasAllKeys(n, cs)) {
+          ignored.add(n.name);
+          continue;
+        }
+        for (let i = 0; i < cs.length; i++) {
+          if (cs[i].key === HOSTNAME_LABEL) continue;
+          const v = n.labels[cs[i].key] ?? '';
+          if (!counts[i].has(v)) {
+            counts[i].set(v, 0);
+            size[i]++;
+          }
+        }
+      }
+      const weights = cs.map((c, i) =>
+        Math.log((c.key === HOSTNAME_LABEL ? nodes.length - ignored.size : size[i]) + 2)
+      );
+      for (const n of h.nodes) {
+        if (requireAll && !hasAllKeys(n, cs)) continue;
+        for (let i = 0; i < cs.length; i++) {
+          if (cs[i].key === HOSTNAME_LABEL || !included(cs[i], pod, n)) continue;
+          const v = n.labels[cs[i].key] ?? '';
+          const cur = counts[i].get(v);
+          if (cur === undefined) continue;
+          counts[i].set(v, cur + countMatching(n, cs[i].selector, pod.namespace));
+        }
+      }
+      state.set(psKey, { constraints: cs, counts, weights, ignored } satisfies PreScoreState);
+      return null;
+    },
+    score(state, pod, node) {
+      const s = state.get(psKey) as PreScoreState;
+      if (s.ignored.has(node.name)) return 0;
+      let score = 0;
+      for (let i = 0; i < s.constraints.length; i++) {
+        const c = s.constraints[i];
+        const v = node.labels[c.key];
+        if (v === undefined) continue;
+        const cnt =
+          c.key === HOSTNAME_LABEL
+            ? countMatching(node, c.selector, pod.namespace)
+            : (s.counts[i].get(v) ?? 0);
+        score += cnt * s.weights[i] + (c.maxSkew - 1);
+      }
+      return Math.round(score);
+    },
+    normalizeScore(state, _pod, scores, nodes) {
+      const s = state.get(psKey) as PreScoreState;
+      let min = Infinity;
+      let max = 0;
+      for (let i = 0; i < scores.length; i++) {
+        if (s.ignored.has(nodes[i].name)) continue;
+        if (scores[i] < min) min = scores[i];
+        if (scores[i] > max) max = scores[i];
+      }
+      for (let i = 0; i < scores.length; i++) {
+        if (s.ignored.has(nodes[i].name)) scores[i] = 0;
+        else if (max === 0) scores[i] = MAX_NODE_SCORE;
+        else scores[i] = Math.trunc((MAX_NODE_SCORE * (max + min - scores[i])) / max);
+      }
+    }
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * TaintToleration (Filter, PreScore, Score): NoSchedule/NoExecute taints must be tolerated; the
+ * score counts untolerated PreferNoSchedule taints, normalized in reverse.
+ */
+import type { Taint, Toleration } from '../../api/types';
+import { normalizeByMax, toleratesTaint, tolerationsTolerateTaint } from '../helpers';
+import { status, type Plugin } from '../types';
+
+export const Name = 'TaintToleration';
+/** v1.35 dropped the taint from the reason (the value may be sensitive, PR#134740). */
+export const ErrReasonNotMatch = 'node(s) had untolerated taint(s)';
+
+export function untoleratedReason(taint: Taint, minor: number): string {
+  if (minor >= 35) return ErrReasonNotMatch;
+  return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+}
+
+const preScoreKey = 'PreScore' + Name;
+
+export function create(_args: unknown, ctx: { minor: number }): Plugin {
+  return {
+    name: Name,
+    filter(_s, pod, node) {
+      const taints = (node.node.spec?.taints ?? []) as Taint[];
+      const tols = pod.pod.spec?.tolerations as Toleration[] | undefined;
+      for (const t of taints) {
+        if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
+        if (!tolerationsTolerateTaint(tols, t)) {
+          return status('UnschedulableAndUnresolvable', untoleratedReason(t, ctx.minor));
+        }
+      }
+      return null;
+    },
+    preScore(state, pod) {
+      const tols = ((pod.pod.spec?.tolerations ?? []) as Toleration[]).filter(
+        (t) => !t.effect || t.effect === 'PreferNoSchedule'
+      );
+      state.set(preScoreKey, tols);
+      return null;
+    },
+    score(state, _pod, node) {
+      const tols = (state.get(preScoreKey) ?? []) as Toleration[];
+      let n = 0;
+      for (const t of (node.node.spec?.taints ?? []) as Taint[]) {
+        if (t.effect !== 'PreferNoSchedule') continue;
+        if (!tols.some((tol) => toleratesTaint(tol, t))) n++;
+      }
+      return n;
+    },
+    normalizeScore(_s, _p, scores) {
+      normalizeByMax(scores, true);
+    }
+  };
+}

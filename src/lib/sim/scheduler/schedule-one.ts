@@ -1,0 +1,259 @@
+/**
+ * One scheduling cycle (pkg/scheduler/schedule_one.go): PreFilter, Filter over a share of the
+ * nodes from a round-robin start index, PostFilter when nothing fits, PreScore/Score/Normalize,
+ * selectHost with reservoir sampling over the best scores, then Reserve, Permit and Bind.
+ */
+import { fitErrorMessage } from './fiterror';
+import type { Framework, FilterRecord } from './framework';
+import type {
+  CycleState,
+  Handle,
+  NodeExplanation,
+  NodeInfo,
+  PodInfo,
+  SchedulingAttempt,
+  Status
+} from './types';
+
+/** schedule_one.go minFeasibleNodesToFind and minFeasibleNodesPercentageToFind. */
+export const MIN_FEASIBLE_NODES_TO_FIND = 100;
+export const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+export function numFeasibleNodesToFind(percentage: number | undefined, numAllNodes: number): number {
+  if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
+  let adaptive = percentage ?? 0;
+  if (adaptive >= 100) return numAllNodes;
+  if (adaptive <= 0) {
+    adaptive = 50 - Math.trunc(numAllNodes / 125);
+    if (adaptive < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND) adaptive = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
+  }
+  const n = Math.trunc((numAllNodes * adaptive) / 100);
+  return n < MIN_FEASIBLE_NODES_TO_FIND ? MIN_FEASIBLE_NODES_TO_FIND : n;
+}
+
+export interface CycleOptions {
+  /** Round-robin start index into the node list; updated by the cycle. */
+  nextStartNodeIndex: number;
+  percentageOfNodesToScore?: number;
+  minor: number;
+  randomInt(n: number): number;
+  explain: boolean;
+  now: number;
+  /** Bind: returns an error message when the write failed. */
+  bind(pod: PodInfo, node: string): string | null;
+}
+
+export interface CycleResult {
+  selectedNode: string | null;
+  message: string;
+  nominatedNodeName?: string;
+  victims?: { key: string; node: string }[];
+  /** An Error (bind failed): retried with backoff, not counted as unschedulable. */
+  error?: string;
+  /** Plugins whose rejections made the pod unschedulable (queueing hints). */
+  unschedulablePlugins: string[];
+  attempt: SchedulingAttempt | null;
+  nextStartNodeIndex: number;
+}
+
+const emptyExplanation = (): NodeExplanation => ({
+  filter: {},
+  score: {},
+  rawScore: {},
+  weightedScore: {},
+  finalScore: null
+});
+
+export function scheduleOne(
+  fw: Framework,
+  baseHandle: Handle,
+  pod: PodInfo,
+  opts: CycleOptions
+): CycleResult {
+  const h: Handle = {
+    ...baseHandle,
+    randomInt: opts.randomInt,
+    runFilters: (p, node, nodes) => fw.filtersFor(p, node, { ...baseHandle, nodes })
+  };
+  const nodes = h.nodes;
+  const numAll = nodes.length;
+  const explain = opts.explain;
+  const attempt: SchedulingAttempt | null = explain
+    ? {
+        t: opts.now,
+        pod: pod.key,
+        profile: fw.name,
+        selectedNode: null,
+        message: '',
+        evaluatedNodes: 0,
+        totalNodes: numAll,
+        nodes: {},
+        preFilter: {},
+        preScore: {}
+      }
+    : null;
+  const out = (r: Omit<CycleResult, 'attempt' | 'nextStartNodeIndex'>, next: number): CycleResult => {
+    if (attempt) {
+      attempt.selectedNode = r.selectedNode;
+      attempt.message = r.message || r.error || '';
+      if (r.nominatedNodeName) attempt.nominatedNodeName = r.nominatedNodeName;
+      if (r.victims?.length) attempt.victims = r.victims.map((v) => v.key);
+    }
+    return { ...r, attempt, nextStartNodeIndex: next };
+  };
+  const state: CycleState = new Map();
+  const skipped = new Set<string>();
+  const statuses = new Map<string, Status>();
+  let next = opts.nextStartNodeIndex;
+  if (numAll === 0) {
+    return out(
+      {
+        selectedNode: null,
+        message: fitErrorMessage(0, statuses, '', '', opts.minor),
+        unschedulablePlugins: []
+      },
+      next
+    );
+  }
+  const preRecord: FilterRecord | undefined = attempt ? attempt.preFilter : undefined;
+  const preSt = fw.runPreFilter(state, pod, h, skipped, preRecord);
+  let feasible: NodeInfo[] = [];
+  if (preSt) {
+    for (const n of nodes) statuses.set(n.name, preSt);
+  } else {
+    // evaluateNominatedNode: a pod that preempted tries its nominated node first.
+    const nominated = pod.pod.status?.nominatedNodeName as string | undefined;
+    const nn = nominated ? h.nodeByName.get(nominated) : undefined;
+    if (nn) {
+      const rec = attempt ? (attempt.nodes[nn.name] = emptyExplanation()).filter : undefined;
+      if (!fw.runFilter(state, pod, nn, h, skipped, rec)) feasible = [nn];
+    }
+    if (!feasible.length) {
+      const want = numFeasibleNodesToFind(
+        fw.profile.percentageOfNodesToScore ?? opts.percentageOfNodesToScore,
+        numAll
+      );
+      let processed = 0;
+      const start = next % numAll;
+      for (let i = 0; i < numAll && feasible.length < want; i++) {
+        const n = nodes[(start + i) % numAll];
+        processed++;
+        const rec = attempt ? (attempt.nodes[n.name] = emptyExplanation()).filter : undefined;
+        const st = fw.runFilter(state, pod, n, h, skipped, rec);
+        if (st) statuses.set(n.name, st);
+        else feasible.push(n);
+      }
+      next = (start + processed) % numAll;
+      if (attempt) attempt.evaluatedNodes = processed;
+    } else if (attempt) attempt.evaluatedNodes = 1;
+  }
+  const unschedulablePlugins = [...new Set([...statuses.values()].map((s) => s.plugin ?? ''))].filter(
+    Boolean
+  );
+  if (!feasible.length) {
+    let postMsg = '';
+    let nominatedNodeName: string | undefined;
+    let victims: { key: string; node: string }[] | undefined;
+    for (const p of fw.points.postFilter) {
+      const r = p.postFilter!(state, pod, statuses, h);
+      if (attempt) attempt.postFilter = { code: r.status.code, reasons: r.status.reasons };
+      if (r.status.code === 'Success') {
+        nominatedNodeName = r.nominatedNodeName;
+        victims = r.victims;
+        break;
+      }
+      postMsg = r.status.reasons.join(', ');
+      if (r.status.code !== 'Unschedulable') break;
+    }
+    const message = fitErrorMessage(
+      numAll,
+      statuses,
+      preSt ? preSt.reasons.join(', ') : '',
+      postMsg,
+      opts.minor
+    );
+    return out({ selectedNode: null, message, nominatedNodeName, victims, unschedulablePlugins }, next);
+  }
+  let selected: NodeInfo;
+  if (feasible.length === 1) selected = feasible[0];
+  else selected = scoreAndSelect(fw, state, pod, feasible, h, opts, attempt);
+  for (const p of fw.points.reserve) {
+    const st = p.reserve!(state, pod, selected.name);
+    if (st && st.code !== 'Success') {
+      for (const q of fw.points.reserve) q.unreserve?.(state, pod, selected.name);
+      return out(
+        { selectedNode: null, message: '', error: st.reasons.join(', '), unschedulablePlugins: [p.name] },
+        next
+      );
+    }
+  }
+  for (const p of fw.points.permit) {
+    const st = p.permit!(state, pod, selected.name);
+    if (st && st.code !== 'Success' && st.code !== 'Wait') {
+      for (const q of fw.points.reserve) q.unreserve?.(state, pod, selected.name);
+      return out(
+        { selectedNode: null, message: st.reasons.join(', '), unschedulablePlugins: [p.name] },
+        next
+      );
+    }
+  }
+  const err = opts.bind(pod, selected.name);
+  if (err) {
+    for (const q of fw.points.reserve) q.unreserve?.(state, pod, selected.name);
+    return out({ selectedNode: null, message: '', error: err, unschedulablePlugins: [] }, next);
+  }
+  return out({ selectedNode: selected.name, message: '', unschedulablePlugins: [] }, next);
+}
+
+function scoreAndSelect(
+  fw: Framework,
+  state: CycleState,
+  pod: PodInfo,
+  feasible: NodeInfo[],
+  h: Handle,
+  opts: CycleOptions,
+  attempt: SchedulingAttempt | null
+): NodeInfo {
+  const skipped = new Set<string>();
+  for (const p of fw.points.preScore) {
+    const st = p.preScore!(state, pod, feasible, h);
+    if (!st) continue;
+    if (attempt) attempt.preScore[p.name] = { code: st.code, reasons: st.reasons };
+    if (st.code === 'Skip') skipped.add(p.name);
+  }
+  const total = new Array<number>(feasible.length).fill(0);
+  const plugins = fw.points.score;
+  const scores = new Array<number>(feasible.length);
+  for (let j = 0; j < plugins.length; j++) {
+    const p = plugins[j];
+    if (skipped.has(p.name)) continue;
+    for (let i = 0; i < feasible.length; i++) scores[i] = p.score!(state, pod, feasible[i], h);
+    const raw = attempt ? scores.slice() : null;
+    p.normalizeScore?.(state, pod, scores, feasible);
+    const w = fw.weights[j];
+    for (let i = 0; i < feasible.length; i++) {
+      total[i] += scores[i] * w;
+      if (attempt) {
+        const e = attempt.nodes[feasible[i].name];
+        e.rawScore[p.name] = raw![i];
+        e.score[p.name] = scores[i];
+        e.weightedScore[p.name] = scores[i] * w;
+      }
+    }
+  }
+  // selectHost: reservoir sampling keeps every top-scoring node equally likely.
+  let best = 0;
+  let count = 1;
+  for (let i = 1; i < feasible.length; i++) {
+    if (total[i] > total[best]) {
+      best = i;
+      count = 1;
+    } else if (total[i] === total[best]) {
+      count++;
+      if (opts.randomInt(count) === 0) best = i;
+    }
+  }
+  if (attempt)
+    for (let i = 0; i < feasible.length; i++) attempt.nodes[feasible[i].name].finalScore = total[i];
+  return feasible[best];
+}
