@@ -1,0 +1,266 @@
+/**
+ * The node-pressure eviction manager (pkg/kubelet/eviction): every 10s it observes
+ * memory.available, nodefs/imagefs.available and pid.available, compares them with evictionHard,
+ * keeps MemoryPressure/DiskPressure up for evictionPressureTransitionPeriod after the last
+ * observation, reclaims node-level resources (unused images) and evicts one pod per interval,
+ * ranked as upstream: usage above requests first, then priority, then usage above request.
+ */
+import type { KubeObject } from '../api/types';
+import { formatBytes, tryParseQuantity } from '../api/quantity';
+import { containerId } from './containers';
+import type { Kubelet } from './kubelet';
+import { evictionHard, thresholdQuantity } from './allocatable';
+import { killNow } from './containers';
+import { writeStatus } from './podstatus';
+import { qosClass } from './podstatus';
+import type { PodRec } from './state';
+import { usageAt } from './workload';
+
+/** Linux pid_max the kubelet reads (4194304 on 64-bit kernels). */
+const PID_MAX = 4_194_304;
+const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
+/** cAdvisor reports memory in whole pages. */
+const PAGE = 4096;
+
+export interface Observations {
+  memoryCapacity: number;
+  memoryAvailable: number;
+  fsCapacity: number;
+  fsAvailable: number;
+  pidAvailable: number;
+}
+
+function bytesOf(q: string | undefined): number {
+  const m = tryParseQuantity(q);
+  return m === undefined ? 0 : Math.round(m / 1000);
+}
+
+/** Working set of one pod's running containers, in bytes. */
+export function podMemory(k: Kubelet, uid: string): { total: number; byContainer: Record<string, number> } {
+  const byContainer: Record<string, number> = {};
+  let total = 0;
+  for (const c of k.runtime.containersOfPod(uid)) {
+    if (c.state !== 'CONTAINER_RUNNING') continue;
+    const v = Math.floor(usageAt(c.memory, k.now - (c.startedAt ?? k.now)) / PAGE) * PAGE;
+    byContainer[c.name] = (byContainer[c.name] ?? 0) + v;
+    total += v;
+  }
+  return { total, byContainer };
+}
+
+/** Local disk of a pod (logs + writable layers + emptyDir), in bytes. */
+export function podDisk(k: Kubelet, uid: string): { total: number; byContainer: Record<string, number> } {
+  const byContainer: Record<string, number> = {};
+  let total = 0;
+  for (const c of k.runtime.containersOfPod(uid)) {
+    const end = c.state === 'CONTAINER_RUNNING' ? k.now : (c.finishedAt ?? k.now);
+    const v = usageAt(c.disk, end - (c.startedAt ?? end));
+    byContainer[c.name] = (byContainer[c.name] ?? 0) + v;
+    total += v;
+  }
+  return { total, byContainer };
+}
+
+export function observe(k: Kubelet): Observations {
+  const s = k.state;
+  const memoryCapacity = bytesOf(k.args.capacity.memory);
+  const fsCapacity = bytesOf(k.args.capacity['ephemeral-storage']);
+  let podMem = 0;
+  let podFs = 0;
+  for (const rec of Object.values(s.pods)) {
+    podMem += podMemory(k, rec.uid).total;
+    podFs += podDisk(k, rec.uid).total;
+  }
+  const sysMem = s.system.memory + s.system.fillMemory;
+  const sysFs = s.system.disk + s.system.fillDisk + k.runtime.imageBytes();
+  const procs = 180 + k.runtime.running().length * 4;
+  return {
+    memoryCapacity,
+    memoryAvailable: Math.max(0, memoryCapacity - sysMem - podMem),
+    fsCapacity,
+    fsAvailable: Math.max(0, fsCapacity - sysFs - podFs),
+    pidAvailable: PID_MAX - procs
+  };
+}
+
+interface Met {
+  signal: string;
+  resource: 'memory' | 'ephemeral-storage';
+  threshold: number;
+  available: number;
+}
+
+function thresholdsMet(k: Kubelet, o: Observations): Met[] {
+  const hard = evictionHard(k.args);
+  const out: Met[] = [];
+  const check = (signal: string, resource: Met['resource'], capacity: number, available: number) => {
+    const t = hard[signal];
+    if (!t) return;
+    const threshold = thresholdQuantity(t, capacity);
+    if (available < threshold) out.push({ signal, resource, threshold, available });
+  };
+  check('memory.available', 'memory', o.memoryCapacity, o.memoryAvailable);
+  // Without a separate image filesystem, imagefs and nodefs are the same disk.
+  check('imagefs.available', 'ephemeral-storage', o.fsCapacity, o.fsAvailable);
+  check('nodefs.available', 'ephemeral-storage', o.fsCapacity, o.fsAvailable);
+  return out;
+}
+
+export function evictionTick(k: Kubelet): void {
+  const s = k.state;
+  let met = thresholdsMet(k, observe(k));
+  for (const m of met) s.signals[m.signal] = { lastMet: k.now };
+  const recent = (signals: string[]) =>
+    signals.some((sig) => {
+      const t = s.signals[sig]?.lastMet;
+      return t !== undefined && k.now - t < k.cfg.evictionPressureTransitionPeriod;
+    });
+  s.pressure.memory = recent(['memory.available']);
+  s.pressure.disk = recent([
+    'nodefs.available',
+    'imagefs.available',
+    'nodefs.inodesFree',
+    'imagefs.inodesFree'
+  ]);
+  if (!met.length) return;
+
+  const first = met[0];
+  k.journal(
+    'I',
+    'eviction_manager.go:373',
+    `"Eviction manager: attempting to reclaim" resourceName="${first.resource}"`
+  );
+  if (first.resource === 'ephemeral-storage') {
+    const inUse = k.runtime.imagesInUse();
+    const unused = k.state.runtime.images.filter((i) => !inUse.has(i.id) && !i.repository.endsWith('/pause'));
+    for (const i of unused) k.runtime.removeImage(i.id);
+    met = thresholdsMet(k, observe(k));
+    if (!met.length) return;
+  }
+  evictOne(k, met[0]);
+}
+
+interface Candidate {
+  rec: PodRec;
+  pod: KubeObject;
+  usage: number;
+  request: number;
+  byContainer: Record<string, number>;
+}
+
+/** rankMemoryPressure / rankDiskPressure: exceeds requests, then priority, then usage above request. */
+function rank(k: Kubelet, resource: Met['resource']): Candidate[] {
+  const out: Candidate[] = [];
+  for (const rec of Object.values(k.state.pods)) {
+    if (rec.terminal || rec.terminating) continue;
+    const pod = k.cluster.api.tryGet<KubeObject>('Pod', rec.namespace, rec.name);
+    if (!pod || pod.metadata.uid !== rec.uid) continue;
+    const u = resource === 'memory' ? podMemory(k, rec.uid) : podDisk(k, rec.uid);
+    const request = (
+      (pod.spec?.containers ?? []) as { resources?: { requests?: Record<string, string> } }[]
+    ).reduce((sum, c) => sum + bytesOf(c.resources?.requests?.[resource]), 0);
+    out.push({ rec, pod, usage: u.total, request, byContainer: u.byContainer });
+  }
+  const exceeds = (c: Candidate) => (c.usage > c.request ? 0 : 1);
+  return out.sort(
+    (a, b) =>
+      exceeds(a) - exceeds(b) ||
+      (a.pod.spec?.priority ?? 0) - (b.pod.spec?.priority ?? 0) ||
+      b.usage - b.request - (a.usage - a.request)
+  );
+}
+
+/** The message helpers.go builds: node resource, threshold and each container over its request. */
+export function evictionMessage(m: Met, pod: KubeObject, byContainer: Record<string, number>): string {
+  let msg = `The node was low on resource: ${m.resource}. `;
+  msg += `Threshold quantity: ${formatBytes(m.threshold * 1000)}, available: ${formatBytes(m.available * 1000)}. `;
+  for (const c of (pod.spec?.containers ?? []) as {
+    name: string;
+    resources?: { requests?: Record<string, string> };
+  }[]) {
+    const usage = byContainer[c.name];
+    if (usage === undefined) continue;
+    const reqText = c.resources?.requests?.[m.resource];
+    if (usage > bytesOf(reqText)) {
+      msg += `Container ${c.name} was using ${formatBytes(usage * 1000)}, request is ${reqText ?? '0'}, has larger consumption of ${m.resource}. `;
+    }
+  }
+  return msg;
+}
+
+function evictOne(k: Kubelet, m: Met): void {
+  const victim = rank(k, m.resource)[0];
+  if (!victim) {
+    k.journal(
+      'I',
+      'eviction_manager.go:390',
+      `"Eviction manager: no pods to evict" resourceName="${m.resource}"`
+    );
+    return;
+  }
+  const { rec, pod } = victim;
+  const message = evictionMessage(m, pod, victim.byContainer);
+  k.journal(
+    'I',
+    'eviction_manager.go:401',
+    `"Eviction manager: pods ranked for eviction" pods=["${rec.key}"] resourceName="${m.resource}"`
+  );
+  for (const c of rec.containers) {
+    const ctr = k.runtime.container(c.containerId);
+    if (ctr?.state === 'CONTAINER_RUNNING') {
+      k.journal(
+        'I',
+        'kuberuntime_container.go:808',
+        `"Killing container with a grace period" pod="${rec.key}" podUID="${rec.uid}" containerName="${c.name}" containerID="${containerId(k, ctr.id)}" gracePeriod=0`
+      );
+    }
+    killNow(k, c);
+  }
+  rec.terminal = { phase: 'Failed', reason: 'Evicted', message, disruption: true };
+  for (const c of rec.containers) {
+    const ctr = k.runtime.container(c.containerId);
+    if (ctr && !c.terminated) {
+      c.terminated = {
+        exitCode: ctr.exitCode ?? 137,
+        reason: ctr.reason ?? 'Error',
+        startedAt: ctr.startedAt ?? ctr.createdAt,
+        finishedAt: ctr.finishedAt ?? k.now,
+        containerId: ctr.id
+      };
+    }
+    c.waiting = undefined;
+  }
+  if (rec.sandboxId) k.runtime.stopSandbox(rec.sandboxId);
+  k.cluster.recorder.event(pod, 'Warning', 'Evicted', message, k.source, k.ctx);
+  writeStatus(k, pod, rec, true);
+  k.journal(
+    'I',
+    'eviction_manager.go:631',
+    `"Eviction manager: pod is evicted successfully" pod="${rec.key}"`
+  );
+}
+
+/**
+ * The eviction manager's pod admission: under MemoryPressure alone only BestEffort pods (without a
+ * memory-pressure toleration) are rejected; any other pressure rejects every non-critical pod.
+ */
+export function admitPod(k: Kubelet, pod: KubeObject): string | undefined {
+  const conds: string[] = [];
+  if (k.state.pressure.memory) conds.push('MemoryPressure');
+  if (k.state.pressure.disk) conds.push('DiskPressure');
+  if (k.state.pressure.pid) conds.push('PIDPressure');
+  if (!conds.length) return undefined;
+  if ((pod.spec?.priority ?? 0) >= SYSTEM_CRITICAL_PRIORITY) return undefined;
+  if (conds.length === 1 && conds[0] === 'MemoryPressure') {
+    if (qosClass(pod) !== 'BestEffort') return undefined;
+    const tolerates = (
+      (pod.spec?.tolerations ?? []) as { key?: string; operator?: string; effect?: string }[]
+    ).some(
+      (t) =>
+        (t.key === 'node.kubernetes.io/memory-pressure' || (!t.key && t.operator === 'Exists')) &&
+        (!t.effect || t.effect === 'NoSchedule')
+    );
+    if (tolerates) return undefined;
+  }
+  return `The node had condition: [${conds.join(' ')}]. `;
+}

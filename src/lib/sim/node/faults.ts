@@ -1,0 +1,134 @@
+/**
+ * Node faults: the kubelet and runtime services, network partitions, memory and disk hogs, the CNI
+ * config, and deleting the Node. Every handler is safe to repeat (stopping a stopped kubelet is a
+ * no-op), because the console's `systemctl` applies them too.
+ */
+import { FaultError, registerFault, type Cluster, type FaultTarget } from '../cluster';
+import { tryParseQuantity } from '../api/quantity';
+import { thresholdQuantity, evictionHard } from './allocatable';
+import { observe } from './eviction';
+import type { Kubelet } from './kubelet';
+import { CNI_CONFIGS } from './nodestatus';
+
+export function kubeletFor(cluster: Cluster, params: FaultTarget): Kubelet {
+  const name = params.target;
+  if (!name) throw new FaultError('this fault needs a target node, for example { target: "worker-1" }');
+  const k = cluster.component<Kubelet>(`kubelet/${name}`);
+  if (!k) {
+    const nodes = cluster
+      .componentsOfKind<Kubelet>('kubelet')
+      .map((x) => x.args.nodeName)
+      .sort();
+    throw new FaultError(
+      `unknown node "${name}": no kubelet runs there (nodes: ${nodes.join(', ') || 'none'})`
+    );
+  }
+  return k;
+}
+
+/** A quantity parameter in bytes, or undefined when absent. */
+function amountParam(params: FaultTarget): number | undefined {
+  if (params.amount === undefined) return undefined;
+  const m = tryParseQuantity(params.amount);
+  if (m === undefined || m < 0)
+    throw new FaultError(`invalid amount "${String(params.amount)}": use a quantity such as 2Gi`);
+  return Math.round(m / 1000);
+}
+
+registerFault('StopKubelet', 'Stop the kubelet service on a node (containers keep running)', (c, p) => {
+  const k = kubeletFor(c, p);
+  if (!k.running) return;
+  k.journal('I', 'server.go:1263', '"Shutting down kubelet"');
+  k.stopService();
+});
+
+registerFault('StartKubelet', 'Start the kubelet service on a node', (c, p) =>
+  kubeletFor(c, p).startService()
+);
+
+registerFault('StopRuntime', 'Stop the container runtime (containerd / CRI-O) on a node', (c, p) => {
+  const k = kubeletFor(c, p);
+  const rt = k.state.runtime;
+  if (!rt.running) return;
+  rt.running = false;
+  rt.since = c.now;
+  rt.pid = undefined;
+  k.journal('I', '', 'msg="Stop CRI service"', rt.name === 'cri-o' ? 'crio' : 'containerd');
+});
+
+registerFault('StartRuntime', 'Start the container runtime on a node', (c, p) => {
+  const k = kubeletFor(c, p);
+  const rt = k.state.runtime;
+  if (rt.running) return;
+  rt.running = true;
+  rt.since = c.now;
+  rt.pid = 300 + c.engine.random.int(700);
+  k.journal(
+    'I',
+    '',
+    `msg="containerd successfully booted in 0.042s"`,
+    rt.name === 'cri-o' ? 'crio' : 'containerd'
+  );
+});
+
+registerFault('PartitionNode', 'Cut a node off from the control plane', (c, p) => {
+  kubeletFor(c, p);
+  c.partitioned.add(p.target!);
+});
+
+registerFault('HealNode', 'Reconnect a partitioned node', (c, p) => {
+  kubeletFor(c, p);
+  c.partitioned.delete(p.target!);
+});
+
+registerFault(
+  'FillMemory',
+  'A system process allocates memory (amount, default: just past memory.available); amount 0 frees it',
+  (c, p) => {
+    const k = kubeletFor(c, p);
+    const amount = amountParam(p);
+    if (amount !== undefined) {
+      k.state.system.fillMemory = amount;
+      return;
+    }
+    const o = observe(k);
+    const threshold = thresholdQuantity(evictionHard(k.args)['memory.available'], o.memoryCapacity);
+    k.state.system.fillMemory += Math.max(0, o.memoryAvailable - threshold) + 50 * 2 ** 20;
+  }
+);
+
+registerFault(
+  'FillDisk',
+  'Fill the node filesystem (amount, default: just past nodefs.available); amount 0 frees it',
+  (c, p) => {
+    const k = kubeletFor(c, p);
+    const amount = amountParam(p);
+    if (amount !== undefined) {
+      k.state.system.fillDisk = amount;
+      return;
+    }
+    const o = observe(k);
+    const threshold = thresholdQuantity(evictionHard(k.args)['nodefs.available'], o.fsCapacity);
+    k.state.system.fillDisk += Math.max(0, o.fsAvailable - threshold) + 2 ** 30;
+  }
+);
+
+registerFault('RemoveCNI', 'Delete the CNI config from /etc/cni/net.d on a node', (c, p) => {
+  kubeletFor(c, p).state.cni = {};
+});
+
+registerFault('InstallCNI', "Write the cluster CNI's config to /etc/cni/net.d on a node", (c, p) => {
+  const k = kubeletFor(c, p);
+  const cni = c.config.network.cni === 'none' ? 'calico' : c.config.network.cni;
+  k.state.cni = { ...CNI_CONFIGS[cni] };
+});
+
+registerFault('DeleteNode', 'Delete the Node object and remove the machine', (c, p) => {
+  const k = kubeletFor(c, p);
+  try {
+    c.api.delete('Node', undefined, k.name, {}, { component: 'kubectl' });
+  } catch {
+    // Already gone: removing the machine is what matters.
+  }
+  c.removeComponent(k.id);
+});

@@ -1,0 +1,392 @@
+/**
+ * The kubelet on one node (component kind `kubelet`, id `kubelet/<node>`): registers the Node,
+ * renews its Lease, reports NodeStatus, checks the runtime and network, syncs the pods bound to the
+ * node, and runs the node-pressure eviction manager. The container runtime lives in the same
+ * component state (node/runtime.ts); stopping the kubelet leaves containers running.
+ *
+ * Loops are engine events tagged with the service epoch; a stop or restart bumps the epoch so the
+ * previous run's timers fall silent, as the real process's goroutines die with it.
+ */
+import { registerComponent, type Cluster, type Component } from '../cluster';
+import { ApiError, ConnectionError, isApiError } from '../api/errors';
+import { tryParseQuantity } from '../api/quantity';
+import { clone, type KubeObject, type Mutable, type Lease, type RequestContext } from '../api/types';
+import type { SimEvent } from '../engine/engine';
+import { stepLifecycle, initialLifecycle, type KubeletLifecycleEvent } from '../machines/kubelet';
+import type { JournalEntry, NodeHostView } from './cri';
+import { createHostView } from './host';
+import { ContainerRuntime } from './runtime';
+import type { KubeletState } from './state';
+import type { KubeletArgs } from './types';
+import {
+  initialNode,
+  reconcileExistingNode,
+  syncNodeStatus,
+  runtimeCheck,
+  nodeRef,
+  CNI_CONFIGS
+} from './nodestatus';
+import { syncPod, housekeeping } from './podsync';
+import { onContainerExit } from './containers';
+import { evictionTick } from './eviction';
+
+const JOURNAL_LIMIT = 3000;
+/** Upstream registerWithAPIServer: sleep 100ms, doubling, capped at 7s. */
+const REGISTER_BACKOFF_MAX = 7_000;
+/** Lease controller: retry from 200ms doubling to 7s. */
+const LEASE_BACKOFF_INITIAL = 200;
+const LEASE_BACKOFF_MAX = 7_000;
+/** kubelet housekeeping period (2s): PLEG bookkeeping and pod reconciliation. */
+export const HOUSEKEEPING_PERIOD = 2_000;
+
+export class Kubelet implements Component {
+  readonly kind = 'kubelet';
+  readonly id: string;
+  readonly host: NodeHostView;
+  state: KubeletState;
+  private unwatch: () => void;
+
+  constructor(
+    readonly cluster: Cluster,
+    readonly args: KubeletArgs
+  ) {
+    this.id = `kubelet/${args.nodeName}`;
+    const r = cluster.engine.random;
+    this.state = {
+      lifecycle: initialLifecycle(),
+      epoch: 0,
+      registered: false,
+      registerDelay: 100,
+      leaseDelay: 0,
+      leaseExists: false,
+      conditions: [],
+      networkError: '',
+      lastRelist: cluster.now,
+      signals: {},
+      pressure: { memory: false, disk: false, pid: false },
+      pods: {},
+      queue: [],
+      syncScheduled: false,
+      pullBusyUntil: 0,
+      backoff: {},
+      ips: {},
+      runtime: ContainerRuntime.initial(args.runtime, cluster.config.kubernetesVersion, cluster.now),
+      journal: [],
+      cni: cluster.config.network.cni === 'none' ? {} : { ...CNI_CONFIGS[cluster.config.network.cni] },
+      system: { memory: 0, disk: 0, fillMemory: 0, fillDisk: 0 },
+      ids: { machineID: r.hex(32), systemUUID: r.uid(), bootID: r.uid() },
+      kubeletSince: cluster.now
+    };
+    this.state.system = baselineSystemUsage(args);
+    this.state.runtime.pid = 300 + r.int(700);
+    this.host = createHostView(this);
+    this.unwatch = cluster.api.watch('Pod', (_type, obj, old) => {
+      if (obj.spec?.nodeName !== this.name && old?.spec?.nodeName !== this.name) return;
+      if (!this.syncing || !this.apiReachable()) return;
+      this.enqueue(`${obj.metadata.namespace}/${obj.metadata.name}`);
+    });
+  }
+
+  get name(): string {
+    return this.args.nodeName;
+  }
+
+  get ctx(): RequestContext {
+    return { component: 'kubelet', node: this.name };
+  }
+
+  get cfg() {
+    return this.cluster.config.kubelet;
+  }
+
+  get now(): number {
+    return this.cluster.engine.now;
+  }
+
+  get runtime(): ContainerRuntime {
+    return new ContainerRuntime(this.state.runtime, this.cluster.engine, (e) =>
+      this.journal(e.level, e.source, e.message, this.state.runtime.name === 'cri-o' ? 'crio' : 'containerd')
+    );
+  }
+
+  get maxPods(): number {
+    return this.args.maxPods ?? this.cfg.maxPods;
+  }
+
+  /** The service process is up (any state but stopped). */
+  get running(): boolean {
+    return this.state.lifecycle.value !== 'stopped';
+  }
+
+  /** Registered and syncing pods. */
+  get syncing(): boolean {
+    return this.state.lifecycle.value === 'running';
+  }
+
+  start(): void {
+    this.startService();
+  }
+
+  dispose(): void {
+    this.unwatch();
+  }
+
+  getState(): unknown {
+    return this.state;
+  }
+
+  setState(state: unknown): void {
+    this.state = structuredClone(state) as KubeletState;
+  }
+
+  // ---- service lifecycle ---------------------------------------------------------------------
+
+  private lifecycle(ev: KubeletLifecycleEvent): void {
+    this.state.lifecycle = stepLifecycle(this.state.lifecycle, ev);
+  }
+
+  startService(): void {
+    if (this.running) return;
+    const s = this.state;
+    this.lifecycle({ type: 'START', at: this.now });
+    s.epoch++;
+    s.kubeletPid = 1000 + this.cluster.engine.random.int(60000);
+    s.kubeletSince = this.now;
+    s.registerDelay = 100;
+    s.leaseDelay = 0;
+    s.runtimeLastOk = undefined;
+    s.lastRelist = this.now;
+    s.queue = [];
+    s.syncScheduled = false;
+    this.journal(
+      'I',
+      'server.go:529',
+      `"Kubelet version" kubeletVersion="${this.cluster.config.kubernetesVersion}"`
+    );
+    this.nodeEvent('Normal', 'Starting', 'Starting kubelet.');
+    this.nodeEvent('Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
+    runtimeCheck(this);
+    this.lifecycle({ type: 'REGISTER' });
+    this.journal('I', 'kubelet_node_status.go:75', `"Attempting to register node" node="${this.name}"`);
+    this.schedule(s.registerDelay, 'register');
+    this.schedule(this.cfg.runtimeCheckPeriod, 'runtime-check');
+    this.schedule(HOUSEKEEPING_PERIOD, 'housekeeping');
+  }
+
+  stopService(): void {
+    if (!this.running) return;
+    this.lifecycle({ type: 'STOP', at: this.now });
+    this.state.epoch++;
+    this.state.kubeletSince = this.now;
+    this.state.kubeletPid = undefined;
+    this.state.queue = [];
+    this.state.syncScheduled = false;
+  }
+
+  // ---- engine events -----------------------------------------------------------------------
+
+  /** Schedule a loop event of the current service run. */
+  schedule(delayMs: number, type: string, extra: Record<string, unknown> = {}): void {
+    this.cluster.engine.schedule(delayMs, this.id, type, { epoch: this.state.epoch, ...extra });
+  }
+
+  handle(ev: SimEvent): void {
+    const data = (ev.data ?? {}) as {
+      epoch?: number;
+      key?: string;
+      id?: string;
+      code?: number;
+      reason?: string;
+    };
+    if (ev.type === 'ctr-exit') {
+      onContainerExit(this, data.id!, data.code!, data.reason!);
+      return;
+    }
+    if (data.epoch !== this.state.epoch || !this.running) return;
+    switch (ev.type) {
+      case 'register':
+        return this.tryRegister();
+      case 'lease':
+        return this.renewLease();
+      case 'status':
+        syncNodeStatus(this);
+        this.schedule(this.cfg.nodeStatusUpdateFrequency, 'status');
+        return;
+      case 'runtime-check':
+        runtimeCheck(this);
+        this.schedule(this.cfg.runtimeCheckPeriod, 'runtime-check');
+        return;
+      case 'eviction':
+        evictionTick(this);
+        this.schedule(this.cfg.evictionMonitoringPeriod, 'eviction');
+        return;
+      case 'housekeeping':
+        housekeeping(this);
+        this.schedule(HOUSEKEEPING_PERIOD, 'housekeeping');
+        return;
+      case 'wake':
+        if (this.syncing && data.key) {
+          const rec = this.state.pods[data.key];
+          if (rec && rec.wakeAt !== undefined && rec.wakeAt <= this.now) rec.wakeAt = undefined;
+          this.enqueue(data.key);
+        }
+        return;
+      case 'sync':
+        return this.processQueue();
+    }
+  }
+
+  // ---- registration and lease ----------------------------------------------------------------
+
+  private tryRegister(): void {
+    const s = this.state;
+    try {
+      try {
+        this.cluster.api.create(initialNode(this), this.ctx);
+      } catch (e) {
+        if (!isApiError(e, 'AlreadyExists')) throw e;
+        reconcileExistingNode(this);
+      }
+    } catch (e) {
+      this.journal(
+        'E',
+        'kubelet_node_status.go:107',
+        `"Unable to register node with API server" err="${errText(e)}" node="${this.name}"`
+      );
+      s.registerDelay = Math.min(s.registerDelay * 2, REGISTER_BACKOFF_MAX);
+      this.schedule(s.registerDelay, 'register');
+      return;
+    }
+    s.registered = true;
+    s.lastReport = this.now;
+    this.journal('I', 'kubelet_node_status.go:78', `"Successfully registered node" node="${this.name}"`);
+    this.lifecycle({ type: 'REGISTERED' });
+    this.renewLease();
+    this.schedule(this.cfg.nodeStatusUpdateFrequency, 'status');
+    this.schedule(this.cfg.evictionMonitoringPeriod, 'eviction');
+    housekeeping(this);
+  }
+
+  /** Renew interval is nodeLeaseDurationSeconds × 0.25 (10s for the default 40s). */
+  private renewLease(): void {
+    const s = this.state;
+    const api = this.cluster.api;
+    const renewTime = microTime(api.epochMs + this.now);
+    try {
+      const cur = api.tryGet<KubeObject>('Lease', 'kube-node-lease', this.name);
+      if (!cur) {
+        const node = api.tryGet<KubeObject>('Node', undefined, this.name);
+        const lease: Mutable<Lease> & KubeObject = {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: {
+            name: this.name,
+            namespace: 'kube-node-lease',
+            ...(node
+              ? {
+                  ownerReferences: [
+                    { apiVersion: 'v1', kind: 'Node', name: this.name, uid: node.metadata.uid! }
+                  ]
+                }
+              : {})
+          },
+          spec: {
+            holderIdentity: this.name,
+            leaseDurationSeconds: this.cfg.nodeLeaseDurationSeconds,
+            renewTime
+          }
+        };
+        api.create(lease, this.ctx);
+      } else {
+        const next = clone(cur);
+        next.spec = { ...next.spec, holderIdentity: this.name, renewTime };
+        api.update(next, this.ctx);
+      }
+      s.leaseDelay = 0;
+      this.schedule(this.cfg.nodeLeaseDurationSeconds * 250, 'lease');
+    } catch (e) {
+      if (!(e instanceof ApiError || e instanceof ConnectionError)) throw e;
+      s.leaseDelay = s.leaseDelay ? Math.min(s.leaseDelay * 2, LEASE_BACKOFF_MAX) : LEASE_BACKOFF_INITIAL;
+      this.journal('E', 'controller.go:145', `"Failed to update lease" err="${errText(e)}"`);
+      this.schedule(s.leaseDelay, 'lease');
+    }
+  }
+
+  // ---- pod work queue ------------------------------------------------------------------------
+
+  enqueue(key: string): void {
+    if (!this.state.queue.includes(key)) this.state.queue.push(key);
+    if (!this.state.syncScheduled) {
+      this.state.syncScheduled = true;
+      this.schedule(0, 'sync');
+    }
+  }
+
+  private processQueue(): void {
+    this.state.syncScheduled = false;
+    while (this.state.queue.length && this.syncing) {
+      syncPod(this, this.state.queue.shift()!);
+    }
+  }
+
+  /** Ask for a sync of `key` at virtual time `at` (keeps only the earliest pending wake). */
+  wake(key: string, at: number): void {
+    const rec = this.state.pods[key];
+    if (!rec) return;
+    if (rec.wakeAt !== undefined && rec.wakeAt <= at && rec.wakeAt > this.now) return;
+    rec.wakeAt = at;
+    this.schedule(Math.max(0, at - this.now), 'wake', { key });
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  apiReachable(): boolean {
+    try {
+      this.cluster.api.reachable(this.ctx);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  journal(
+    level: JournalEntry['level'],
+    source: string,
+    message: string,
+    unit: JournalEntry['unit'] = 'kubelet'
+  ): void {
+    const j = this.state.journal;
+    j.push({ t: this.now, unit, level, source, message });
+    if (j.length > JOURNAL_LIMIT) j.splice(0, j.length - JOURNAL_LIMIT);
+  }
+
+  nodeEvent(type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.cluster.recorder.event(nodeRef(this.name), type, reason, message, this.source, this.ctx);
+  }
+
+  get source() {
+    return { component: 'kubelet', host: this.name };
+  }
+}
+
+/** The OS, systemd units, the kubelet and the runtime use some memory and disk before any pod runs. */
+function baselineSystemUsage(args: KubeletArgs): KubeletState['system'] {
+  const bytes = (q: string | undefined) => Math.round((tryParseQuantity(q) ?? 0) / 1000);
+  return {
+    memory: Math.min(Math.round(bytes(args.capacity.memory) * 0.05), 768 * 2 ** 20),
+    disk: Math.min(Math.round(bytes(args.capacity['ephemeral-storage']) * 0.06), 6 * 2 ** 30),
+    fillMemory: 0,
+    fillDisk: 0
+  };
+}
+
+/** metav1.MicroTime as it is serialised: RFC 3339 with six fractional digits. */
+export function microTime(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+export function errText(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).replace(/"/g, '\\"');
+}
+
+registerComponent('kubelet', (cluster, args: KubeletArgs) => new Kubelet(cluster, args));

@@ -1,0 +1,283 @@
+/**
+ * The Node object the kubelet registers and the NodeStatus it reports: capacity, allocatable,
+ * conditions (pkg/kubelet/nodestatus/setters.go wording), addresses, nodeInfo, images, and the
+ * runtime/network readiness check (updateRuntimeUp, every 5s).
+ */
+import { clone, type KubeObject } from '../api/types';
+import { formatGoDuration } from '../engine/duration';
+import { allocatableMilli, capacityMilli, formatResources } from './allocatable';
+import type { Kubelet } from './kubelet';
+import { errText } from './kubelet';
+import type { ConditionState } from './state';
+
+const ATTACH_DETACH = 'volumes.kubernetes.io/controller-managed-attach-detach';
+const OWN_CONDITIONS = ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready'] as const;
+
+/** What each CNI's installer writes to /etc/cni/net.d. */
+export const CNI_CONFIGS: Record<'calico' | 'cilium' | 'flannel', Record<string, string>> = {
+  calico: {
+    '10-calico.conflist':
+      '{\n  "name": "k8s-pod-network",\n  "cniVersion": "0.3.1",\n  "plugins": [\n    { "type": "calico", "datastore_type": "kubernetes", "ipam": { "type": "calico-ipam" } },\n    { "type": "portmap", "snat": true, "capabilities": { "portMappings": true } }\n  ]\n}\n',
+    'calico-kubeconfig': '# Kubeconfig file for the Calico CNI plugin.\napiVersion: v1\nkind: Config\n'
+  },
+  cilium: {
+    '05-cilium.conflist':
+      '{\n  "cniVersion": "0.3.1",\n  "name": "cilium",\n  "plugins": [\n    { "type": "cilium-cni", "enable-debug": false }\n  ]\n}\n'
+  },
+  flannel: {
+    '10-flannel.conflist':
+      '{\n  "name": "cbr0",\n  "cniVersion": "0.3.1",\n  "plugins": [\n    { "type": "flannel", "delegate": { "hairpinMode": true, "isDefaultGateway": true } },\n    { "type": "portmap", "capabilities": { "portMappings": true } }\n  ]\n}\n'
+  }
+};
+
+export const NETWORK_NOT_READY =
+  'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized';
+
+/** The object reference the kubelet uses for node events (uid = node name, as upstream). */
+export function nodeRef(name: string): Pick<KubeObject, 'kind' | 'metadata'> & { apiVersion: string } {
+  return { apiVersion: 'v1', kind: 'Node', metadata: { name, uid: name } };
+}
+
+export function defaultLabels(k: Kubelet): Record<string, string> {
+  const l: Record<string, string> = {
+    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/os': 'linux',
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/hostname': k.name,
+    'kubernetes.io/os': 'linux'
+  };
+  if (k.args.zone) l['topology.kubernetes.io/zone'] = k.args.zone;
+  if (k.args.region) l['topology.kubernetes.io/region'] = k.args.region;
+  return l;
+}
+
+/** CRI Status every 5s: RuntimeReady (the daemon answers) and NetworkReady (a CNI config exists). */
+export function runtimeCheck(k: Kubelet): void {
+  const s = k.state;
+  const rt = k.runtime;
+  if (!s.runtime.running) {
+    k.journal(
+      'E',
+      'kubelet.go:3104',
+      `"Container runtime sanity check failed" err="${errText(new Error(rt.unavailable()))}"`
+    );
+    return;
+  }
+  s.runtimeLastOk = k.now;
+  const ready = Object.keys(s.cni).length > 0;
+  const was = s.networkError;
+  s.networkError = ready ? '' : NETWORK_NOT_READY;
+  if (!ready) {
+    k.journal(
+      'E',
+      'kubelet.go:3117',
+      `"Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"`
+    );
+  }
+  if (was !== s.networkError && k.syncing) for (const key of Object.keys(s.pods)) k.enqueue(key);
+}
+
+/** The runtime.go errors that make Ready=False, joined with ", ". */
+function readyErrors(k: Kubelet): string[] {
+  const s = k.state;
+  const errs: string[] = [];
+  if (s.runtimeLastOk === undefined) errs.push('container runtime status check may not have completed yet');
+  else if (k.now - s.runtimeLastOk > k.cfg.runtimeDownThreshold) errs.push('container runtime is down');
+  const sinceRelist = k.now - s.lastRelist;
+  if (sinceRelist > k.cfg.plegRelistThreshold) {
+    errs.push(
+      `PLEG is not healthy: pleg was last seen active ${formatGoDuration(sinceRelist)} ago; threshold is ${formatGoDuration(k.cfg.plegRelistThreshold)}`
+    );
+  }
+  if (s.networkError) errs.push(s.networkError);
+  return errs;
+}
+
+const PRESSURE = {
+  MemoryPressure: {
+    key: 'memory',
+    t: [
+      'KubeletHasInsufficientMemory',
+      'kubelet has insufficient memory available',
+      'NodeHasInsufficientMemory'
+    ],
+    f: ['KubeletHasSufficientMemory', 'kubelet has sufficient memory available', 'NodeHasSufficientMemory']
+  },
+  DiskPressure: {
+    key: 'disk',
+    t: ['KubeletHasDiskPressure', 'kubelet has disk pressure', 'NodeHasDiskPressure'],
+    f: ['KubeletHasNoDiskPressure', 'kubelet has no disk pressure', 'NodeHasNoDiskPressure']
+  },
+  PIDPressure: {
+    key: 'pid',
+    t: ['KubeletHasInsufficientPID', 'kubelet has insufficient PID available', 'NodeHasInsufficientPID'],
+    f: ['KubeletHasSufficientPID', 'kubelet has sufficient PID available', 'NodeHasSufficientPID']
+  }
+} as const;
+
+/** Recompute the four conditions; record node events for transitions. */
+export function computeConditions(k: Kubelet): ConditionState[] {
+  const s = k.state;
+  const prev = new Map(s.conditions.map((c) => [c.type, c]));
+  const next: ConditionState[] = [];
+  const set = (c: Omit<ConditionState, 'lastTransition'>, event?: string): void => {
+    const p = prev.get(c.type);
+    const changed = !p || p.status !== c.status;
+    next.push({ ...c, lastTransition: changed ? k.now : p.lastTransition });
+    if (changed && event) k.nodeEvent('Normal', event, `Node ${k.name} status is now: ${event}`);
+  };
+  for (const type of ['MemoryPressure', 'DiskPressure', 'PIDPressure'] as const) {
+    const d = PRESSURE[type];
+    const on = s.pressure[d.key];
+    const [reason, message, event] = on ? d.t : d.f;
+    set({ type, status: on ? 'True' : 'False', reason, message }, event);
+  }
+  const errs = readyErrors(k);
+  const wasReady = prev.get('Ready');
+  if (errs.length) {
+    set(
+      { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: errs.join(', ') },
+      wasReady ? 'NodeNotReady' : undefined
+    );
+  } else {
+    set(
+      { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+      'NodeReady'
+    );
+  }
+  s.conditions = next;
+  return next;
+}
+
+function apiConditions(k: Kubelet, heartbeat: string | null) {
+  const api = k.cluster.api;
+  return k.state.conditions.map((c) => ({
+    type: c.type,
+    status: c.status,
+    lastHeartbeatTime: heartbeat,
+    lastTransitionTime: api.timestamp(c.lastTransition - k.now),
+    reason: c.reason,
+    message: c.message
+  }));
+}
+
+/** NodeStatus without the conditions. */
+function statusBody(k: Kubelet, zeroExtended = false) {
+  const cap = capacityMilli(k.args, k.maxPods);
+  const alloc = allocatableMilli(k.args, k.maxPods);
+  if (zeroExtended) {
+    for (const name of Object.keys(cap)) {
+      if (name.includes('/') && !name.startsWith('hugepages-')) cap[name] = alloc[name] = 0;
+    }
+  }
+  const rt = k.state.runtime;
+  const images = [...rt.images]
+    .sort((a, b) => b.sizeBytes - a.sizeBytes)
+    .slice(0, 50)
+    .map((i) => ({
+      names: [`${i.repository}@${i.digest}`, `${i.repository}:${i.tag}`],
+      sizeBytes: i.sizeBytes
+    }));
+  return {
+    capacity: formatResources(cap),
+    allocatable: formatResources(alloc),
+    addresses: [
+      { type: 'InternalIP', address: k.args.internalIP },
+      { type: 'Hostname', address: k.name }
+    ],
+    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+    nodeInfo: {
+      machineID: k.state.ids.machineID,
+      systemUUID: k.state.ids.systemUUID,
+      bootID: k.state.ids.bootID,
+      kernelVersion: k.args.kernelVersion ?? '6.8.0-85-generic',
+      osImage: k.args.osImage ?? 'Ubuntu 24.04.3 LTS',
+      containerRuntimeVersion: `${rt.name}://${rt.version}`,
+      kubeletVersion: k.cluster.config.kubernetesVersion,
+      kubeProxyVersion: '',
+      operatingSystem: 'linux',
+      architecture: 'amd64'
+    },
+    images
+  };
+}
+
+/** The Node the kubelet POSTs at registration (initialNode + setNodeStatus). */
+export function initialNode(k: Kubelet): KubeObject {
+  computeConditions(k);
+  const labels = {
+    ...defaultLabels(k),
+    ...(k.args.pool ? { 'nodeplane.dev/pool': k.args.pool } : {}),
+    ...(k.args.labels ?? {})
+  };
+  const taints = (k.args.taints ?? []).map((t) => ({
+    key: t.key,
+    ...(t.value ? { value: t.value } : {}),
+    effect: t.effect
+  }));
+  const status = { ...statusBody(k), conditions: apiConditions(k, k.cluster.api.timestamp()) };
+  k.state.lastPosted = JSON.stringify({ ...statusBody(k), conditions: apiConditions(k, null) });
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: k.name, labels, annotations: { [ATTACH_DETACH]: 'true' } },
+    spec: taints.length ? { taints } : {},
+    status
+  };
+}
+
+/**
+ * AlreadyExists at registration: update the attach-detach annotation and the default labels, and
+ * zero extended resources until their device plugins register again (reconcileExtendedResource).
+ */
+export function reconcileExistingNode(k: Kubelet): void {
+  const api = k.cluster.api;
+  const existing = clone(api.get<KubeObject>('Node', undefined, k.name));
+  existing.metadata.annotations = { ...(existing.metadata.annotations ?? {}), [ATTACH_DETACH]: 'true' };
+  existing.metadata.labels = { ...(existing.metadata.labels ?? {}), ...defaultLabels(k) };
+  const updated = api.update(existing, k.ctx);
+  const body = statusBody(k, true);
+  const next = clone(updated);
+  next.status = { ...(next.status ?? {}), capacity: body.capacity, allocatable: body.allocatable };
+  api.update(next, k.ctx, { subresource: 'status' });
+  k.state.lastPosted = undefined;
+}
+
+/**
+ * Every nodeStatusUpdateFrequency (10s): compute the status and PATCH it only when something other
+ * than heartbeat times changed, or nodeStatusReportFrequency (5m) has passed since the last report.
+ */
+export function syncNodeStatus(k: Kubelet): void {
+  const s = k.state;
+  computeConditions(k);
+  const withoutHeartbeat = JSON.stringify({ ...statusBody(k), conditions: apiConditions(k, null) });
+  if (
+    withoutHeartbeat === s.lastPosted &&
+    s.lastReport !== undefined &&
+    k.now - s.lastReport < k.cfg.nodeStatusReportFrequency
+  ) {
+    return;
+  }
+  const api = k.cluster.api;
+  try {
+    const cur = api.get<KubeObject>('Node', undefined, k.name);
+    const foreign = ((cur.status?.conditions ?? []) as { type: string }[]).filter(
+      (c) => !(OWN_CONDITIONS as readonly string[]).includes(c.type)
+    );
+    const status = { ...statusBody(k), conditions: [...apiConditions(k, api.timestamp()), ...foreign] };
+    api.patch('Node', undefined, k.name, { status }, k.ctx, { subresource: 'status' });
+    s.lastPosted = withoutHeartbeat;
+    s.lastReport = k.now;
+  } catch (e) {
+    k.journal(
+      'E',
+      'kubelet_node_status.go:549',
+      `"Error updating node status, will retry" err="${errText(e)}"`
+    );
+    k.journal(
+      'E',
+      'kubelet_node_status.go:536',
+      `"Unable to update node status" err="update node status exceeds retry count"`
+    );
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * The container runtime on one node (containerd or CRI-O) as the kubelet sees it over CRI: an image
+ * store, pod sandboxes and containers with ids, simulated logs and running/exited states.
+ *
+ * All state is JSON (`RuntimeState`) kept inside the kubelet component's state, because the runtime
+ * is part of the node. Stopping the runtime service does not stop containers: their shims keep
+ * them running, as with the real daemons; only CRI calls fail.
+ */
+import type { Engine } from '../engine/engine';
+import { minorVersion } from '../config';
+import type { CriContainer, CriImage, CriSandbox, JournalEntry, RuntimeName } from './cri';
+import { normalizeImage } from './registry';
+import type { Usage } from './workload';
+
+export interface RuntimeImage extends CriImage {
+  digest: string;
+}
+
+export interface RuntimeContainer extends CriContainer {
+  podUid: string;
+  memory: Usage;
+  disk: Usage;
+  cpuMilli: number;
+}
+
+export interface RuntimeState {
+  name: RuntimeName;
+  version: string;
+  running: boolean;
+  /** Virtual ms of the last start or stop of the service. */
+  since: number;
+  pid?: number;
+  images: RuntimeImage[];
+  sandboxes: CriSandbox[];
+  containers: RuntimeContainer[];
+}
+
+/** Plausible runtime releases for the modelled Kubernetes minor; CRI-O versions follow Kubernetes minors. */
+export function runtimeVersion(name: RuntimeName, kubernetesVersion: string): string {
+  const minor = minorVersion(kubernetesVersion);
+  if (name === 'cri-o') return `1.${minor}.1`;
+  return minor >= 33 ? '2.1.4' : '1.7.27';
+}
+
+/** 64 hex characters derived from a string (stable image ids and digests across nodes). */
+export function stableHex(s: string): string {
+  let out = '';
+  let h = 0x811c9dc5;
+  for (let round = 0; out.length < 64; round++) {
+    for (let i = 0; i < s.length; i++) {
+      h ^= s.charCodeAt(i) + round;
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
+    out += h.toString(16).padStart(8, '0');
+  }
+  return out.slice(0, 64);
+}
+
+export const CRI_UNAVAILABLE: Record<RuntimeName, string> = {
+  containerd:
+    'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: connection refused"',
+  'cri-o':
+    'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /var/run/crio/crio.sock: connect: no such file or directory"'
+};
+
+export class ContainerRuntime {
+  constructor(
+    readonly state: RuntimeState,
+    private engine: Engine,
+    private log: (e: Omit<JournalEntry, 't' | 'unit'>) => void
+  ) {}
+
+  static initial(name: RuntimeName, kubernetesVersion: string, now: number): RuntimeState {
+    return {
+      name,
+      version: runtimeVersion(name, kubernetesVersion),
+      running: true,
+      since: now,
+      images: [],
+      sandboxes: [],
+      containers: []
+    };
+  }
+
+  get unit(): 'containerd' | 'crio' {
+    return this.state.name === 'cri-o' ? 'crio' : 'containerd';
+  }
+
+  /** The error every CRI call returns while the service is stopped. */
+  unavailable(): string {
+    return CRI_UNAVAILABLE[this.state.name];
+  }
+
+  // ---- images ------------------------------------------------------------------------------
+
+  findImage(image: string): RuntimeImage | undefined {
+    const ref = normalizeImage(image);
+    return this.state.images.find((i) => i.repository === ref.repository && i.tag === ref.tag);
+  }
+
+  addImage(image: string, sizeBytes: number): RuntimeImage {
+    const existing = this.findImage(image);
+    if (existing) return existing;
+    const ref = normalizeImage(image);
+    const img: RuntimeImage = {
+      repository: ref.repository,
+      tag: ref.tag,
+      id: `sha256:${stableHex('config ' + ref.full)}`,
+      digest: `sha256:${stableHex('manifest ' + ref.full)}`,
+      sizeBytes
+    };
+    this.state.images.push(img);
+    this.log({ level: 'I', source: '', message: `msg="ImageCreate event name:\\"${ref.full}\\""` });
+    return img;
+  }
+
+  /** Image ids used by any container that still exists (running or exited). */
+  imagesInUse(): Set<string> {
+    return new Set(this.state.containers.map((c) => c.imageId));
+  }
+
+  removeImage(id: string): void {
+    this.state.images = this.state.images.filter((i) => i.id !== id);
+  }
+
+  imageBytes(): number {
+    return this.state.images.reduce((s, i) => s + i.sizeBytes, 0);
+  }
+
+  // ---- sandboxes ---------------------------------------------------------------------------
+
+  runSandbox(pod: { name: string; namespace: string; uid: string }, ip: string | undefined): CriSandbox {
+    const prior = this.state.sandboxes.filter((s) => s.podUid === pod.uid);
+    const sb: CriSandbox = {
+      id: this.engine.random.hex(64),
+      podName: pod.name,
+      podNamespace: pod.namespace,
+      podUid: pod.uid,
+      state: 'SANDBOX_READY',
+      createdAt: this.engine.now,
+      attempt: prior.length,
+      ...(ip ? { ip } : {})
+    };
+    this.state.sandboxes.push(sb);
+    this.log({
+      level: 'I',
+      source: '',
+      message: `msg="RunPodSandbox for &PodSandboxMetadata{Name:${pod.name},Uid:${pod.uid},Namespace:${pod.namespace},Attempt:${sb.attempt},} returns sandbox id \\"${sb.id}\\""`
+    });
+    return sb;
+  }
+
+  sandbox(id: string | undefined): CriSandbox | undefined {
+    return id ? this.state.sandboxes.find((s) => s.id === id) : undefined;
+  }
+
+  stopSandbox(id: string): void {
+    const sb = this.sandbox(id);
+    if (!sb || sb.state === 'SANDBOX_NOTREADY') return;
+    sb.state = 'SANDBOX_NOTREADY';
+    this.log({
+      level: 'I',
+      source: '',
+      message: `msg="StopPodSandbox for \\"${id}\\" returns successfully"`
+    });
+  }
+
+  removePod(uid: string): void {
+    this.state.containers = this.state.containers.filter((c) => c.podUid !== uid);
+    this.state.sandboxes = this.state.sandboxes.filter((s) => s.podUid !== uid);
+  }
+
+  // ---- containers --------------------------------------------------------------------------
+
+  container(id: string | undefined): RuntimeContainer | undefined {
+    return id ? this.state.containers.find((c) => c.id === id) : undefined;
+  }
+
+  containersOfPod(uid: string): RuntimeContainer[] {
+    return this.state.containers.filter((c) => c.podUid === uid);
+  }
+
+  /** CreateContainer + StartContainer. */
+  start(
+    sandbox: CriSandbox,
+    spec: { name: string; image: RuntimeImage; attempt: number },
+    usage: { memory: Usage; disk: Usage; cpuMilli: number },
+    logs: string[]
+  ): RuntimeContainer {
+    const now = this.engine.now;
+    const c: RuntimeContainer = {
+      id: this.engine.random.hex(64),
+      sandboxId: sandbox.id,
+      name: spec.name,
+      image: `${spec.image.repository}:${spec.image.tag}`,
+      imageId: spec.image.id,
+      state: 'CONTAINER_RUNNING',
+      createdAt: now,
+      startedAt: now,
+      attempt: spec.attempt,
+      podName: sandbox.podName,
+      podNamespace: sandbox.podNamespace,
+      podUid: sandbox.podUid,
+      logs: logs.map((l) => [now, l] as [number, string]),
+      ...usage
+    };
+    // Older exited instances of the same container are garbage-collected except the last one.
+    const old = this.state.containers.filter(
+      (x) => x.podUid === c.podUid && x.name === c.name && x.state === 'CONTAINER_EXITED'
+    );
+    const drop = new Set(old.slice(0, -1).map((x) => x.id));
+    this.state.containers = this.state.containers.filter((x) => !drop.has(x.id));
+    this.state.containers.push(c);
+    this.log({
+      level: 'I',
+      source: '',
+      message: `msg="StartContainer for \\"${c.id}\\" returns successfully"`
+    });
+    return c;
+  }
+
+  /** The process exited (by itself, SIGTERM or SIGKILL). */
+  exit(id: string, exitCode: number, reason: string): RuntimeContainer | undefined {
+    const c = this.container(id);
+    if (!c || c.state !== 'CONTAINER_RUNNING') return undefined;
+    c.state = 'CONTAINER_EXITED';
+    c.exitCode = exitCode;
+    c.reason = reason;
+    c.finishedAt = this.engine.now;
+    this.log({
+      level: 'I',
+      source: '',
+      message: `msg="TaskExit event container_id:\\"${id}\\" exit_status:${exitCode}"`
+    });
+    return c;
+  }
+
+  running(): RuntimeContainer[] {
+    return this.state.containers.filter((c) => c.state === 'CONTAINER_RUNNING');
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * `systemctl` and `journalctl` for the node's services. Stopping or starting a unit applies the
+ * same fault the UI injects (StopKubelet, StartRuntime, ...). Journal lines are the kubelet's and
+ * runtime's own entries in klog format under the journald prefix (S1, S2), plus systemd's lines
+ * for each stop and start in the fault log.
+ */
+import type { Cluster } from '../../cluster';
+import { FaultError } from '../../cluster';
+import type { JournalEntry } from '../cri';
+import { klogTime, syslogTime, systemdAgo, systemdTime, systemdTimespan } from '../../kubectl/timefmt';
+import type { ShellHost } from './host';
+import type { ShellResult } from './shell';
+
+type Unit = 'kubelet' | 'containerd' | 'crio';
+
+interface UnitInfo {
+  description: string;
+  docs: string;
+  exec: string;
+  dropIn?: string;
+  start: string;
+  stop: string;
+}
+
+const UNITS: Record<Unit, UnitInfo> = {
+  kubelet: {
+    description: 'kubelet: The Kubernetes Node Agent',
+    docs: 'https://kubernetes.io/docs/',
+    dropIn: '10-kubeadm.conf',
+    exec: '/usr/bin/kubelet --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf --config=/var/lib/kubelet/config.yaml',
+    start: 'StartKubelet',
+    stop: 'StopKubelet'
+  },
+  containerd: {
+    description: 'containerd container runtime',
+    docs: 'https://containerd.io',
+    exec: '/usr/bin/containerd',
+    start: 'StartRuntime',
+    stop: 'StopRuntime'
+  },
+  crio: {
+    description: 'Container Runtime Interface for OCI (CRI-O)',
+    docs: 'https://github.com/cri-o/cri-o',
+    exec: '/usr/bin/crio',
+    start: 'StartRuntime',
+    stop: 'StopRuntime'
+  }
+};
+
+function unitName(arg: string | undefined): Unit | undefined {
+  const n = (arg ?? '').replace(/\.service$/, '');
+  return n === 'kubelet' || n === 'containerd' || n === 'crio' ? n : undefined;
+}
+
+function installed(host: ShellHost, unit: Unit): boolean {
+  if (unit === 'kubelet') return true;
+  return (host.view.runtimeName === 'cri-o' ? 'crio' : 'containerd') === unit;
+}
+
+function running(host: ShellHost, unit: Unit): boolean {
+  return unit === 'kubelet' ? host.view.kubeletRunning : host.view.runtimeRunning;
+}
+
+const out = (stdout: string, exitCode = 0, stderr = ''): ShellResult => ({ stdout, stderr, exitCode });
+
+/** Lines for `systemctl status` and `journalctl`: journald prefix + klog header (S2). */
+export function journalLines(cluster: Cluster, host: ShellHost, unit: Unit): { t: number; line: string }[] {
+  const epoch = cluster.api.epochMs;
+  const node = host.view.nodeName;
+  const pid = host.view.pid(unit) ?? 0;
+  const lines: { t: number; line: string }[] = host.view.journal(unit).map((e: JournalEntry) => ({
+    t: e.t,
+    line: `${syslogTime(epoch + e.t)} ${node} ${unit}[${pid}]: ${e.level}${klogTime(epoch + e.t)} ${String(pid).padStart(
+      7
+    )} ${e.source}] ${e.message}`
+  }));
+  const info = UNITS[unit];
+  const unitLabel = `${unit}.service - ${info.description}`;
+  for (const f of cluster.faultLog) {
+    if (f.target !== node) continue;
+    const prefix = `${syslogTime(epoch + f.t)} ${node} systemd[1]: `;
+    if (f.action === info.stop) {
+      lines.push({ t: f.t, line: `${prefix}Stopping ${unitLabel}...` });
+      lines.push({ t: f.t, line: `${prefix}${unit}.service: Deactivated successfully.` });
+      lines.push({ t: f.t, line: `${prefix}Stopped ${unitLabel}.` });
+    } else if (f.action === info.start) {
+      lines.push({ t: f.t, line: `${prefix}Started ${unitLabel}.` });
+    }
+  }
+  return lines.sort((a, b) => a.t - b.t);
+}
+
+function status(cluster: Cluster, host: ShellHost, unit: Unit): ShellResult {
+  const info = UNITS[unit];
+  const now = cluster.engine.now;
+  const epoch = cluster.api.epochMs;
+  const up = running(host, unit);
+  const since = host.view.unitSince(unit);
+  const pid = host.view.pid(unit);
+  const name = unit === 'crio' ? 'crio' : unit;
+  let s = `${up ? '●' : '○'} ${unit}.service - ${info.description}\n`;
+  s += `     Loaded: loaded (/usr/lib/systemd/system/${unit}.service; enabled; preset: enabled)\n`;
+  if (info.dropIn) s += `    Drop-In: /usr/lib/systemd/system/${unit}.service.d\n             └─${info.dropIn}\n`;
+  const when = `${systemdTime(epoch + since)}; ${systemdAgo(now - since)}`;
+  if (up) {
+    s += `     Active: active (running) since ${when}\n`;
+    s += `       Docs: ${info.docs}\n`;
+    if (pid !== undefined) s += `   Main PID: ${pid} (${name})\n`;
+    s += `      Tasks: ${unit === 'kubelet' ? 14 : 11}\n`;
+    s += `     CGroup: /system.slice/${unit}.service\n`;
+    if (pid !== undefined) s += `             └─${pid} ${info.exec}\n`;
+  } else {
+    s += `     Active: inactive (dead) since ${when}\n`;
+    const started = lastStart(cluster, host.view.nodeName, info.start, since);
+    s += `   Duration: ${systemdTimespan(Math.max(0, since - started))}\n`;
+    s += `       Docs: ${info.docs}\n`;
+    if (pid !== undefined) {
+      s += `    Process: ${pid} ExecStart=${info.exec} (code=exited, status=0/SUCCESS)\n`;
+      s += `   Main PID: ${pid} (code=exited, status=0/SUCCESS)\n`;
+    }
+  }
+  const tail = journalLines(cluster, host, unit).slice(-10);
+  if (tail.length) s += '\n' + tail.map((l) => l.line + '\n').join('');
+  // systemctl status exits 3 for an inactive unit.
+  return out(s, up ? 0 : 3);
+}
+
+function lastStart(cluster: Cluster, node: string, action: string, before: number): number {
+  let t = 0;
+  for (const f of cluster.faultLog) if (f.target === node && f.action === action && f.t <= before) t = f.t;
+  return t;
+}
+
+function fault(cluster: Cluster, action: string, node: string, verb: string, unit: Unit): string {
+  try {
+    cluster.applyFault(action, { target: node });
+    return '';
+  } catch (e) {
+    if (e instanceof FaultError) return `Failed to ${verb} ${unit}.service: ${e.message}\n`;
+    throw e;
+  }
+}
+
+export function systemctl(cluster: Cluster, host: ShellHost, argv: string[]): ShellResult {
+  const args = argv.filter((a) => !a.startsWith('-'));
+  const [verb, unitArg] = args;
+  if (!verb) return out('', 1, 'Too few arguments.\n');
+  const known = ['status', 'stop', 'start', 'restart', 'is-active', 'enable', 'disable', 'daemon-reload'];
+  if (!known.includes(verb)) return out('', 1, `Unknown command verb '${verb}'.\n`);
+  if (verb === 'daemon-reload') return out('');
+  const unit = unitName(unitArg);
+  if (!unitArg) return out('', 1, `Too few arguments.\n`);
+  const svc = unitArg.endsWith('.service') ? unitArg : `${unitArg}.service`;
+  if (!unit || !installed(host, unit)) {
+    if (verb === 'status') return out('', 4, `Unit ${svc} could not be found.\n`);
+    if (verb === 'is-active') return out('inactive\n', 3);
+    return out('', 5, `Failed to ${verb} ${svc}: Unit ${svc} not loaded.\n`);
+  }
+  const node = host.view.nodeName;
+  const info = UNITS[unit];
+  switch (verb) {
+    case 'status':
+      return status(cluster, host, unit);
+    case 'is-active':
+      return running(host, unit) ? out('active\n') : out('inactive\n', 3);
+    case 'enable':
+    case 'disable':
+      return out('');
+    case 'stop': {
+      const err = running(host, unit) ? fault(cluster, info.stop, node, 'stop', unit) : '';
+      return out('', err ? 1 : 0, err);
+    }
+    case 'start': {
+      const err = running(host, unit) ? '' : fault(cluster, info.start, node, 'start', unit);
+      return out('', err ? 1 : 0, err);
+    }
+    default: {
+      let err = running(host, unit) ? fault(cluster, info.stop, node, 'restart', unit) : '';
+      if (!err) err = fault(cluster, info.start, node, 'restart', unit);
+      return out('', err ? 1 : 0, err);
+    }
+  }
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** journalctl --since: `5 min ago`, `-10m`, `HH:MM[:SS]`, `YYYY-MM-DD HH:MM[:SS]`, `today`. Virtual ms. */
+export function parseSince(spec: string, nowMs: number, epoch: number): number | undefined {
+  const s = spec.trim();
+  let m = /^(\d+)\s*(s|sec|second|seconds|m|min|minute|minutes|h|hour|hours)\s+ago$/.exec(s) ?? /^-(\d+)\s*(s|m|min|h)$/.exec(s);
+  if (m) {
+    const n = parseInt(m[1], 10);
+    const unit = m[2].startsWith('h') ? 3_600_000 : m[2] === 's' || m[2].startsWith('sec') ? 1000 : 60_000;
+    return nowMs - n * unit;
+  }
+  if (s === 'today') return Date.UTC(new Date(epoch + nowMs).getUTCFullYear(), new Date(epoch + nowMs).getUTCMonth(), new Date(epoch + nowMs).getUTCDate()) - epoch;
+  m = /^(?:(\d{4})-(\d{2})-(\d{2})\s+)?(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(s);
+  if (m) {
+    const d = new Date(epoch + nowMs);
+    const t = Date.UTC(
+      m[1] ? parseInt(m[1], 10) : d.getUTCFullYear(),
+      m[2] ? parseInt(m[2], 10) - 1 : d.getUTCMonth(),
+      m[3] ? parseInt(m[3], 10) : d.getUTCDate(),
+      parseInt(m[4], 10),
+      parseInt(m[5], 10),
+      m[6] ? parseInt(m[6], 10) : 0
+    );
+    return t - epoch;
+  }
+  void MONTHS;
+  return undefined;
+}
+
+export function journalctl(cluster: Cluster, host: ShellHost, argv: string[]): ShellResult {
+  let unitArg: string | undefined;
+  let since: string | undefined;
+  let lines: number | undefined;
+  let follow = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-u' || a === '--unit') unitArg = argv[++i];
+    else if (a.startsWith('--unit=')) unitArg = a.slice(7);
+    else if (a.startsWith('-u') && a.length > 2) unitArg = a.slice(2);
+    else if (a === '--since' || a === '-S') since = argv[++i];
+    else if (a.startsWith('--since=')) since = a.slice(8);
+    else if (a === '-n' || a === '--lines') lines = parseInt(argv[++i], 10);
+    else if (a.startsWith('--lines=')) lines = parseInt(a.slice(8), 10);
+    else if (a === '-f' || a === '--follow') follow = true;
+    else if (a === '-e' || a === '--pager-end') lines = lines ?? 1000;
+    else if (/^-[xef]+$/.test(a)) {
+      if (a.includes('f')) follow = true;
+      if (a.includes('e')) lines = lines ?? 1000;
+    }
+  }
+  const units: Unit[] = unitArg
+    ? [unitName(unitArg)].filter((u): u is Unit => !!u && installed(host, u))
+    : (['kubelet', host.view.runtimeName === 'cri-o' ? 'crio' : 'containerd'] as Unit[]);
+  let from = -Infinity;
+  if (since !== undefined) {
+    const t = parseSince(since, cluster.engine.now, cluster.api.epochMs);
+    if (t === undefined) return out('', 1, `Failed to parse timestamp: ${since}\n`);
+    from = t;
+  }
+  const collect = () =>
+    units
+      .flatMap((u) => journalLines(cluster, host, u))
+      .filter((l) => l.t >= from)
+      .sort((a, b) => a.t - b.t);
+  let all = collect();
+  if (follow && lines === undefined) lines = 10;
+  if (lines !== undefined) all = all.slice(Math.max(0, all.length - lines));
+  const text = all.length ? all.map((l) => l.line + '\n').join('') : '-- No entries --\n';
+  const result: ShellResult = { stdout: text, stderr: '', exitCode: 0 };
+  if (follow) {
+    let seen = collect().length;
+    let stopped = false;
+    result.watch = {
+      poll() {
+        if (stopped) return '';
+        const cur = collect();
+        const fresh = cur.slice(seen);
+        seen = cur.length;
+        return fresh.map((l) => l.line + '\n').join('');
+      },
+      stop() {
+        stopped = true;
+      }
+    };
+  }
+  return result;
+}

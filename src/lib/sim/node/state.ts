@@ -1,0 +1,105 @@
+/** The kubelet component's state: everything is JSON so snapshots capture and restore it. */
+import type { KubeletLifecycleJSON } from '../machines/kubelet';
+import type { JournalEntry } from './cri';
+import type { RuntimeState } from './runtime';
+
+export interface ConditionState {
+  type: 'MemoryPressure' | 'DiskPressure' | 'PIDPressure' | 'Ready';
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  /** Virtual ms. */
+  lastTransition: number;
+}
+
+/** One entry of client-go's flowcontrol.Backoff: current delay and when it was last bumped. */
+export interface BackoffEntry {
+  backoff: number;
+  last: number;
+}
+
+export interface ContainerRec {
+  name: string;
+  init: boolean;
+  /** Runtime container id of the current (or last) instance. */
+  containerId?: string;
+  restartCount: number;
+  /** Waiting reason and message while no instance runs. */
+  waiting?: { reason: string; message?: string };
+  /** The previous instance's termination, for lastState. */
+  last?: TerminatedRec;
+  /** The current instance ended and will not be restarted (or the pod is terminal). */
+  terminated?: TerminatedRec;
+  readyAt?: number;
+  /** An image pull in progress for this container: when it finishes and how. */
+  pull?: { requestedAt: number; startAt: number; doneAt: number; error?: string; sizeBytes: number };
+  /** The image was ensured for the next start (policy satisfied). */
+  imageReady?: boolean;
+  started?: boolean;
+}
+
+export interface TerminatedRec {
+  exitCode: number;
+  reason: string;
+  message?: string;
+  startedAt: number;
+  finishedAt: number;
+  containerId: string;
+}
+
+export interface PodRec {
+  key: string;
+  uid: string;
+  name: string;
+  namespace: string;
+  sandboxId?: string;
+  ip?: string;
+  startTime?: number;
+  containers: ContainerRec[];
+  /** Set once the pod reached Succeeded or Failed (or was rejected / evicted). */
+  terminal?: { phase: 'Succeeded' | 'Failed'; reason?: string; message?: string; disruption?: boolean };
+  /** Graceful termination in progress: when it started and the kill deadline. */
+  terminating?: { since: number; deadline: number };
+  /** JSON of the last status written to the API, to write only on change. */
+  posted?: string;
+  /** Transition times of pod conditions: type → [status, virtual ms]. */
+  condTimes: Record<string, [string, number]>;
+  wakeAt?: number;
+}
+
+export interface EvictionSignalState {
+  /** Last time the threshold was observed met (virtual ms), or undefined. */
+  lastMet?: number;
+}
+
+export interface KubeletState {
+  lifecycle: KubeletLifecycleJSON;
+  /** Bumped on every start and stop: loop events of an older epoch are ignored. */
+  epoch: number;
+  registered: boolean;
+  registerDelay: number;
+  leaseDelay: number;
+  leaseExists: boolean;
+  lastReport?: number;
+  lastPosted?: string;
+  conditions: ConditionState[];
+  runtimeLastOk?: number;
+  networkError: string;
+  lastRelist: number;
+  signals: Record<string, EvictionSignalState>;
+  pressure: { memory: boolean; disk: boolean; pid: boolean };
+  pods: Record<string, PodRec>;
+  queue: string[];
+  syncScheduled: boolean;
+  pullBusyUntil: number;
+  backoff: Record<string, BackoffEntry>;
+  ips: Record<string, string>;
+  runtime: RuntimeState;
+  journal: JournalEntry[];
+  cni: Record<string, string>;
+  /** Memory and disk used outside pods (OS, daemons, FillMemory / FillDisk), bytes. */
+  system: { memory: number; disk: number; fillMemory: number; fillDisk: number };
+  ids: { machineID: string; systemUUID: string; bootID: string };
+  kubeletPid?: number;
+  kubeletSince: number;
+}
