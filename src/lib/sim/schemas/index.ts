@@ -15,6 +15,8 @@ export function schemaForKind(kind: string): JsonSchema | undefined {
   return KIND_SCHEMAS[kind];
 }
 
+const { $id: _id, $schema: _schema, ...embeddedScenario } = scenarioSchema;
+
 /** One schema for any manifest: picks the kind's schema by `kind` (if/then, understood by monaco-yaml). */
 export const manifestSchema: JsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -31,7 +33,7 @@ export const manifestSchema: JsonSchema = {
       if: { properties: { kind: { const: kind } }, required: ['kind'] },
       then: schema
     })),
-    { if: { properties: { kind: { const: 'Scenario' } }, required: ['kind'] }, then: scenarioSchema }
+    { if: { properties: { kind: { const: 'Scenario' } }, required: ['kind'] }, then: embeddedScenario }
   ]
 };
 
