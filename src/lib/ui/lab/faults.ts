@@ -1,0 +1,146 @@
+/**
+ * The faults a learner can inject from the lab, each with the command that does the same on a
+ * real kubeadm cluster (shown next to the button, so the panel teaches the console too).
+ */
+import type { NodeView, ControlPlaneView } from './viewmodel';
+
+export interface FaultButton {
+  action: string;
+  target: string;
+  /** English accessible name, e.g. "Stop kubelet on worker-1". */
+  label: string;
+  /** i18n key of the visible label. */
+  key: string;
+  command: string;
+  danger?: boolean;
+}
+
+const MANIFESTS = '/etc/kubernetes/manifests';
+
+function runtimeUnit(runtime: string): string {
+  return runtime === 'cri-o' ? 'crio' : 'containerd';
+}
+
+/** The toggles for one worker node, chosen from its current state. */
+export function nodeFaults(node: NodeView, cni: string): FaultButton[] {
+  const n = node.name;
+  const unit = runtimeUnit(node.runtime.name);
+  const out: FaultButton[] = [];
+  const add = (action: string, key: string, label: string, command: string, danger = false) =>
+    out.push({ action, target: n, key, label: `${label} on ${n}`, command, danger });
+  if (node.kubeletRunning)
+    add('StopKubelet', 'lab.fault.stopKubelet', 'Stop kubelet', `ssh ${n} sudo systemctl stop kubelet`);
+  else
+    add('StartKubelet', 'lab.fault.startKubelet', 'Start kubelet', `ssh ${n} sudo systemctl start kubelet`);
+  if (node.runtime.running)
+    add(
+      'StopRuntime',
+      'lab.fault.stopRuntime',
+      'Stop container runtime',
+      `ssh ${n} sudo systemctl stop ${unit}`
+    );
+  else
+    add(
+      'StartRuntime',
+      'lab.fault.startRuntime',
+      'Start container runtime',
+      `ssh ${n} sudo systemctl start ${unit}`
+    );
+  if (!node.partitioned)
+    add('PartitionNode', 'lab.fault.partition', 'Partition node', `ssh ${n} sudo ip link set eth0 down`);
+  else add('HealNode', 'lab.fault.heal', 'Heal node network', `ssh ${n} sudo ip link set eth0 up`);
+  if (node.cniInstalled)
+    add(
+      'RemoveCNI',
+      'lab.fault.removeCni',
+      'Remove CNI',
+      `ssh ${n} sudo mv /etc/cni/net.d/10-${cni}.conflist /root/`
+    );
+  else
+    add(
+      'InstallCNI',
+      'lab.fault.installCni',
+      'Install CNI',
+      `ssh ${n} sudo mv /root/10-${cni}.conflist /etc/cni/net.d/`
+    );
+  add(
+    'FillMemory',
+    'lab.fault.fillMemory',
+    'Fill memory',
+    `ssh ${n} stress-ng --vm 1 --vm-bytes 95% --vm-keep`
+  );
+  add('FillDisk', 'lab.fault.fillDisk', 'Fill disk', `ssh ${n} sudo fallocate -l 100G /var/lib/fill.img`);
+  add('DeleteNode', 'lab.fault.deleteNode', 'Delete node', `kubectl delete node ${n}`, true);
+  return out;
+}
+
+/** kubeadm runs the control plane as static pods: moving a manifest out stops the component. */
+export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
+  const out: FaultButton[] = [];
+  for (const m of cp.etcd.members) {
+    out.push(
+      m.running
+        ? {
+            action: 'StopEtcdMember',
+            target: m.name,
+            key: 'lab.fault.stopEtcd',
+            label: `Stop etcd member ${m.name}`,
+            command: `sudo mv ${MANIFESTS}/etcd.yaml /root/  # on ${m.name}'s host`
+          }
+        : {
+            action: 'StartEtcdMember',
+            target: m.name,
+            key: 'lab.fault.startEtcd',
+            label: `Start etcd member ${m.name}`,
+            command: `sudo mv /root/etcd.yaml ${MANIFESTS}/  # on ${m.name}'s host`
+          }
+    );
+  }
+  const component = (
+    present: boolean,
+    running: boolean,
+    stop: string,
+    start: string,
+    name: string,
+    key: string,
+    title: string
+  ) => {
+    if (!present) return;
+    out.push(
+      running
+        ? {
+            action: stop,
+            target: name,
+            key: `lab.fault.stop${key}`,
+            label: `Stop ${title}`,
+            command: `sudo mv ${MANIFESTS}/${name}.yaml /root/`
+          }
+        : {
+            action: start,
+            target: name,
+            key: `lab.fault.start${key}`,
+            label: `Start ${title}`,
+            command: `sudo mv /root/${name}.yaml ${MANIFESTS}/`
+          }
+    );
+  };
+  component(
+    cp.scheduler.present,
+    cp.scheduler.running,
+    'StopScheduler',
+    'StartScheduler',
+    'kube-scheduler',
+    'Scheduler',
+    'scheduler'
+  );
+  component(
+    cp.controllerManager.present,
+    cp.controllerManager.running,
+    'StopControllerManager',
+    'StartControllerManager',
+    'kube-controller-manager',
+    'ControllerManager',
+    'controller-manager'
+  );
+  return out;
+}

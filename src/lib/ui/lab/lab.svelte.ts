@@ -1,0 +1,313 @@
+/**
+ * The lab controller: owns one LabSession (cluster + clock + time travel), runs it from
+ * requestAnimationFrame, and publishes a reactive view model at most once per frame. Views read
+ * `lab.view`, `lab.now`, `lab.playing`...; they change the cluster only through `fault()`,
+ * `exec()` (the console) and `applyYaml()` (the editor), the same doors a learner has.
+ */
+import type { Cluster } from '$lib/sim/cluster';
+import { ConsoleSession, type ConsoleOptions, type WatchHandle } from '$lib/sim/kubectl/console';
+import { placeholderCluster, PLACEHOLDER_FILE } from './dev-cluster';
+import {
+  loadBootstrap,
+  loadManifests,
+  loadSchedulingHistory,
+  type ManifestIssue,
+  type ManifestsModule,
+  type SchedulingHistory
+} from './integrations';
+import { LabSession, type LabRecording, type Speed } from './session';
+import { buildView, type LabView } from './viewmodel';
+import { recordReady, type ReadyChange } from './history';
+
+export interface ConsoleLine {
+  id: number;
+  kind: 'input' | 'stdout' | 'stderr';
+  text: string;
+}
+
+export type Selection =
+  { kind: 'node'; name: string } | { kind: 'pod'; key: string } | { kind: 'component'; name: string };
+
+export interface LabOptions {
+  scenario: string;
+  fileName: string;
+  console?: Pick<ConsoleOptions, 'disabled' | 'files'>;
+  /** Called after every frame in which the clock moved or the learner acted. */
+  onFrame?: (cluster: Cluster) => void;
+}
+
+export interface ApplyResult {
+  ok: boolean;
+  message: string;
+  issues: ManifestIssue[];
+}
+
+const ANNOUNCED = new Set([
+  'NodeNotReady',
+  'TaintManagerEviction',
+  'Evicted',
+  'FailedScheduling',
+  'Preempted'
+]);
+const MAX_CONSOLE_LINES = 2000;
+
+export class Lab {
+  view = $state.raw<LabView | undefined>(undefined);
+  playing = $state(false);
+  speed = $state<Speed>(1);
+  selected = $state<Selection | undefined>(undefined);
+  consoleLines = $state<ConsoleLine[]>([]);
+  /** Text for the polite live region (NodeNotReady, evictions). */
+  announcement = $state('');
+  /** The bootstrap module is missing from this build: a static placeholder cluster is shown. */
+  placeholder = $state(false);
+  snapshotTimes = $state.raw<number[]>([]);
+  lagging = $state(false);
+  readyHistory = $state.raw<Record<string, ReadyChange[]>>({});
+
+  session!: LabSession;
+  console!: ConsoleSession;
+  manifests: ManifestsModule | undefined;
+  schedulingHistory: SchedulingHistory | undefined;
+
+  private opts: LabOptions;
+  private raf = 0;
+  private lastWall = 0;
+  private dirty = true;
+  private generation = -1;
+  private announcedUpTo = 0;
+  private watches: WatchHandle[] = [];
+  private lineId = 0;
+
+  private constructor(opts: LabOptions) {
+    this.opts = opts;
+  }
+
+  static async create(opts: LabOptions): Promise<Lab> {
+    const lab = new Lab(opts);
+    const [createCluster, manifests, history] = await Promise.all([
+      loadBootstrap(),
+      loadManifests(),
+      loadSchedulingHistory()
+    ]);
+    lab.manifests = manifests;
+    lab.schedulingHistory = history;
+    lab.placeholder = !createCluster;
+    const make = createCluster
+      ? () => createCluster(opts.scenario, { fileName: opts.fileName }).cluster
+      : () => placeholderCluster();
+    lab.session = new LabSession({
+      createCluster: make,
+      wallClock: () => performance.now(),
+      performers: {
+        console: (cluster, line) => {
+          const r = new ConsoleSession(cluster, lab.consoleOptions()).exec(line);
+          r.watch?.stop();
+        },
+        apply: (cluster, yaml, fileName) => lab.applyTo(cluster, yaml, fileName)
+      }
+    });
+    lab.syncCluster();
+    return lab;
+  }
+
+  get cluster(): Cluster {
+    return this.session.cluster;
+  }
+
+  get now(): number {
+    return this.view?.now ?? 0;
+  }
+
+  get scenarioFile(): string {
+    return this.placeholder ? PLACEHOLDER_FILE : this.opts.fileName;
+  }
+
+  /** Start the animation-frame loop (browser only). */
+  start(): void {
+    if (this.raf) return;
+    this.lastWall = performance.now();
+    const tick = (wall: number) => {
+      const delta = wall - this.lastWall;
+      this.lastWall = wall;
+      if (this.session.frame(delta)) this.dirty = true;
+      this.lagging = this.session.lagging;
+      this.flush();
+      this.raf = requestAnimationFrame(tick);
+    };
+    this.raf = requestAnimationFrame(tick);
+  }
+
+  stop(): void {
+    cancelAnimationFrame(this.raf);
+    this.raf = 0;
+    for (const w of this.watches) w.stop();
+    this.watches = [];
+  }
+
+  togglePlay(): void {
+    this.setPlaying(!this.playing);
+  }
+
+  setPlaying(on: boolean): void {
+    this.playing = on;
+    this.session.playing = on;
+  }
+
+  setSpeed(s: Speed): void {
+    this.speed = s;
+    this.session.speed = s;
+  }
+
+  stepEvent(): void {
+    this.setPlaying(false);
+    this.session.step();
+    this.touch();
+  }
+
+  advanceBy(ms: number): void {
+    this.session.advanceBy(ms);
+    this.touch();
+  }
+
+  jumpTo(t: number): void {
+    this.session.jumpTo(t);
+    this.touch();
+  }
+
+  reset(): void {
+    this.setPlaying(false);
+    this.session.reset();
+    this.consoleLines = [];
+    this.touch();
+  }
+
+  /** Replay a saved or shared recording (its scenario must be the one this lab was built with). */
+  load(rec: LabRecording): void {
+    this.setPlaying(false);
+    this.session.load(rec.actions, rec.t);
+    this.touch();
+  }
+
+  recording(): LabRecording {
+    return this.session.recording(this.opts.scenario, this.opts.fileName);
+  }
+
+  /** Apply a fault; returns the error message when the simulator refuses it. */
+  fault(action: string, target?: string): string | undefined {
+    try {
+      this.session.perform({ kind: 'fault', action, ...(target ? { target } : {}) });
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    } finally {
+      this.touch();
+    }
+    return undefined;
+  }
+
+  /** Run a console line, print its output, and record it for replay. */
+  exec(line: string): void {
+    this.print('input', this.console.prompt + line);
+    const r = this.console.exec(line);
+    if (r.action?.type === 'clear') this.consoleLines = [];
+    if (r.stdout) this.print('stdout', r.stdout);
+    if (r.stderr) this.print('stderr', r.stderr);
+    if (r.watch) this.watches.push(r.watch);
+    if (line.trim()) this.session.record({ kind: 'console', line });
+    this.touch();
+  }
+
+  /** Stop `-w` watches (Ctrl+C). */
+  interrupt(): void {
+    for (const w of this.watches) w.stop();
+    this.watches = [];
+    this.print('input', '^C');
+  }
+
+  /** Apply the editor's YAML through the manifests module and the API, as kubectl apply would. */
+  applyYaml(yaml: string, fileName = 'editor.yaml'): ApplyResult {
+    try {
+      this.session.perform({ kind: 'apply', yaml, fileName });
+      return { ok: true, message: 'configured', issues: [] };
+    } catch (e) {
+      const issues = (e as { issues?: ManifestIssue[] }).issues ?? [];
+      const message = e instanceof Error ? e.message : String(e);
+      return { ok: false, message, issues: issues.length ? issues : [{ message }] };
+    } finally {
+      this.touch();
+    }
+  }
+
+  select(s: Selection | undefined): void {
+    this.selected = s;
+  }
+
+  /** The stored object for the selection (what `kubectl get -o yaml` shows). */
+  selectedObject(): unknown {
+    const s = this.selected;
+    if (!s) return undefined;
+    if (s.kind === 'node') return this.cluster.api.tryGet('Node', undefined, s.name);
+    if (s.kind === 'pod') {
+      const [ns, name] = s.key.split('/');
+      return this.cluster.api.tryGet('Pod', ns, name);
+    }
+    return undefined;
+  }
+
+  consoleOptions(): ConsoleOptions {
+    return { ...this.opts.console };
+  }
+
+  private applyTo(cluster: Cluster, yaml: string, fileName: string): void {
+    if (!this.manifests) throw new Error('the manifests module is not part of this build');
+    const parsed = this.manifests.parseManifests(yaml, fileName);
+    this.manifests.applyManifests(cluster, parsed.objects, { component: 'kubectl' });
+  }
+
+  private print(kind: ConsoleLine['kind'], text: string): void {
+    const lines = [...this.consoleLines, { id: ++this.lineId, kind, text: text.replace(/\n$/, '') }];
+    this.consoleLines = lines.length > MAX_CONSOLE_LINES ? lines.slice(-MAX_CONSOLE_LINES) : lines;
+  }
+
+  private touch(): void {
+    this.dirty = true;
+    if (!this.raf) this.flush();
+  }
+
+  private syncCluster(): void {
+    if (this.generation === this.session.generation) return;
+    this.generation = this.session.generation;
+    const history = this.console?.history ?? [];
+    this.console = new ConsoleSession(this.session.cluster, this.consoleOptions());
+    this.console.history = history;
+    for (const w of this.watches) w.stop();
+    this.watches = [];
+    this.announcedUpTo = Math.min(this.announcedUpTo, this.session.cluster.eventLog.length);
+    this.dirty = true;
+  }
+
+  private flush(): void {
+    this.syncCluster();
+    if (!this.dirty) return;
+    this.dirty = false;
+    for (const w of this.watches) {
+      const out = w.poll();
+      if (out) this.print('stdout', out);
+    }
+    const view = buildView(this.cluster);
+    this.view = view;
+    this.readyHistory = recordReady(this.readyHistory, view);
+    this.snapshotTimes = this.session.snapshotTimes();
+    this.announce();
+    this.opts.onFrame?.(this.cluster);
+  }
+
+  private announce(): void {
+    const log = this.cluster.eventLog;
+    for (let i = this.announcedUpTo; i < log.length; i++) {
+      const e = log[i];
+      if (ANNOUNCED.has(e.reason)) this.announcement = `${e.reason} ${e.object}: ${e.message}`;
+    }
+    this.announcedUpTo = log.length;
+  }
+}

@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import { Cluster, registerComponent, registerFault, type Component } from '$lib/sim/cluster';
+import type { SimEvent } from '$lib/sim/engine/engine';
+import { LabSession, type LabPerformers } from './session';
+
+/** A component that ticks every second and counts; a fault pauses it. */
+class Ticker implements Component {
+  readonly id = 'ticker';
+  readonly kind = 'test-ticker';
+  readonly args = {};
+  state = { ticks: 0, paused: false };
+  constructor(private c: Cluster) {}
+  start() {
+    this.c.engine.schedule(1000, this.id, 'tick');
+  }
+  handle(ev: SimEvent) {
+    if (ev.type !== 'tick') return;
+    if (!this.state.paused) this.state.ticks++;
+    this.c.engine.schedule(1000, this.id, 'tick');
+  }
+  getState() {
+    return this.state;
+  }
+  setState(s: unknown) {
+    this.state = structuredClone(s) as Ticker['state'];
+  }
+}
+registerComponent('test-ticker', (c) => new Ticker(c));
+registerFault('TestPause', 'pause the ticker', (c) => (c.component<Ticker>('ticker')!.state.paused = true));
+registerFault(
+  'TestResume',
+  'resume the ticker',
+  (c) => (c.component<Ticker>('ticker')!.state.paused = false)
+);
+
+const ticks = (s: LabSession) => s.cluster.component<Ticker>('ticker')!.state.ticks;
+
+function makeSession(wall = { now: 0 }, performers?: Partial<LabPerformers>) {
+  return new LabSession({
+    createCluster: () => {
+      const c = new Cluster();
+      c.addComponent('test-ticker', {});
+      return c;
+    },
+    wallClock: () => wall.now,
+    performers: { console: () => {}, apply: () => {}, ...performers }
+  });
+}
+
+describe('LabSession', () => {
+  it('maps wall time to virtual time at the chosen speed and does nothing while paused', () => {
+    const s = makeSession();
+    expect(s.frame(16)).toBe(false);
+    s.playing = true;
+    s.speed = 60;
+    s.frame(100);
+    expect(s.now).toBe(6000);
+    expect(ticks(s)).toBe(6);
+    s.speed = 1;
+    s.frame(200);
+    expect(s.now).toBe(6200);
+  });
+
+  it('caps a long wall gap (a background tab) at 250 ms of wall time', () => {
+    const s = makeSession();
+    s.playing = true;
+    s.speed = 600;
+    s.frame(10_000);
+    expect(s.now).toBe(150_000);
+  });
+
+  it('at max speed runs until the frame budget is spent and keeps the clock on the last event', () => {
+    const wall = { now: 0 };
+    let steps = 0;
+    const s = makeSession(wall);
+    s.cluster.engine.onEvent(() => {
+      if (++steps % 16 === 0) wall.now += 1;
+    });
+    s.playing = true;
+    s.speed = 'max';
+    s.frame(16);
+    // 12 ms budget at 1 ms per 16 events is spent at event 192; the budget is checked at each
+    // 10 s snapshot boundary (one tick per second), so the frame yields after event 200.
+    expect(ticks(s)).toBe(200);
+    expect(s.now).toBe(200_000);
+  });
+
+  it('steps to the next pending event', () => {
+    const s = makeSession();
+    const ev = s.step();
+    expect(ev?.type).toBe('tick');
+    expect(s.now).toBe(1000);
+    expect(ticks(s)).toBe(1);
+  });
+
+  it('keeps a snapshot every 10 virtual seconds in a bounded ring that always keeps t=0', () => {
+    const s = new LabSession({
+      createCluster: () => {
+        const c = new Cluster();
+        c.addComponent('test-ticker', {});
+        return c;
+      },
+      wallClock: () => 0,
+      performers: { console: () => {}, apply: () => {} },
+      maxSnapshots: 5
+    });
+    s.advanceBy(35_000);
+    expect(s.snapshotTimes()).toEqual([0, 10_000, 20_000, 30_000]);
+    s.advanceBy(30_000);
+    expect(s.snapshotTimes()).toEqual([0, 30_000, 40_000, 50_000, 60_000]);
+  });
+
+  it('jumps back by restoring the nearest snapshot and replaying recorded actions', () => {
+    const s = makeSession();
+    s.advanceBy(15_000);
+    s.perform({ kind: 'fault', action: 'TestPause' });
+    s.advanceBy(10_000);
+    s.perform({ kind: 'fault', action: 'TestResume' });
+    s.advanceBy(10_000);
+    expect(ticks(s)).toBe(25);
+    const gen = s.generation;
+
+    s.jumpTo(20_000);
+    expect(s.generation).toBe(gen + 1);
+    expect(s.now).toBe(20_000);
+    expect(ticks(s)).toBe(15);
+    expect(s.actions.map((a) => [a.t, a.kind === 'fault' && a.action])).toEqual([[15_000, 'TestPause']]);
+
+    s.jumpTo(5_000);
+    expect(ticks(s)).toBe(5);
+    expect(s.actions).toEqual([]);
+  });
+
+  it('replays a recording to the same state and time', () => {
+    const a = makeSession();
+    a.advanceBy(12_000);
+    a.perform({ kind: 'fault', action: 'TestPause' });
+    a.advanceBy(8_000);
+    const rec = a.recording('scenario text', 's.yaml');
+    expect(rec).toEqual({
+      scenario: 'scenario text',
+      fileName: 's.yaml',
+      t: 20_000,
+      actions: [{ kind: 'fault', action: 'TestPause', t: 12_000 }]
+    });
+    const b = makeSession();
+    b.load(rec.actions, rec.t);
+    expect(b.now).toBe(20_000);
+    expect(ticks(b)).toBe(12);
+    expect(b.cluster.snapshot().components).toEqual(a.cluster.snapshot().components);
+  });
+
+  it('does not record a fault the simulator refuses', () => {
+    const s = makeSession();
+    expect(() => s.perform({ kind: 'fault', action: 'NoSuchFault' })).toThrow(
+      /unknown fault action "NoSuchFault"/
+    );
+    expect(s.actions).toEqual([]);
+  });
+
+  it('replays console lines and applied YAML through the performers', () => {
+    const seen: string[] = [];
+    const s = makeSession(undefined, {
+      console: (c, line) => seen.push(`${c.now} console ${line}`),
+      apply: (c, yaml, file) => seen.push(`${c.now} apply ${file} ${yaml}`)
+    });
+    s.advanceBy(3_000);
+    s.perform({ kind: 'console', line: 'kubectl cordon worker-1' });
+    s.advanceBy(20_000);
+    s.perform({ kind: 'apply', yaml: 'kind: Node', fileName: 'editor.yaml' });
+    s.jumpTo(5_000);
+    expect(seen).toEqual([
+      '3000 console kubectl cordon worker-1',
+      '23000 apply editor.yaml kind: Node',
+      '3000 console kubectl cordon worker-1'
+    ]);
+  });
+});

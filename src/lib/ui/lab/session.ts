@@ -1,0 +1,227 @@
+/**
+ * A lab session: one simulated cluster driven by wall-clock frames, with time travel.
+ *
+ * Plain TypeScript (no DOM, no runes) so a Web Worker could host it later. The page calls
+ * `frame(wallDeltaMs)` once per animation frame; the session maps wall time to virtual time at the
+ * chosen speed, keeps a snapshot every `snapshotEvery` virtual ms in a bounded ring, and records
+ * every learner action (fault, console line, applied YAML) with its virtual time. Jumping back
+ * restores the nearest snapshot at or before the target and replays the recorded actions up to
+ * it; the same recording, replayed from the start, is what save files and share links carry.
+ */
+import { Cluster, type ClusterSnapshot } from '$lib/sim/cluster';
+import type { SimEvent } from '$lib/sim/engine/engine';
+
+export type Speed = 1 | 10 | 60 | 600 | 'max';
+export const SPEEDS: readonly Speed[] = [1, 10, 60, 600, 'max'];
+
+export type LabActionInput =
+  | { kind: 'fault'; action: string; target?: string }
+  | { kind: 'console'; line: string }
+  | { kind: 'apply'; yaml: string; fileName: string };
+
+export type LabAction = LabActionInput & { t: number };
+
+/** What a save file and a share link hold: enough to rebuild the same cluster at the same time. */
+export interface LabRecording {
+  scenario: string;
+  fileName: string;
+  t: number;
+  actions: LabAction[];
+}
+
+export interface LabPerformers {
+  /** Run one console line against `cluster` (replays discard the output). */
+  console(cluster: Cluster, line: string): void;
+  /** Apply YAML through the manifests module and the API; throws on any error. */
+  apply(cluster: Cluster, yaml: string, fileName: string): void;
+}
+
+export interface LabSessionOptions {
+  createCluster: () => Cluster;
+  performers: LabPerformers;
+  /** Wall clock in ms (performance.now in the page; a fake in tests). */
+  wallClock: () => number;
+  snapshotEvery?: number;
+  maxSnapshots?: number;
+  /** Work allowed per frame before the sim yields, so frames stay under ~16 ms. */
+  frameBudgetMs?: number;
+  /** Longest wall gap a frame accounts for (a background tab must not jump hours ahead). */
+  maxFrameGapMs?: number;
+}
+
+interface StoredSnapshot {
+  t: number;
+  actionCount: number;
+  snap: ClusterSnapshot;
+}
+
+export class LabSession {
+  cluster: Cluster;
+  actions: LabAction[] = [];
+  playing = false;
+  speed: Speed = 1;
+  /** Increments whenever `cluster` is replaced (restore, reset), so views re-subscribe. */
+  generation = 0;
+  /** True when the last frame ran out of budget before reaching the wall-clock target. */
+  lagging = false;
+  private snapshots: StoredSnapshot[] = [];
+  private readonly every: number;
+  private readonly maxSnapshots: number;
+  private readonly budget: number;
+  private readonly maxGap: number;
+
+  constructor(private readonly opts: LabSessionOptions) {
+    this.every = opts.snapshotEvery ?? 10_000;
+    this.maxSnapshots = opts.maxSnapshots ?? 360;
+    this.budget = opts.frameBudgetMs ?? 12;
+    this.maxGap = opts.maxFrameGapMs ?? 250;
+    this.cluster = opts.createCluster();
+    this.takeSnapshot();
+  }
+
+  get now(): number {
+    return this.cluster.now;
+  }
+
+  /** Virtual times of the kept snapshots (oldest first). */
+  snapshotTimes(): number[] {
+    return this.snapshots.map((s) => s.t);
+  }
+
+  /** Advance for one animation frame that lasted `wallDeltaMs`. Returns whether the clock moved. */
+  frame(wallDeltaMs: number): boolean {
+    if (!this.playing) return false;
+    const before = this.cluster.now;
+    const deadline = this.opts.wallClock() + this.budget;
+    const target =
+      this.speed === 'max'
+        ? Number.POSITIVE_INFINITY
+        : before + Math.min(Math.max(0, wallDeltaMs), this.maxGap) * this.speed;
+    this.lagging = !this.runTo(target, deadline) && this.speed !== 'max';
+    return this.cluster.now !== before;
+  }
+
+  /** Process the next pending event (moving the clock to it). */
+  step(): SimEvent | null {
+    const next = this.cluster.engine.peekTime();
+    if (next === undefined) return null;
+    this.runTo(next - 1);
+    return this.cluster.step() ?? null;
+  }
+
+  /** Run `ms` of virtual time now, without a frame budget ("jump to +1 min"). */
+  advanceBy(ms: number): void {
+    this.runTo(this.cluster.now + ms);
+  }
+
+  /** Perform a learner action now and record it. Errors propagate and nothing is recorded. */
+  perform(a: LabActionInput): void {
+    const action: LabAction = { ...a, t: this.cluster.now };
+    this.apply(action);
+    this.actions.push(action);
+  }
+
+  /** Record an action that already happened (a console line run through the page's own session). */
+  record(a: LabActionInput): void {
+    this.actions.push({ ...a, t: this.cluster.now });
+  }
+
+  /** Jump to virtual time `t`: forward by running, backward by restoring and replaying. */
+  jumpTo(t: number): void {
+    const target = Math.max(0, Math.round(t));
+    if (target >= this.cluster.now) {
+      this.runTo(target);
+      return;
+    }
+    let i = this.snapshots.length - 1;
+    while (i > 0 && this.snapshots[i].t > target) i--;
+    const base = this.snapshots[i];
+    this.snapshots.length = i + 1;
+    const pending = this.actions.slice(base.actionCount).filter((a) => a.t <= target);
+    this.actions.length = base.actionCount;
+    this.replaceCluster(Cluster.restore(base.snap));
+    this.replay(pending, target);
+  }
+
+  /** Back to the scenario's start; recorded actions are dropped. */
+  reset(): void {
+    this.actions = [];
+    this.snapshots = [];
+    this.replaceCluster(this.opts.createCluster());
+    this.takeSnapshot();
+  }
+
+  /** Replay a recording's actions from a fresh cluster and stop at its time. */
+  load(actions: readonly LabAction[], t: number): void {
+    this.reset();
+    this.replay(actions, t);
+  }
+
+  recording(scenario: string, fileName: string): LabRecording {
+    return { scenario, fileName, t: this.cluster.now, actions: this.actions.map((a) => ({ ...a })) };
+  }
+
+  private replay(actions: readonly LabAction[], t: number): void {
+    for (const a of [...actions].sort((x, y) => x.t - y.t)) {
+      this.runTo(a.t);
+      try {
+        this.apply(a);
+      } catch {
+        // An action that failed when recorded was not recorded; one that fails on replay is skipped.
+        continue;
+      }
+      this.actions.push({ ...a });
+    }
+    this.runTo(t);
+  }
+
+  private apply(a: LabAction): void {
+    if (a.kind === 'fault') this.cluster.applyFault(a.action, a.target ? { target: a.target } : {});
+    else if (a.kind === 'console') this.opts.performers.console(this.cluster, a.line);
+    else this.opts.performers.apply(this.cluster, a.yaml, a.fileName);
+  }
+
+  private replaceCluster(c: Cluster): void {
+    this.cluster = c;
+    this.generation++;
+  }
+
+  /**
+   * Run to `target`, stopping at each snapshot boundary to take one. With a wall `deadline` the run
+   * yields when the budget is spent (the clock then stays at the last processed event) and
+   * returns false.
+   */
+  private runTo(target: number, deadline?: number): boolean {
+    const engine = this.cluster.engine;
+    for (;;) {
+      const last = this.snapshots[this.snapshots.length - 1]?.t ?? 0;
+      const boundary = last + this.every;
+      const stop = Math.min(target, boundary);
+      if (deadline === undefined) {
+        engine.runUntil(stop);
+      } else {
+        let n = 0;
+        for (;;) {
+          const next = engine.peekTime();
+          if (next === undefined || next > stop) break;
+          engine.step();
+          if ((++n & 15) === 0 && this.opts.wallClock() >= deadline) return false;
+        }
+        engine.runUntil(stop);
+      }
+      if (stop === boundary) this.takeSnapshot();
+      if (stop >= target) return true;
+      if (deadline !== undefined && this.opts.wallClock() >= deadline) return false;
+    }
+  }
+
+  private takeSnapshot(): void {
+    this.snapshots.push({
+      t: this.cluster.now,
+      actionCount: this.actions.length,
+      snap: this.cluster.snapshot()
+    });
+    // The scenario's start is always kept, so "back to the start" works however long the run.
+    if (this.snapshots.length > this.maxSnapshots) this.snapshots.splice(1, 1);
+  }
+}

@@ -1,0 +1,326 @@
+/**
+ * The lab's view model: a small, plain summary of the cluster that the views render. It is read
+ * from the API server's store (what `kubectl get` would see) plus the node host views and the
+ * fault log, and recomputed at most once per animation frame.
+ */
+import type { Cluster } from '$lib/sim/cluster';
+import type { KubeObject, Pod, Node, Lease, Taint, Toleration } from '$lib/sim/api/types';
+import { formatResource, tryParseQuantity } from '$lib/sim/api/quantity';
+import { hostView } from '$lib/sim/node/host';
+import type { EventLogEntry } from '$lib/sim/events/recorder';
+
+export type ConditionStatus = 'True' | 'False' | 'Unknown';
+
+export interface ResourceBar {
+  name: string;
+  /** milli-units, as quantity.ts parses them */
+  capacity: number;
+  allocatable: number;
+  requested: number;
+  label: { capacity: string; allocatable: string; requested: string };
+}
+
+export interface PodView {
+  key: string;
+  name: string;
+  namespace: string;
+  phase: string;
+  /** The STATUS column of `kubectl get pods`. */
+  status: string;
+  nodeName?: string;
+  owner?: string;
+  /** Virtual ms left before the taint manager evicts it (NoExecute taint tolerated for a while). */
+  evictionIn?: number;
+  terminating: boolean;
+}
+
+export interface NodeView {
+  name: string;
+  ready: ConditionStatus;
+  conditions: { type: string; status: string; reason?: string; message?: string }[];
+  taints: { key: string; value?: string; effect: string }[];
+  unschedulable: boolean;
+  roles: string[];
+  labels: Record<string, string>;
+  resources: ResourceBar[];
+  pods: PodView[];
+  kubeletRunning: boolean;
+  runtime: { name: string; running: boolean };
+  cniInstalled: boolean;
+  partitioned: boolean;
+  /** Virtual ms of the last Lease renewal, if a Lease exists. */
+  leaseRenewedAt?: number;
+  exists: boolean;
+}
+
+export interface ControlPlaneView {
+  apiServers: { name: string; running: boolean }[];
+  etcd: { members: { name: string; running: boolean; leader: boolean }[]; quorum: boolean; need: number };
+  scheduler: { present: boolean; running: boolean };
+  controllerManager: { present: boolean; running: boolean };
+}
+
+export interface LabView {
+  now: number;
+  nodes: NodeView[];
+  pendingPods: PodView[];
+  controlPlane: ControlPlaneView;
+  proxyMode: string;
+  cni: string;
+  events: readonly EventLogEntry[];
+  faults: readonly { t: number; action: string; target?: string }[];
+  podCount: number;
+}
+
+const BAR_RESOURCES = ['cpu', 'memory', 'pods'];
+
+/** Whether the last Stop/Start (or Remove/Install, Partition/Heal) fault for `target` left it stopped. */
+export function stoppedByFaults(
+  faults: readonly { action: string; target?: string }[],
+  target: string,
+  stop: string,
+  start: string
+): boolean {
+  for (let i = faults.length - 1; i >= 0; i--) {
+    const f = faults[i];
+    // Control-plane faults may name no target (there is one scheduler).
+    if (f.target !== undefined && f.target !== target) continue;
+    if (f.action === stop) return true;
+    if (f.action === start) return false;
+  }
+  return false;
+}
+
+export function podKey(p: { metadata: { namespace?: string; name: string } }): string {
+  return `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
+}
+
+/** kubectl's STATUS column (printPod): deletion, pod reason, container waiting/terminated reasons, phase. */
+export function podStatus(p: Pod): string {
+  const st = p.status ?? {};
+  let reason: string = st.reason ?? st.phase ?? 'Pending';
+  for (const cs of st.initContainerStatuses ?? []) {
+    const w = cs.state?.waiting?.reason;
+    if (w && w !== 'PodInitializing') {
+      reason = `Init:${w}`;
+      break;
+    }
+  }
+  if (!reason.startsWith('Init:')) {
+    for (const cs of [...(st.containerStatuses ?? [])].reverse()) {
+      const w = cs.state?.waiting?.reason;
+      const term = cs.state?.terminated;
+      if (w) reason = w;
+      else if (term)
+        reason = term.reason ?? (term.signal ? `Signal:${term.signal}` : `ExitCode:${term.exitCode}`);
+    }
+  }
+  if (p.metadata?.deletionTimestamp) {
+    reason = st.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
+  }
+  return reason;
+}
+
+function sumRequests(pod: Pod): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of pod.spec?.containers ?? []) {
+    for (const [k, v] of Object.entries(c.resources?.requests ?? {})) {
+      out[k] = (out[k] ?? 0) + (tryParseQuantity(v) ?? 0);
+    }
+  }
+  // The effective request is the max of the containers' sum and any single init container.
+  for (const c of pod.spec?.initContainers ?? []) {
+    for (const [k, v] of Object.entries(c.resources?.requests ?? {})) {
+      out[k] = Math.max(out[k] ?? 0, tryParseQuantity(v) ?? 0);
+    }
+  }
+  return out;
+}
+
+function isTerminal(p: Pod): boolean {
+  return p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+}
+
+function tolerates(tol: Toleration, taint: Taint): boolean {
+  if (tol.effect && tol.effect !== taint.effect) return false;
+  if (tol.operator === 'Exists') return !tol.key || tol.key === taint.key;
+  return tol.key === taint.key && (tol.value ?? '') === (taint.value ?? '');
+}
+
+/**
+ * Remaining time before NoExecute eviction: the smallest tolerationSeconds among the node's
+ * NoExecute taints, counted from the taint's timeAdded (as the taint manager does).
+ */
+export function evictionRemaining(cluster: Cluster, pod: Pod, taints: readonly Taint[]): number | undefined {
+  let best: number | undefined;
+  for (const taint of taints) {
+    if (taint.effect !== 'NoExecute' || !taint.timeAdded) continue;
+    const tol = (pod.spec?.tolerations ?? []).find((t) => tolerates(t, taint));
+    if (!tol || tol.tolerationSeconds == null) continue;
+    const deadline = cluster.api.timeOf(taint.timeAdded) + tol.tolerationSeconds * 1000;
+    const left = Math.max(0, deadline - cluster.now);
+    best = best === undefined ? left : Math.min(best, left);
+  }
+  return best;
+}
+
+function podView(cluster: Cluster, p: Pod & KubeObject, taints: readonly Taint[]): PodView {
+  const owner = p.metadata.ownerReferences?.[0];
+  const evictionIn =
+    p.spec?.nodeName && !p.metadata.deletionTimestamp ? evictionRemaining(cluster, p, taints) : undefined;
+  return {
+    key: podKey(p),
+    name: p.metadata.name ?? '',
+    namespace: p.metadata.namespace ?? 'default',
+    phase: p.status?.phase ?? 'Pending',
+    status: podStatus(p),
+    nodeName: p.spec?.nodeName,
+    owner: owner ? `${owner.kind}/${owner.name}` : undefined,
+    evictionIn,
+    terminating: !!p.metadata.deletionTimestamp
+  };
+}
+
+function resourceBars(node: Node, pods: Pod[]): ResourceBar[] {
+  const cap = node.status?.capacity ?? {};
+  const alloc = node.status?.allocatable ?? {};
+  const requested: Record<string, number> = {};
+  let live = 0;
+  for (const p of pods) {
+    if (isTerminal(p)) continue;
+    live++;
+    for (const [k, v] of Object.entries(sumRequests(p))) requested[k] = (requested[k] ?? 0) + v;
+  }
+  requested.pods = live * 1000;
+  const names = [
+    ...BAR_RESOURCES,
+    ...Object.keys(cap).filter((n) => n.includes('/') && !BAR_RESOURCES.includes(n))
+  ].filter((n) => n in cap || n in alloc);
+  return names.map((name) => {
+    const capacity = tryParseQuantity(cap[name]) ?? 0;
+    const allocatable = tryParseQuantity(alloc[name]) ?? capacity;
+    const req = requested[name] ?? 0;
+    return {
+      name,
+      capacity,
+      allocatable,
+      requested: req,
+      label: {
+        capacity: formatResource(name, capacity),
+        allocatable: formatResource(name, allocatable),
+        requested: formatResource(name, req)
+      }
+    };
+  });
+}
+
+function readyOf(node: Node): ConditionStatus {
+  const c = node.status?.conditions?.find((x) => x.type === 'Ready');
+  return (c?.status as ConditionStatus) ?? 'Unknown';
+}
+
+function componentRunning(
+  cluster: Cluster,
+  id: string,
+  stop: string,
+  start: string
+): { present: boolean; running: boolean } {
+  const c = cluster.component(id);
+  if (!c) return { present: false, running: false };
+  const st = c.getState() as { running?: unknown } | undefined;
+  if (st && typeof st.running === 'boolean') return { present: true, running: st.running };
+  return { present: true, running: !stoppedByFaults(cluster.faultLog, id, stop, start) };
+}
+
+export function buildView(cluster: Cluster): LabView {
+  const nodes = cluster.api.list<Node & KubeObject>('Node');
+  const allPods = cluster.api.list<Pod & KubeObject>('Pod');
+  const leases = new Map(
+    cluster.api
+      .list<Lease & KubeObject>('Lease', { namespace: 'kube-node-lease' })
+      .map((l) => [l.metadata.name, l])
+  );
+  const names = new Set(nodes.map((n) => n.metadata.name));
+  // A kubelet whose Node object was deleted still shows (greyed) until it re-registers.
+  for (const c of cluster.componentsOfKind('kubelet')) {
+    const n = c.id.replace(/^kubelet\//, '');
+    if (!names.has(n)) names.add(n);
+  }
+  const nodeViews: NodeView[] = [...names].sort().map((name) => {
+    const node = nodes.find((n) => n.metadata.name === name);
+    const taints = (node?.spec?.taints ?? []) as Taint[];
+    const pods = cluster.api.podsOnNode<Pod & KubeObject>(name);
+    const host = hostView(cluster, name);
+    const lease = leases.get(name);
+    const labels = { ...(node?.metadata.labels ?? {}) } as Record<string, string>;
+    return {
+      name,
+      exists: !!node,
+      ready: node ? readyOf(node) : 'Unknown',
+      conditions: (node?.status?.conditions ?? []).map(
+        (c: { type: string; status: string; reason?: string; message?: string }) => ({
+          type: c.type,
+          status: c.status,
+          reason: c.reason,
+          message: c.message
+        })
+      ),
+      taints: taints.map((t) => ({ key: t.key, value: t.value, effect: t.effect })),
+      unschedulable: !!node?.spec?.unschedulable,
+      roles: Object.keys(labels)
+        .filter((k) => k.startsWith('node-role.kubernetes.io/'))
+        .map((k) => k.slice('node-role.kubernetes.io/'.length)),
+      labels,
+      resources: node ? resourceBars(node, pods) : [],
+      pods: pods.map((p) => podView(cluster, p, taints)).sort((a, b) => (a.key < b.key ? -1 : 1)),
+      kubeletRunning: host
+        ? host.kubeletRunning
+        : !stoppedByFaults(cluster.faultLog, name, 'StopKubelet', 'StartKubelet'),
+      runtime: {
+        name:
+          host?.runtimeName ?? node?.status?.nodeInfo?.containerRuntimeVersion?.split(':')[0] ?? 'containerd',
+        running: host
+          ? host.runtimeRunning
+          : !stoppedByFaults(cluster.faultLog, name, 'StopRuntime', 'StartRuntime')
+      },
+      cniInstalled: host
+        ? Object.keys(host.cniConfig).length > 0
+        : !stoppedByFaults(cluster.faultLog, name, 'RemoveCNI', 'InstallCNI'),
+      partitioned: cluster.partitioned.has(name),
+      leaseRenewedAt: lease?.spec?.renewTime ? cluster.api.timeOf(lease.spec.renewTime) : undefined
+    };
+  });
+  const pendingPods = allPods
+    .filter((p) => !p.spec?.nodeName && !isTerminal(p))
+    .map((p) => podView(cluster, p, []))
+    .sort((a, b) => (a.key < b.key ? -1 : 1));
+  return {
+    now: cluster.now,
+    nodes: nodeViews,
+    pendingPods,
+    controlPlane: {
+      apiServers: cluster.apiServers.map((a) => ({ ...a })),
+      etcd: {
+        members: cluster.etcd.members.map((m) => ({
+          name: m.name,
+          running: m.running,
+          leader: cluster.etcd.leader === m.name
+        })),
+        quorum: cluster.etcd.hasQuorum(),
+        need: cluster.etcd.quorum
+      },
+      scheduler: componentRunning(cluster, 'kube-scheduler', 'StopScheduler', 'StartScheduler'),
+      controllerManager: componentRunning(
+        cluster,
+        'kube-controller-manager',
+        'StopControllerManager',
+        'StartControllerManager'
+      )
+    },
+    proxyMode: cluster.config.network.proxyMode,
+    cni: cluster.config.network.cni,
+    events: cluster.eventLog,
+    faults: cluster.faultLog,
+    podCount: allPods.length
+  };
+}
