@@ -22,6 +22,12 @@ interface Candidate {
   victims: PodInfo[];
 }
 
+function terminatingByPreemption(p: PodInfo): boolean {
+  if (!p.pod.metadata.deletionTimestamp) return false;
+  const conds = (p.pod.status?.conditions ?? []) as { type: string; reason?: string }[];
+  return conds.some((c) => c.type === 'DisruptionTarget' && c.reason === 'PreemptionByScheduler');
+}
+
 function startTime(p: PodInfo): number {
   const t = p.pod.status?.startTime ?? p.pod.metadata.creationTimestamp;
   return t ? Date.parse(t) : 0;
@@ -52,7 +58,12 @@ export function create(args: DefaultPreemptionArgs = {}): Plugin {
       }
       const nominated = pod.pod.status?.nominatedNodeName as string | undefined;
       const nn = nominated ? h.nodeByName.get(nominated) : undefined;
-      if (nn && nn.pods.some((p) => p.pod.metadata.deletionTimestamp && p.priority < pod.priority)) {
+      // PodEligibleToPreemptOthers: wait for the victims of an earlier preemption to go away.
+      if (
+        nn &&
+        statuses.get(nn.name)?.code !== 'UnschedulableAndUnresolvable' &&
+        nn.pods.some((p) => p.priority < pod.priority && terminatingByPreemption(p))
+      ) {
         return {
           status: status(
             'Unschedulable',

@@ -1,0 +1,454 @@
+/**
+ * The kube-scheduler component (kind and id `kube-scheduler`): watches Pods and Nodes through the
+ * API, keeps its cache and queue, and schedules one pod per engine event with the profile named
+ * by the pod's `spec.schedulerName`. Binding sets spec.nodeName and the PodScheduled condition;
+ * failures record FailedScheduling and PodScheduled=False with FitError's text.
+ */
+import { ApiError, ConnectionError } from '../api/errors';
+import { clone, type KubeObject, type RequestContext } from '../api/types';
+import { FaultError, registerComponent, registerFault, type Cluster, type Component } from '../cluster';
+import { minorVersion } from '../config';
+import type { SimEvent } from '../engine/engine';
+import { SchedulerCache } from './cache';
+import { resolveConfig, type SchedulerConfig } from './config';
+import { Framework } from './framework';
+import { newPodInfo, podPriority } from './nodeinfo';
+import { enqueue, flush, hasActive, moveOnEvent, pop, requeueAfterFailure, type QueueState } from './queue';
+import { scheduleOne } from './schedule-one';
+import type { SchedulingAttempt } from './types';
+
+export const SCHEDULER_ID = 'kube-scheduler';
+export const SCHEDULER_KIND = 'kube-scheduler';
+/** Attempts kept per pod for the UI and `kubectl describe`. */
+export const HISTORY_LIMIT = 20;
+/** Virtual time one scheduling cycle takes. */
+export const CYCLE_MS = 1;
+
+export interface SchedulerArgs {
+  /** A KubeSchedulerConfiguration object (already parsed from YAML). */
+  config?: unknown;
+}
+
+export interface SchedulerLogEntry {
+  t: number;
+  message: string;
+}
+
+interface SchedulerState {
+  running: boolean;
+  queue: QueueState;
+  nextStartNodeIndex: number;
+  history: Record<string, SchedulingAttempt[]>;
+  cycleAt: number | null;
+  flushAt: number | null;
+  errors: SchedulerLogEntry[];
+}
+
+const MAX_ERRORS = 200;
+const RESOURCE_PLUGINS = [
+  'NodeResourcesFit',
+  'NodePorts',
+  'InterPodAffinity',
+  'PodTopologySpread',
+  'DefaultPreemption'
+];
+const POD_ADD_PLUGINS = ['InterPodAffinity', 'PodTopologySpread'];
+
+export class KubeScheduler implements Component {
+  readonly id = SCHEDULER_ID;
+  readonly kind = SCHEDULER_KIND;
+  readonly ctx: RequestContext = { component: 'kube-scheduler' };
+  readonly config: SchedulerConfig;
+  readonly frameworks = new Map<string, Framework>();
+  readonly cache: SchedulerCache;
+  private state: SchedulerState = {
+    running: true,
+    queue: { pods: {} },
+    nextStartNodeIndex: 0,
+    history: {},
+    cycleAt: null,
+    flushAt: null,
+    errors: []
+  };
+  private unwatch: (() => void)[] = [];
+  private readonly minor: number;
+
+  constructor(
+    readonly cluster: Cluster,
+    readonly args: SchedulerArgs = {}
+  ) {
+    this.minor = minorVersion(cluster.config.kubernetesVersion);
+    this.config = resolveConfig(args.config ?? {});
+    for (const p of this.config.profiles) this.frameworks.set(p.schedulerName, new Framework(p, this.minor));
+    this.cache = new SchedulerCache({ minor: this.minor });
+    this.resync();
+    this.unwatch.push(
+      cluster.api.watch('Node', (type, obj) => this.onNode(type, obj)),
+      cluster.api.watch('Pod', (type, obj, old) => this.onPod(type, obj, old)),
+      cluster.api.watch('Service', () => this.refreshSources()),
+      cluster.api.watch('ReplicaSet', () => this.refreshSources()),
+      cluster.api.watch('Namespace', () => this.refreshSources())
+    );
+  }
+
+  get running(): boolean {
+    return this.state.running;
+  }
+
+  get errors(): readonly SchedulerLogEntry[] {
+    return this.state.errors;
+  }
+
+  history(podKey: string): SchedulingAttempt[] {
+    return this.state.history[podKey] ?? [];
+  }
+
+  /** Pods waiting in the queue, by where they wait. */
+  queued(): { key: string; where: string; attempts: number }[] {
+    return Object.values(this.state.queue.pods).map((p) => ({
+      key: p.key,
+      where: p.where,
+      attempts: p.attempts
+    }));
+  }
+
+  start(): void {
+    this.kick();
+  }
+
+  getState(): unknown {
+    return this.state;
+  }
+
+  setState(s: unknown): void {
+    this.state = structuredClone(s) as SchedulerState;
+  }
+
+  dispose(): void {
+    for (const u of this.unwatch) u();
+  }
+
+  handle(ev: SimEvent): void {
+    if (ev.type === 'cycle') {
+      this.state.cycleAt = null;
+      if (!this.state.running) return;
+      this.runCycle();
+    } else if (ev.type === 'flush') {
+      this.state.flushAt = null;
+      if (!this.state.running) return;
+      this.flushQueue();
+    }
+  }
+
+  stop(): void {
+    this.state.running = false;
+  }
+
+  /** Start again: a fresh list of nodes and pods, as a restarted process would do. */
+  restart(): void {
+    this.state.running = true;
+    this.resync();
+    this.kick();
+  }
+
+  // ---- informers -----------------------------------------------------------------------------
+
+  private refreshSources(): void {
+    const api = this.cluster.api;
+    this.cache.setSources({
+      services: api.list('Service'),
+      replicaSets: api.list('ReplicaSet'),
+      namespaces: api.list('Namespace')
+    });
+  }
+
+  private resync(): void {
+    const api = this.cluster.api;
+    api.countRead('list', 'Node', this.ctx);
+    api.countRead('list', 'Pod', this.ctx);
+    this.refreshSources();
+    for (const n of api.list('Node')) this.cache.upsertNode(n);
+    for (const p of api.list('Pod')) this.onPod('ADDED', p, undefined);
+  }
+
+  private responsible(pod: KubeObject): boolean {
+    return this.frameworks.has(pod.spec?.schedulerName ?? 'default-scheduler');
+  }
+
+  private onNode(type: string, node: KubeObject): void {
+    if (type === 'DELETED') this.cache.removeNode(node.metadata.name);
+    else this.cache.upsertNode(node);
+    if (type !== 'DELETED' && moveOnEvent(this.state.queue, this.cluster.now, () => true)) this.kick();
+  }
+
+  private onPod(type: string, pod: KubeObject, old: KubeObject | undefined): void {
+    const key = `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
+    const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+    if (pod.spec?.nodeName) {
+      delete this.state.queue.pods[key];
+      if (type === 'DELETED' || terminal) {
+        if (this.cache.nodeOfPod(key) !== undefined) {
+          this.cache.removePod(key);
+          if (
+            moveOnEvent(
+              this.state.queue,
+              this.cluster.now,
+              (pl) => !pl.length || pl.some((p) => RESOURCE_PLUGINS.includes(p))
+            )
+          ) {
+            this.kick();
+          }
+        }
+        if (type === 'DELETED') delete this.state.history[key];
+        return;
+      }
+      const wasAssigned = this.cache.nodeOfPod(key) !== undefined;
+      this.cache.addPod(pod, pod.spec.nodeName);
+      if (
+        !wasAssigned &&
+        moveOnEvent(this.state.queue, this.cluster.now, (pl) => pl.some((p) => POD_ADD_PLUGINS.includes(p)))
+      ) {
+        this.kick();
+      }
+      return;
+    }
+    if (type === 'DELETED' || pod.metadata.deletionTimestamp || terminal || !this.responsible(pod)) {
+      delete this.state.queue.pods[key];
+      if (type === 'DELETED') delete this.state.history[key];
+      return;
+    }
+    // SchedulingGates (PreEnqueue): gated pods stay out of the queue.
+    if (pod.spec?.schedulingGates?.length) return;
+    const q = this.state.queue.pods[key];
+    enqueue(this.state.queue, key, podPriority(pod), this.cluster.now);
+    // An update to an unschedulable pod may have fixed it (new tolerations, changed selector).
+    if (q && q.where === 'unschedulable' && old && JSON.stringify(old.spec) !== JSON.stringify(pod.spec)) {
+      q.where = q.backoffUntil > this.cluster.now ? 'backoff' : 'active';
+    }
+    this.kick();
+  }
+
+  // ---- scheduling ----------------------------------------------------------------------------
+
+  private kick(): void {
+    if (!this.state.running) return;
+    if (this.state.cycleAt === null && hasActive(this.state.queue)) {
+      this.state.cycleAt = this.cluster.now + CYCLE_MS;
+      this.cluster.engine.schedule(CYCLE_MS, this.id, 'cycle');
+    }
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    const next = flush(this.state.queue, this.cluster.now);
+    if (next !== Infinity && (this.state.flushAt === null || next < this.state.flushAt)) {
+      this.state.flushAt = next;
+      this.cluster.engine.scheduleAt(next, this.id, 'flush');
+    }
+  }
+
+  private flushQueue(): void {
+    flush(this.state.queue, this.cluster.now);
+    this.kick();
+  }
+
+  private logError(message: string): void {
+    this.state.errors.push({ t: this.cluster.now, message });
+    if (this.state.errors.length > MAX_ERRORS) this.state.errors.shift();
+  }
+
+  private runCycle(): void {
+    const entry = pop(this.state.queue);
+    if (!entry) return;
+    const [ns, name] = entry.key.split('/');
+    const api = this.cluster.api;
+    const pod = api.tryGet<KubeObject>('Pod', ns, name);
+    if (!pod || pod.spec?.nodeName || pod.metadata.deletionTimestamp) {
+      delete this.state.queue.pods[entry.key];
+      this.kick();
+      return;
+    }
+    const fw = this.frameworks.get(pod.spec?.schedulerName ?? 'default-scheduler')!;
+    const engine = this.cluster.engine;
+    const r = scheduleOne(fw, this.cache.handle, newPodInfo(pod), {
+      nextStartNodeIndex: this.state.nextStartNodeIndex,
+      percentageOfNodesToScore: this.config.percentageOfNodesToScore,
+      minor: this.minor,
+      randomInt: (n) => engine.random.int(n),
+      explain: true,
+      now: this.cluster.now,
+      bind: (pi, node) => this.bind(pi.pod, node, fw.name)
+    });
+    this.state.nextStartNodeIndex = r.nextStartNodeIndex;
+    if (r.attempt) {
+      const h = (this.state.history[entry.key] ??= []);
+      h.push(r.attempt);
+      if (h.length > HISTORY_LIMIT) h.shift();
+    }
+    if (r.selectedNode) {
+      delete this.state.queue.pods[entry.key];
+    } else {
+      const opts = {
+        initialMs: this.config.podInitialBackoffSeconds * 1000,
+        maxMs: this.config.podMaxBackoffSeconds * 1000,
+        plugins: r.unschedulablePlugins
+      };
+      if (r.error) {
+        this.logError(`Error scheduling pod ${entry.key}: ${r.error}`);
+        requeueAfterFailure(this.state.queue, entry.key, this.cluster.now, {
+          ...opts,
+          unschedulable: false,
+          moveRequested: false
+        });
+      } else {
+        this.recordFailure(pod, r.message, fw.name, r.nominatedNodeName, r.victims?.map((v) => v.key) ?? []);
+        // A successful preemption retries soon: the victims' deletion events will move it anyway.
+        requeueAfterFailure(this.state.queue, entry.key, this.cluster.now, {
+          ...opts,
+          unschedulable: true,
+          moveRequested: !!r.nominatedNodeName
+        });
+      }
+    }
+    this.kick();
+  }
+
+  private bind(pod: KubeObject, node: string, schedulerName: string): string | null {
+    const api = this.cluster.api;
+    const { namespace, name } = pod.metadata;
+    try {
+      api.patch('Pod', namespace, name, { spec: { nodeName: node } }, this.ctx);
+    } catch (e) {
+      return errorText(e);
+    }
+    this.cache.addPod({ ...pod, spec: { ...pod.spec, nodeName: node } }, node);
+    try {
+      const cur = clone(api.get<KubeObject>('Pod', namespace, name));
+      setCondition(cur, {
+        type: 'PodScheduled',
+        status: 'True',
+        lastProbeTime: null,
+        lastTransitionTime: api.timestamp()
+      });
+      if (cur.status?.nominatedNodeName) delete cur.status.nominatedNodeName;
+      api.update(cur, this.ctx, { subresource: 'status' });
+    } catch (e) {
+      this.logError(`Error updating pod ${namespace}/${name}: ${errorText(e)}`);
+    }
+    this.cluster.recorder.event(
+      pod,
+      'Normal',
+      'Scheduled',
+      `Successfully assigned ${namespace}/${name} to ${node}`,
+      { component: schedulerName },
+      this.ctx
+    );
+    return null;
+  }
+
+  private recordFailure(
+    pod: KubeObject,
+    message: string,
+    schedulerName: string,
+    nominated: string | undefined,
+    victims: string[]
+  ): void {
+    const api = this.cluster.api;
+    const { namespace, name } = pod.metadata;
+    this.cluster.recorder.event(
+      pod,
+      'Warning',
+      'FailedScheduling',
+      message,
+      { component: schedulerName },
+      this.ctx
+    );
+    try {
+      const cur = clone(api.get<KubeObject>('Pod', namespace, name));
+      cur.status = cur.status ?? {};
+      setCondition(cur, {
+        type: 'PodScheduled',
+        status: 'False',
+        reason: 'Unschedulable',
+        message,
+        lastProbeTime: null,
+        lastTransitionTime: api.timestamp()
+      });
+      if (nominated) cur.status.nominatedNodeName = nominated;
+      else if (nominated === '') delete cur.status.nominatedNodeName;
+      api.update(cur, this.ctx, { subresource: 'status' });
+    } catch (e) {
+      this.logError(`Error updating pod ${namespace}/${name}: ${errorText(e)}`);
+    }
+    if (nominated) this.evict(pod, nominated, victims, schedulerName);
+  }
+
+  /** Preemption: mark each victim DisruptionTarget, delete it gracefully, tell it who preempted it. */
+  private evict(preemptor: KubeObject, node: string, victims: string[], schedulerName: string): void {
+    const api = this.cluster.api;
+    for (const key of victims) {
+      const [ns, name] = key.split('/');
+      try {
+        const v = api.tryGet<KubeObject>('Pod', ns, name);
+        if (!v || v.metadata.deletionTimestamp) continue;
+        const cur = clone(v);
+        cur.status = cur.status ?? {};
+        setCondition(cur, {
+          type: 'DisruptionTarget',
+          status: 'True',
+          reason: 'PreemptionByScheduler',
+          message: `${schedulerName}: preempting to accommodate a higher priority pod`,
+          lastProbeTime: null,
+          lastTransitionTime: api.timestamp()
+        });
+        api.update(cur, this.ctx, { subresource: 'status' });
+        api.delete('Pod', ns, name, {}, this.ctx);
+        this.cluster.recorder.event(
+          v,
+          'Normal',
+          'Preempted',
+          `Preempted by pod ${preemptor.metadata.uid} on node ${node}`,
+          { component: schedulerName },
+          this.ctx
+        );
+      } catch (e) {
+        this.logError(`Error preempting pod ${key}: ${errorText(e)}`);
+      }
+    }
+  }
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof ApiError || e instanceof ConnectionError) return e.message;
+  return e instanceof Error ? e.message : String(e);
+}
+
+function setCondition(pod: KubeObject, cond: Record<string, unknown>): void {
+  pod.status = pod.status ?? {};
+  const list = (pod.status.conditions ?? []) as Record<string, unknown>[];
+  const i = list.findIndex((c) => c.type === cond.type);
+  if (i >= 0) {
+    // lastTransitionTime changes only when the status does.
+    if (list[i].status === cond.status) cond.lastTransitionTime = list[i].lastTransitionTime;
+    list[i] = cond;
+  } else list.push(cond);
+  pod.status.conditions = list;
+}
+
+/** The recorded attempts for a pod (`<namespace>/<name>`), oldest first; at most HISTORY_LIMIT. */
+export function getSchedulingHistory(cluster: Cluster, podKey: string): SchedulingAttempt[] {
+  return cluster.component<KubeScheduler>(SCHEDULER_ID)?.history(podKey) ?? [];
+}
+
+registerComponent(SCHEDULER_KIND, (cluster, args: SchedulerArgs) => new KubeScheduler(cluster, args));
+
+function scheduler(cluster: Cluster): KubeScheduler {
+  const s = cluster.component<KubeScheduler>(SCHEDULER_ID);
+  if (!s) throw new FaultError('kube-scheduler is not part of this cluster');
+  return s;
+}
+
+registerFault('StopScheduler', 'Stop kube-scheduler: pending pods stay Pending', (cluster) =>
+  scheduler(cluster).stop()
+);
+registerFault('StartScheduler', 'Start kube-scheduler again', (cluster) => scheduler(cluster).restart());
