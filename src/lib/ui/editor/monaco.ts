@@ -8,6 +8,7 @@ import 'monaco-editor/languages/definitions/yaml/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import YamlWorker from '$lib/workers/yaml.worker?worker';
 import { configureMonacoYaml, type SchemasSettings } from 'monaco-yaml';
+import { editorSchemas } from '$lib/sim/schemas';
 
 globalThis.MonacoEnvironment = {
   getWorker: (_id: string, label: string) => (label === 'yaml' ? new YamlWorker() : new EditorWorker())
@@ -45,35 +46,14 @@ const original = monaco.editor.createWebWorker;
   >[0]);
 };
 
-let yaml: ReturnType<typeof configureMonacoYaml> | undefined;
-
-/**
- * Point monaco-yaml at Nodeplane's schemas: one document schema that picks the kind's schema
- * from the `kind:` field, so any editor model validates whatever kind it holds.
- */
-export function setSchemas(schemas: Record<string, object>): void {
-  const byKind = Object.entries(schemas).map(([kind, schema]) => ({
-    if: { properties: { kind: { const: kind } }, required: ['kind'] },
-    then: schema
-  }));
-  const list: SchemasSettings[] = byKind.length
-    ? [
-        {
-          uri: 'https://nodeplane.dev/schemas/object.json',
-          fileMatch: ['**/*.yaml'],
-          schema: { allOf: byKind } as SchemasSettings['schema']
-        }
-      ]
-    : [];
-  const options = {
-    enableSchemaRequest: false,
-    validate: true,
-    hover: true,
-    completion: true,
-    schemas: list
-  };
-  if (yaml) yaml.update(options);
-  else yaml = configureMonacoYaml(monaco, options);
-}
+// One schema for any manifest: it picks the kind's schema from `kind:`, so an editor model
+// validates whatever kind it holds, with the same unknown-field rules as kubectl apply here.
+configureMonacoYaml(monaco, {
+  enableSchemaRequest: false,
+  validate: true,
+  hover: true,
+  completion: true,
+  schemas: editorSchemas(['**/*.yaml']) as SchemasSettings[]
+});
 
 export { monaco };

@@ -6,15 +6,11 @@
  */
 import type { Cluster } from '$lib/sim/cluster';
 import { ConsoleSession, type ConsoleOptions, type WatchHandle } from '$lib/sim/kubectl/console';
-import { placeholderCluster, PLACEHOLDER_FILE } from './dev-cluster';
-import {
-  loadBootstrap,
-  loadManifests,
-  loadSchedulingHistory,
-  type ManifestIssue,
-  type ManifestsModule,
-  type SchedulingHistory
-} from './integrations';
+import { applyManifests, parseManifests, type ManifestIssue } from '$lib/sim/manifests';
+import { getSchedulingHistory } from '$lib/sim/scheduler/component';
+import type { SchedulingAttempt } from '$lib/sim/scheduler/types';
+import { loadComponentKinds, placeholderCluster, PLACEHOLDER_FILE } from './dev-cluster';
+import { loadBootstrap } from './integrations';
 import { LabSession, type LabRecording, type Speed } from './session';
 import { buildView, type LabView } from './viewmodel';
 import { recordReady, type ReadyChange } from './history';
@@ -67,8 +63,6 @@ export class Lab {
 
   session!: LabSession;
   console!: ConsoleSession;
-  manifests: ManifestsModule | undefined;
-  schedulingHistory: SchedulingHistory | undefined;
 
   private opts: LabOptions;
   private raf = 0;
@@ -85,13 +79,7 @@ export class Lab {
 
   static async create(opts: LabOptions): Promise<Lab> {
     const lab = new Lab(opts);
-    const [createCluster, manifests, history] = await Promise.all([
-      loadBootstrap(),
-      loadManifests(),
-      loadSchedulingHistory()
-    ]);
-    lab.manifests = manifests;
-    lab.schedulingHistory = history;
+    const [createCluster] = await Promise.all([loadBootstrap(), loadComponentKinds()]);
     lab.placeholder = !createCluster;
     const make = createCluster
       ? () => createCluster(opts.scenario, { fileName: opts.fileName }).cluster
@@ -228,11 +216,15 @@ export class Lab {
   applyYaml(yaml: string, fileName = 'editor.yaml'): ApplyResult {
     try {
       this.session.perform({ kind: 'apply', yaml, fileName });
-      return { ok: true, message: 'configured', issues: [] };
+      return { ok: true, message: '', issues: [] };
     } catch (e) {
-      const issues = (e as { issues?: ManifestIssue[] }).issues ?? [];
+      const issues: ManifestIssue[] = (e as { issues?: ManifestIssue[] }).issues ?? [];
       const message = e instanceof Error ? e.message : String(e);
-      return { ok: false, message, issues: issues.length ? issues : [{ message }] };
+      return {
+        ok: false,
+        message: issues.length ? issues.map((i) => i.message).join('; ') : message,
+        issues: issues.length ? issues : [{ file: fileName, line: 1, column: 1, path: '', message }]
+      };
     } finally {
       this.touch();
     }
@@ -258,10 +250,13 @@ export class Lab {
     return { ...this.opts.console };
   }
 
+  /** The scheduler's recorded attempts for a pod (`namespace/name`), oldest first. */
+  schedulingHistory(podKey: string): SchedulingAttempt[] {
+    return getSchedulingHistory(this.cluster, podKey);
+  }
+
   private applyTo(cluster: Cluster, yaml: string, fileName: string): void {
-    if (!this.manifests) throw new Error('the manifests module is not part of this build');
-    const parsed = this.manifests.parseManifests(yaml, fileName);
-    this.manifests.applyManifests(cluster, parsed.objects, { component: 'kubectl' });
+    applyManifests(cluster, parseManifests(yaml, fileName).objects, { component: 'kubectl' });
   }
 
   private print(kind: ConsoleLine['kind'], text: string): void {

@@ -1,0 +1,87 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { loadComponentKinds, placeholderCluster } from './dev-cluster';
+import { buildView, stoppedByFaults } from './viewmodel';
+import { recordReady } from './history';
+
+beforeAll(async () => {
+  await loadComponentKinds();
+});
+
+describe('buildView', () => {
+  it('shows three Ready workers with their resources, and the oversized pod pending', () => {
+    const c = placeholderCluster();
+    c.runUntil(60_000);
+    const v = buildView(c);
+    expect(v.nodes.map((n) => [n.name, n.ready])).toEqual([
+      ['worker-1', 'True'],
+      ['worker-2', 'True'],
+      ['worker-3', 'True']
+    ]);
+    const cpu = v.nodes[0].resources.find((r) => r.name === 'cpu')!;
+    expect(cpu.label.capacity).toBe('4');
+    expect(v.nodes.map((n) => n.resources.map((r) => r.name))).toEqual([
+      ['cpu', 'memory', 'pods'],
+      ['cpu', 'memory', 'pods'],
+      ['cpu', 'memory', 'pods']
+    ]);
+    expect(v.pendingPods.map((p) => p.key)).toEqual(['default/big']);
+    const web = v.nodes.flatMap((n) => n.pods).filter((p) => p.owner?.startsWith('ReplicaSet/web-'));
+    expect(web).toHaveLength(3);
+    expect(web.every((p) => p.status === 'Running')).toBe(true);
+    expect(v.controlPlane.scheduler).toEqual({ present: true, running: true });
+    expect(v.controlPlane.etcd).toEqual({
+      members: [{ name: 'etcd-0', running: true, leader: true }],
+      quorum: true,
+      need: 1
+    });
+  });
+
+  it('after StopKubelet the node goes Unknown, gets the unreachable taints and counts down to eviction', () => {
+    const c = placeholderCluster();
+    c.runUntil(60_000);
+    c.applyFault('StopKubelet', { target: 'worker-1' });
+    expect(buildView(c).nodes[0].kubeletRunning).toBe(false);
+    c.runUntil(60_000 + 120_000);
+    const n = buildView(c).nodes[0];
+    expect(n.ready).toBe('Unknown');
+    expect(n.taints.map((t) => `${t.key}:${t.effect}`).sort()).toEqual([
+      'node.kubernetes.io/unreachable:NoExecute',
+      'node.kubernetes.io/unreachable:NoSchedule'
+    ]);
+    const counting = n.pods.filter((p) => p.evictionIn !== undefined);
+    expect(counting.length).toBeGreaterThan(0);
+    // DefaultTolerationSeconds: 300 s from the taint's timeAdded.
+    for (const p of counting) {
+      expect(p.evictionIn).toBeGreaterThan(200_000);
+      expect(p.evictionIn).toBeLessThanOrEqual(300_000);
+    }
+  });
+
+  it('reads control-plane state from the fault log when a component has no running flag', () => {
+    const faults = [
+      { action: 'StopScheduler' },
+      { action: 'StopKubelet', target: 'worker-1' },
+      { action: 'StartKubelet', target: 'worker-1' }
+    ];
+    expect(stoppedByFaults(faults, 'kube-scheduler', 'StopScheduler', 'StartScheduler')).toBe(true);
+    expect(stoppedByFaults(faults, 'worker-1', 'StopKubelet', 'StartKubelet')).toBe(false);
+    expect(stoppedByFaults(faults, 'worker-2', 'StopKubelet', 'StartKubelet')).toBe(false);
+  });
+});
+
+describe('recordReady', () => {
+  it('appends changes and drops entries after the clock when time jumps back', () => {
+    const node = (ready: 'True' | 'Unknown') => ({ name: 'w', exists: true, ready }) as never;
+    let h = recordReady({}, { now: 0, nodes: [node('True')] });
+    h = recordReady(h, { now: 10_000, nodes: [node('True')] });
+    h = recordReady(h, { now: 55_000, nodes: [node('Unknown')] });
+    expect(h).toEqual({
+      w: [
+        { t: 0, status: 'True' },
+        { t: 55_000, status: 'Unknown' }
+      ]
+    });
+    h = recordReady(h, { now: 30_000, nodes: [node('True')] });
+    expect(h).toEqual({ w: [{ t: 0, status: 'True' }] });
+  });
+});
