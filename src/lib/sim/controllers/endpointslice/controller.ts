@@ -1,0 +1,270 @@
+/**
+ * The EndpointSlice controller (kube-controller-manager `endpointslice`): for every Service with a
+ * selector it keeps EndpointSlices listing the matching pods that have an IP, with ready / serving /
+ * terminating conditions, at most 100 endpoints per slice (--max-endpoints-per-slice default).
+ * Runs as its own component kind `endpointslice-controller`; kube-controller-manager hosts it.
+ */
+import { ApiError, ConnectionError } from '../../api/errors';
+import { matchRequirements, parseLabelSelector } from '../../api/selectors';
+import type { KubeObject, RequestContext } from '../../api/types';
+import { registerComponent, type Cluster, type Component } from '../../cluster';
+import type { SimEvent } from '../../engine/engine';
+
+export const MAX_ENDPOINTS_PER_SLICE = 100;
+export const MANAGED_BY = 'endpointslice-controller.k8s.io';
+const CTX: RequestContext = { component: 'kube-controller-manager' };
+
+interface State {
+  queue: string[];
+  pending: boolean;
+}
+
+interface SlicePort {
+  name: string;
+  port: number;
+  protocol: string;
+}
+
+interface SliceEndpoint {
+  addresses: string[];
+  conditions: { ready: boolean; serving: boolean; terminating: boolean };
+  nodeName?: string;
+  zone?: string;
+  targetRef: { kind: 'Pod'; namespace: string; name: string; uid: string };
+}
+
+function selectorString(sel: Record<string, string>): string {
+  return Object.entries(sel)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+}
+
+function podReady(pod: KubeObject): boolean {
+  return ((pod.status?.conditions ?? []) as { type: string; status: string }[]).some(
+    (c) => c.type === 'Ready' && c.status === 'True'
+  );
+}
+
+/** targetPort as a number, or the named container port of this pod (undefined if it has none). */
+export function resolveTargetPort(
+  pod: KubeObject,
+  target: number | string | undefined,
+  port: number
+): number | undefined {
+  if (target === undefined) return port;
+  if (typeof target === 'number') return target;
+  if (/^\d+$/.test(target)) return parseInt(target, 10);
+  for (const c of (pod.spec?.containers ?? []) as { ports?: { name?: string; containerPort: number }[] }[])
+    for (const p of c.ports ?? []) if (p.name === target) return p.containerPort;
+  return undefined;
+}
+
+/** The desired endpoints of a Service, grouped by resolved port set (pods with different named ports get separate slices). */
+export function desiredEndpoints(
+  cluster: Cluster,
+  svc: KubeObject
+): Map<string, { ports: SlicePort[]; endpoints: SliceEndpoint[] }> {
+  const groups = new Map<string, { ports: SlicePort[]; endpoints: SliceEndpoint[] }>();
+  const sel = svc.spec?.selector as Record<string, string> | undefined;
+  if (!sel || !Object.keys(sel).length) return groups;
+  const reqs = parseLabelSelector(selectorString(sel));
+  const pods = cluster.api
+    .list('Pod', { namespace: svc.metadata.namespace })
+    .filter((p) => matchRequirements(reqs, p.metadata.labels))
+    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
+  for (const pod of pods) {
+    const ip = pod.status?.podIP as string | undefined;
+    const phase = pod.status?.phase;
+    if (!ip || phase === 'Succeeded' || phase === 'Failed') continue;
+    const ports: SlicePort[] = [];
+    for (const p of (svc.spec?.ports ?? []) as {
+      name?: string;
+      port: number;
+      targetPort?: number | string;
+      protocol?: string;
+    }[]) {
+      const resolved = resolveTargetPort(pod, p.targetPort, p.port);
+      if (resolved !== undefined)
+        ports.push({ name: p.name ?? '', port: resolved, protocol: p.protocol ?? 'TCP' });
+    }
+    const terminating = !!pod.metadata.deletionTimestamp;
+    const serving = publishNotReady || podReady(pod);
+    const ep: SliceEndpoint = {
+      addresses: [ip],
+      conditions: { ready: serving && !terminating, serving, terminating },
+      targetRef: {
+        kind: 'Pod',
+        namespace: pod.metadata.namespace!,
+        name: pod.metadata.name,
+        uid: pod.metadata.uid!
+      }
+    };
+    const nodeName = pod.spec?.nodeName as string | undefined;
+    if (nodeName) {
+      ep.nodeName = nodeName;
+      const zone = cluster.api.tryGet('Node', undefined, nodeName)?.metadata.labels?.[
+        'topology.kubernetes.io/zone'
+      ];
+      if (zone) ep.zone = zone;
+    }
+    const key = JSON.stringify(ports);
+    if (!groups.has(key)) groups.set(key, { ports, endpoints: [] });
+    groups.get(key)!.endpoints.push(ep);
+  }
+  return groups;
+}
+
+export class EndpointSliceController implements Component {
+  readonly kind = 'endpointslice-controller';
+  readonly id = 'endpointslice-controller';
+  state: State = { queue: [], pending: false };
+  private unwatch: (() => void)[] = [];
+
+  constructor(
+    private cluster: Cluster,
+    readonly args: Record<string, never> = {}
+  ) {
+    const api = cluster.api;
+    this.unwatch.push(
+      api.watch('Service', (_t, o) => this.enqueue(`${o.metadata.namespace}/${o.metadata.name}`)),
+      api.watch('Pod', (_t, o, old) => {
+        for (const svc of api.list('Service', { namespace: o.metadata.namespace })) {
+          const sel = svc.spec?.selector as Record<string, string> | undefined;
+          if (!sel || !Object.keys(sel).length) continue;
+          const reqs = parseLabelSelector(selectorString(sel));
+          if (
+            matchRequirements(reqs, o.metadata.labels) ||
+            (old && matchRequirements(reqs, old.metadata.labels))
+          )
+            this.enqueue(`${svc.metadata.namespace}/${svc.metadata.name}`);
+        }
+      }),
+      api.watch('EndpointSlice', (_t, o) => {
+        const svc = o.metadata.labels?.['kubernetes.io/service-name'];
+        if (svc && o.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === MANAGED_BY)
+          this.enqueue(`${o.metadata.namespace}/${svc}`);
+      })
+    );
+  }
+
+  private enqueue(key: string): void {
+    if (!this.state.queue.includes(key)) this.state.queue.push(key);
+    if (!this.state.pending) {
+      this.state.pending = true;
+      this.cluster.engine.schedule(0, this.id, 'sync');
+    }
+  }
+
+  start(): void {
+    for (const s of this.cluster.api.list('Service'))
+      this.enqueue(`${s.metadata.namespace}/${s.metadata.name}`);
+  }
+
+  handle(ev: SimEvent): void {
+    if (ev.type !== 'sync') return;
+    this.state.pending = false;
+    const keys = this.state.queue;
+    this.state.queue = [];
+    for (const key of keys) {
+      try {
+        this.syncService(key);
+      } catch (e) {
+        if (!(e instanceof ConnectionError || e instanceof ApiError)) throw e;
+        // Requeue with the workqueue's rate limit; 1s keeps the sketch simple and deterministic.
+        if (!this.state.queue.includes(key)) this.state.queue.push(key);
+        if (!this.state.pending) {
+          this.state.pending = true;
+          this.cluster.engine.schedule(1000, this.id, 'sync');
+        }
+      }
+    }
+  }
+
+  syncService(key: string): void {
+    const [ns, name] = key.split('/');
+    const api = this.cluster.api;
+    const svc = api.tryGet('Service', ns, name);
+    const existing = api
+      .list('EndpointSlice', { namespace: ns, labelSelector: `kubernetes.io/service-name=${name}` })
+      .filter((s) => s.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === MANAGED_BY)
+      .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+    if (!svc || !svc.spec?.selector || svc.spec?.type === 'ExternalName') {
+      // Slices are garbage-collected through their ownerReference; delete directly when the Service is gone.
+      for (const s of existing) api.delete('EndpointSlice', ns, s.metadata.name, {}, CTX);
+      return;
+    }
+    const desired: KubeObject[] = [];
+    const groups = desiredEndpoints(this.cluster, svc);
+    // A Service with no matching pods still gets one placeholder slice without endpoints.
+    if (!groups.size) groups.set('[]', { ports: [], endpoints: [] });
+    for (const g of groups.values()) {
+      for (let i = 0; i < Math.max(1, Math.ceil(g.endpoints.length / MAX_ENDPOINTS_PER_SLICE)); i++) {
+        desired.push({
+          apiVersion: 'discovery.k8s.io/v1',
+          kind: 'EndpointSlice',
+          metadata: {
+            name: '',
+            generateName: `${name}-`,
+            namespace: ns,
+            labels: {
+              'endpointslice.kubernetes.io/managed-by': MANAGED_BY,
+              'kubernetes.io/service-name': name,
+              ...(svc.spec.clusterIP === 'None' ? { 'service.kubernetes.io/headless': '' } : {})
+            },
+            ownerReferences: [
+              {
+                apiVersion: 'v1',
+                kind: 'Service',
+                name,
+                uid: svc.metadata.uid!,
+                controller: true,
+                blockOwnerDeletion: true
+              }
+            ]
+          },
+          addressType: 'IPv4',
+          endpoints: g.endpoints.slice(i * MAX_ENDPOINTS_PER_SLICE, (i + 1) * MAX_ENDPOINTS_PER_SLICE),
+          ports: g.ports
+        });
+      }
+    }
+    desired.forEach((d, i) => {
+      const cur = existing[i];
+      if (!cur) {
+        api.create(d, CTX);
+        return;
+      }
+      if (
+        JSON.stringify(cur.endpoints ?? []) === JSON.stringify(d.endpoints) &&
+        JSON.stringify(cur.ports ?? []) === JSON.stringify(d.ports)
+      )
+        return;
+      api.update(
+        {
+          ...cur,
+          metadata: { ...cur.metadata, labels: d.metadata.labels },
+          endpoints: d.endpoints,
+          ports: d.ports
+        },
+        CTX
+      );
+    });
+    for (const extra of existing.slice(desired.length))
+      api.delete('EndpointSlice', ns, extra.metadata.name, {}, CTX);
+  }
+
+  getState(): State {
+    return this.state;
+  }
+
+  setState(s: unknown): void {
+    this.state = structuredClone(s) as State;
+  }
+
+  dispose(): void {
+    for (const u of this.unwatch) u();
+  }
+}
+
+registerComponent('endpointslice-controller', (cluster, args) => new EndpointSliceController(cluster, args));

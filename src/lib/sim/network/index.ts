@@ -1,0 +1,32 @@
+/**
+ * Networking: import this module to register the kube-proxy component, the SetProxyMode fault,
+ * the EndpointSlice controller and the node dataplane provider. `installNetworking` adds the
+ * controller and one kube-proxy per Node (unless Cilium replaces kube-proxy).
+ */
+import type { Cluster } from '../cluster';
+import '../controllers/endpointslice/controller';
+import './kubeproxy';
+import { kubeProxyReplaced } from './provider';
+
+export { trace, renderTrace, type TraceHop, type TraceResult } from './trace';
+export { nodeProgram, nodeDataplane, kubeProxyReplaced } from './provider';
+export { installServiceAllocator, serviceAllocator } from './allocator';
+export { setCniInstalled, cniInstalled, cniConfigFiles, CNI_NOT_READY_MESSAGE, nodeAddrs } from './cni';
+export { rules, syncTime, firstPacketLookup, programmingLatency, CALIBRATION, FITTED } from './costmodel';
+export { kubeProxyOf, KUBE_PROXY_DEFAULTS, type ProxyMode } from './kubeproxy';
+
+/** Add the EndpointSlice controller and a kube-proxy for every Node that has none yet. */
+export function installNetworking(cluster: Cluster): void {
+  if (!cluster.component('endpointslice-controller')) cluster.addComponent('endpointslice-controller', {});
+  ensureKubeProxies(cluster);
+}
+
+/** kube-proxy runs as a DaemonSet: one per node. Call after nodes join (and on node deletion). */
+export function ensureKubeProxies(cluster: Cluster): void {
+  if (cluster.config.network.proxyMode === 'none' || kubeProxyReplaced(cluster)) return;
+  const nodes = new Set(cluster.api.list('Node').map((n) => n.metadata.name));
+  for (const n of nodes)
+    if (!cluster.component(`kube-proxy/${n}`)) cluster.addComponent('kube-proxy', { nodeName: n });
+  for (const c of cluster.componentsOfKind('kube-proxy'))
+    if (!nodes.has((c.args as { nodeName: string }).nodeName)) cluster.removeComponent(c.id);
+}

@@ -1,0 +1,232 @@
+/**
+ * kube-proxy, one per node (`kube-proxy/<node>`): watches Services and EndpointSlices, batches
+ * changes for minSyncPeriod (1s), syncs partially (only changed service chains) and fully at most
+ * once an hour or after a restart, and keeps what it programmed as JSON state. The mode can be
+ * switched live (SetProxyMode): the restarted kube-proxy cleans up the old mode's rules first.
+ */
+import { ApiError, ConnectionError } from '../api/errors';
+import type { KubeObject, RequestContext } from '../api/types';
+import { registerComponent, registerFault, FaultError, type Cluster, type Component } from '../cluster';
+import type { SimEvent } from '../engine/engine';
+import { syncTime } from './costmodel';
+import type { IpvsScheduler } from './ipvs';
+import { collectServicePorts, portNameString, type ServicePortInfo } from './model';
+
+export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
+
+/** KubeProxyConfiguration defaults (pkg/proxy/apis/config/v1alpha1/defaults.go). */
+export const KUBE_PROXY_DEFAULTS = {
+  minSyncPeriod: 1_000,
+  syncPeriod: 30_000,
+  /** proxyutil.FullSyncPeriod: a full iptables-restore at least once an hour. */
+  fullSyncPeriod: 3_600_000
+};
+
+export interface SyncRecord {
+  t: number;
+  mode: ProxyMode;
+  full: boolean;
+  /** Service ports whose chains were rewritten. */
+  changed: string[];
+  servicePorts: number;
+  endpoints: number;
+  /** Modelled duration of the restore/transaction (cost model), ms. */
+  durationMs: number;
+}
+
+export interface KubeProxyState {
+  mode: ProxyMode;
+  /** The mode whose rules are in the kernel now (undefined before the first sync). */
+  programmedMode?: ProxyMode;
+  scheduler: IpvsScheduler;
+  ports: ServicePortInfo[];
+  dirty: string[];
+  needFullSync: boolean;
+  lastSync: number;
+  lastFullSync: number;
+  syncPending: boolean;
+  syncs: SyncRecord[];
+  cleanups: { t: number; from: ProxyMode; to: ProxyMode }[];
+  lastError?: string;
+}
+
+const MAX_SYNC_RECORDS = 50;
+/** "Never" as a JSON-safe time. */
+const NEVER = -1e15;
+
+export class KubeProxy implements Component {
+  readonly kind = 'kube-proxy';
+  readonly id: string;
+  state: KubeProxyState;
+  private unwatch: (() => void)[] = [];
+  private readonly ctx: RequestContext;
+
+  constructor(
+    private cluster: Cluster,
+    readonly args: { nodeName: string; mode?: ProxyMode }
+  ) {
+    this.id = `kube-proxy/${args.nodeName}`;
+    this.ctx = { component: 'kube-proxy', node: args.nodeName };
+    const configured = cluster.config.network.proxyMode;
+    this.state = {
+      mode: args.mode ?? (configured === 'none' ? 'iptables' : configured),
+      scheduler: 'rr',
+      ports: [],
+      dirty: [],
+      needFullSync: true,
+      lastSync: NEVER,
+      lastFullSync: NEVER,
+      syncPending: false,
+      syncs: [],
+      cleanups: []
+    };
+    const onChange = (key: string) => {
+      if (!this.state.dirty.includes(key)) this.state.dirty.push(key);
+      this.requestSync();
+    };
+    this.unwatch.push(
+      cluster.api.watch('Service', (_t, o) => onChange(`${o.metadata.namespace}/${o.metadata.name}`)),
+      cluster.api.watch('EndpointSlice', (_t, o) => {
+        const svc = o.metadata.labels?.['kubernetes.io/service-name'];
+        if (svc) onChange(`${o.metadata.namespace}/${svc}`);
+      })
+    );
+  }
+
+  get nodeName(): string {
+    return this.args.nodeName;
+  }
+
+  start(): void {
+    this.requestSync();
+    this.cluster.engine.schedule(KUBE_PROXY_DEFAULTS.syncPeriod, this.id, 'periodic');
+  }
+
+  /** BoundedFrequencyRunner: run now unless the last run was less than minSyncPeriod ago. */
+  requestSync(): void {
+    if (this.state.syncPending) return;
+    this.state.syncPending = true;
+    const at = Math.max(this.cluster.now, this.state.lastSync + KUBE_PROXY_DEFAULTS.minSyncPeriod);
+    this.cluster.engine.scheduleAt(at, this.id, 'sync');
+  }
+
+  setMode(mode: ProxyMode): void {
+    if (mode === this.state.mode) return;
+    this.state.mode = mode;
+    this.state.needFullSync = true;
+    // A restarted kube-proxy syncs straight away, not after minSyncPeriod.
+    this.state.lastSync = NEVER;
+    this.state.syncPending = false;
+    this.requestSync();
+  }
+
+  handle(ev: SimEvent): void {
+    if (ev.type === 'sync') {
+      this.state.syncPending = false;
+      this.sync();
+    } else if (ev.type === 'periodic') {
+      if (this.cluster.now - this.state.lastFullSync >= KUBE_PROXY_DEFAULTS.fullSyncPeriod) {
+        this.state.needFullSync = true;
+        this.requestSync();
+      }
+      this.cluster.engine.schedule(KUBE_PROXY_DEFAULTS.syncPeriod, this.id, 'periodic');
+    }
+  }
+
+  private sync(): void {
+    let services: KubeObject[];
+    let slices: KubeObject[];
+    try {
+      this.cluster.api.countRead('list', 'Service', this.ctx);
+      services = this.cluster.api.list('Service');
+      this.cluster.api.countRead('list', 'EndpointSlice', this.ctx);
+      slices = this.cluster.api.list('EndpointSlice');
+    } catch (e) {
+      if (e instanceof ConnectionError || e instanceof ApiError) {
+        // The informer cache keeps its last view; the programmed rules stay as they are.
+        this.state.lastError = e.message;
+        this.cluster.engine.schedule(KUBE_PROXY_DEFAULTS.syncPeriod, this.id, 'sync');
+        this.state.syncPending = true;
+        return;
+      }
+      throw e;
+    }
+    delete this.state.lastError;
+    const now = this.cluster.now;
+    const ports = collectServicePorts(services, slices);
+    const modeChanged =
+      this.state.programmedMode !== undefined && this.state.programmedMode !== this.state.mode;
+    if (modeChanged)
+      this.state.cleanups.push({ t: now, from: this.state.programmedMode!, to: this.state.mode });
+    const full =
+      this.state.needFullSync ||
+      modeChanged ||
+      now - this.state.lastFullSync >= KUBE_PROXY_DEFAULTS.fullSyncPeriod;
+    const before = new Map(
+      this.state.ports.map((p) => [`${portNameString(p)}/${p.protocol}`, JSON.stringify(p)])
+    );
+    const after = new Map(ports.map((p) => [`${portNameString(p)}/${p.protocol}`, JSON.stringify(p)]));
+    const changed = [...new Set([...before.keys(), ...after.keys()])]
+      .filter((k) => before.get(k) !== after.get(k))
+      .sort();
+    const endpoints = ports.reduce((n, p) => n + p.endpoints.length, 0);
+    const record: SyncRecord = {
+      t: now,
+      mode: this.state.mode,
+      full,
+      changed: full ? ports.map((p) => `${portNameString(p)}/${p.protocol}`) : changed,
+      servicePorts: ports.length,
+      endpoints,
+      durationMs: syncTime(this.state.mode, ports.length, ports.length ? endpoints / ports.length : 0, {
+        full,
+        changedServices: changed.length
+      })
+    };
+    this.state.ports = ports;
+    this.state.dirty = [];
+    this.state.programmedMode = this.state.mode;
+    this.state.lastSync = now;
+    if (full) {
+      this.state.lastFullSync = now;
+      this.state.needFullSync = false;
+    }
+    this.state.syncs = [...this.state.syncs, record].slice(-MAX_SYNC_RECORDS);
+  }
+
+  getState(): KubeProxyState {
+    return this.state;
+  }
+
+  setState(s: unknown): void {
+    this.state = structuredClone(s) as KubeProxyState;
+  }
+
+  dispose(): void {
+    for (const u of this.unwatch) u();
+  }
+}
+
+registerComponent('kube-proxy', (cluster, args) => new KubeProxy(cluster, args));
+
+export function kubeProxyOf(cluster: Cluster, nodeName: string): KubeProxy | undefined {
+  return cluster.component<KubeProxy>(`kube-proxy/${nodeName}`);
+}
+
+registerFault(
+  'SetProxyMode',
+  "Restart kube-proxy in another mode (iptables, ipvs, nftables) on one node or 'all'",
+  (cluster, params) => {
+    const mode = params.mode as ProxyMode;
+    if (!['iptables', 'ipvs', 'nftables'].includes(mode))
+      throw new FaultError(
+        `invalid proxy mode "${String(params.mode)}": expected iptables, ipvs or nftables`
+      );
+    const target = params.target ?? 'all';
+    const proxies = cluster
+      .componentsOfKind<KubeProxy>('kube-proxy')
+      .filter((p) => target === 'all' || p.nodeName === target);
+    if (!proxies.length) throw new FaultError(`no kube-proxy on "${target}"`);
+    if (target === 'all') cluster.config.network.proxyMode = mode;
+    for (const p of proxies) p.setMode(mode);
+  }
+);

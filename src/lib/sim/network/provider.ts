@@ -1,0 +1,94 @@
+/**
+ * The node dataplane (network/dataplane.ts contract): what kube-proxy programmed on a node (from its
+ * component state) and what the CNI plugin set up, rendered as the node's own tools print it.
+ */
+import type { Cluster } from '../cluster';
+import type { KubeObject } from '../api/types';
+import { registerDataplaneProvider, type NodeDataplane } from './dataplane';
+import { buildIptables, canaryTables, renderIptablesSave, type NodeNet, type Table } from './iptables';
+import { buildIpvs, ipvsIptables, renderIpvsadm, type IpvsState } from './ipvs';
+import { buildNftables, renderNft } from './nftables';
+import { renderIptablesList } from './listing';
+import { kubeProxyOf } from './kubeproxy';
+import {
+  cniConfigFiles,
+  cniInstalled,
+  cniMode,
+  ipAddr,
+  networkExtension,
+  nodeAddrs,
+  routes,
+  type PodAddr
+} from './cni';
+import type { ServicePortInfo } from './model';
+
+export interface NodeProgram {
+  node: NodeNet;
+  mode: 'iptables' | 'ipvs' | 'nftables' | 'none';
+  ports: ServicePortInfo[];
+  iptables: Record<Table['name'], Table>;
+  ipvs?: IpvsState;
+  nft?: ReturnType<typeof buildNftables>;
+}
+
+/** What is programmed on `nodeName` right now (rules from kube-proxy's last sync). */
+export function nodeProgram(cluster: Cluster, nodeName: string): NodeProgram | undefined {
+  const self = nodeAddrs(cluster).find((n) => n.name === nodeName);
+  if (!self) return undefined;
+  const node: NodeNet = { nodeName, nodeIP: self.ip, clusterCIDR: cluster.config.network.clusterCIDR };
+  const kp = kubeProxyOf(cluster, nodeName);
+  const mode = kp?.state.programmedMode ?? 'none';
+  const ports = kp?.state.ports ?? [];
+  if (mode === 'iptables') return { node, mode, ports, iptables: buildIptables(ports, node).tables };
+  if (mode === 'ipvs') {
+    const ipvs = buildIpvs(ports, node, kp!.state.scheduler);
+    return { node, mode, ports, iptables: ipvsIptables(ipvs, node), ipvs };
+  }
+  if (mode === 'nftables')
+    return { node, mode, ports, iptables: canaryTables(), nft: buildNftables(ports, node) };
+  return { node, mode, ports, iptables: canaryTables() };
+}
+
+export function podAddrsOnNode(cluster: Cluster, nodeName: string): PodAddr[] {
+  return cluster.api
+    .podsOnNode<KubeObject>(nodeName)
+    .filter((p) => p.status?.podIP && !p.spec?.hostNetwork)
+    .map((p) => ({ key: `${p.metadata.namespace}/${p.metadata.name}`, ip: p.status.podIP as string }))
+    .sort((a, b) => a.ip.localeCompare(b.ip, 'en', { numeric: true }));
+}
+
+export function nodeDataplane(cluster: Cluster, nodeName: string): NodeDataplane | undefined {
+  const prog = nodeProgram(cluster, nodeName);
+  if (!prog) return undefined;
+  const all = nodeAddrs(cluster);
+  const self = all.find((n) => n.name === nodeName)!;
+  const wall = () => cluster.api.epochMs + cluster.now;
+  const plugin = cniInstalled(cluster, nodeName) ? cluster.config.network.cni : 'none';
+  const mode = cniMode(cluster);
+  return {
+    iptablesSave: (table) => renderIptablesSave(prog.iptables, wall(), table),
+    iptablesList: (table, chain) => renderIptablesList(prog.iptables[table], chain),
+    ipvsadmList: () =>
+      prog.ipvs
+        ? renderIpvsadm(prog.ipvs)
+        : renderIpvsadm({ virtualServers: [], dummyAddresses: [], ipsets: {} }),
+    nftListRuleset: () => (prog.nft ? renderNft(prog.nft) : ''),
+    ipRoute: () =>
+      routes(
+        plugin,
+        mode,
+        self,
+        all.filter((n) => n.name !== nodeName),
+        podAddrsOnNode(cluster, nodeName)
+      ).join('\n') + '\n',
+    ipAddr: () => ipAddr(plugin, mode, self, podAddrsOnNode(cluster, nodeName), prog.ipvs?.dummyAddresses),
+    cniConfigFiles: () => cniConfigFiles(plugin, nodeName)
+  };
+}
+
+registerDataplaneProvider(nodeDataplane);
+
+/** Cilium with kubeProxyReplacement: kube-proxy is absent and Services live in eBPF maps. */
+export function kubeProxyReplaced(cluster: Cluster): boolean {
+  return cluster.config.network.cni === 'cilium' && networkExtension(cluster).kubeProxyReplacement === true;
+}
