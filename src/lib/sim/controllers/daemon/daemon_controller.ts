@@ -1,0 +1,299 @@
+/**
+ * daemonset-controller (pkg/controller/daemon): one pod per eligible node. Pods are pinned to their
+ * node with required node affinity on metadata.name (the scheduler binds them) and carry the
+ * DaemonSet tolerations, so node problems never evict them.
+ */
+import type { KubeObject, Mutable, Toleration } from '../../api/types';
+import { clone } from '../../api/types';
+import { errorMessage, type Controller, type ControllerHost } from '../controller';
+import { controllerRef, isPodAvailable, isPodReady, podKey, splitKey, targetNodeName } from '../util/pods';
+import { podFromTemplate } from '../util/podtemplate';
+import { fitsNodeAffinity, untoleratedTaints } from '../util/nodeaffinity';
+import {
+  TAINT_DISK_PRESSURE,
+  TAINT_MEMORY_PRESSURE,
+  TAINT_NETWORK_UNAVAILABLE,
+  TAINT_NOT_READY,
+  TAINT_PID_PRESSURE,
+  TAINT_UNREACHABLE,
+  TAINT_UNSCHEDULABLE
+} from '../util/taints';
+import { podTemplateHash, scaledValue } from '../deployment/util';
+
+const SOURCE = { component: 'daemonset-controller' };
+export const CONTROLLER_REVISION_HASH = 'controller-revision-hash';
+export const POD_TEMPLATE_GENERATION = 'pod-template-generation';
+
+/** AddOrUpdateDaemonPodTolerations, in upstream order. */
+export function addDaemonPodTolerations(
+  spec: Mutable<{ tolerations?: Toleration[]; hostNetwork?: boolean }>
+): void {
+  const add: Toleration[] = [
+    { key: TAINT_NOT_READY, operator: 'Exists', effect: 'NoExecute' },
+    { key: TAINT_UNREACHABLE, operator: 'Exists', effect: 'NoExecute' },
+    { key: TAINT_DISK_PRESSURE, operator: 'Exists', effect: 'NoSchedule' },
+    { key: TAINT_MEMORY_PRESSURE, operator: 'Exists', effect: 'NoSchedule' },
+    { key: TAINT_PID_PRESSURE, operator: 'Exists', effect: 'NoSchedule' },
+    { key: TAINT_UNSCHEDULABLE, operator: 'Exists', effect: 'NoSchedule' }
+  ];
+  if (spec.hostNetwork)
+    add.push({ key: TAINT_NETWORK_UNAVAILABLE, operator: 'Exists', effect: 'NoSchedule' });
+  const tols = (spec.tolerations ??= []);
+  for (const t of add) {
+    const i = tols.findIndex((x) => x.key === t.key && x.effect === t.effect && x.operator === t.operator);
+    if (i >= 0) tols[i] = { ...t };
+    else tols.push({ ...t });
+  }
+}
+
+/** nodeShouldRunDaemonPod. */
+export function nodeShouldRunDaemonPod(
+  node: KubeObject,
+  ds: KubeObject
+): { shouldRun: boolean; shouldContinueRunning: boolean } {
+  const spec = clone(ds.spec?.template?.spec ?? {});
+  addDaemonPodTolerations(spec);
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: '' }, spec } as KubeObject;
+  if (spec.nodeName && spec.nodeName !== node.metadata.name)
+    return { shouldRun: false, shouldContinueRunning: false };
+  if (!fitsNodeAffinity(pod, node)) return { shouldRun: false, shouldContinueRunning: false };
+  if (untoleratedTaints(pod, node, ['NoSchedule', 'NoExecute']).length) {
+    return { shouldRun: false, shouldContinueRunning: !untoleratedTaints(pod, node, ['NoExecute']).length };
+  }
+  return { shouldRun: true, shouldContinueRunning: true };
+}
+
+export class DaemonSetsController implements Controller {
+  readonly name = 'daemonset-controller';
+
+  constructor(private host: ControllerHost) {}
+
+  watch(): (() => void)[] {
+    const api = this.host.cluster.api;
+    const all = () => {
+      for (const ds of api.list('DaemonSet')) this.host.enqueue(podKey(ds));
+    };
+    return [
+      api.watch('DaemonSet', (type, ds) => {
+        if (type !== 'DELETED') this.host.enqueue(podKey(ds));
+      }),
+      api.watch('Node', (type, node, old) => {
+        if (
+          type !== 'MODIFIED' ||
+          JSON.stringify(node.metadata.labels) !== JSON.stringify(old?.metadata.labels) ||
+          JSON.stringify(node.spec?.taints) !== JSON.stringify(old?.spec?.taints)
+        ) {
+          all();
+        }
+      }),
+      api.watch('Pod', (_type, pod) => {
+        const ref = controllerRef(pod);
+        if (ref?.kind === 'DaemonSet') this.host.enqueue(`${pod.metadata.namespace}/${ref.name}`);
+      })
+    ];
+  }
+
+  start(): void {}
+
+  resyncKeys(): string[] {
+    return this.host.cluster.api.list('DaemonSet').map(podKey);
+  }
+
+  getState(): unknown {
+    return {};
+  }
+
+  setState(): void {}
+
+  sync(key: string): void {
+    const api = this.host.cluster.api;
+    const [ns, name] = splitKey(key);
+    const ds = api.tryGet<KubeObject>('DaemonSet', ns, name);
+    if (!ds) return;
+    const hash = podTemplateHash(ds.spec?.template);
+    const nodes = api.list<KubeObject>('Node');
+    const nodeNames = new Set(nodes.map((n) => n.metadata.name));
+    const byNode: Record<string, KubeObject[]> = {};
+    const orphans: KubeObject[] = [];
+    const created = (p: KubeObject) => api.timeOf(p.metadata.creationTimestamp);
+    for (const p of api.list<KubeObject>('Pod', { namespace: ns })) {
+      if (controllerRef(p)?.uid !== ds.metadata.uid) continue;
+      const n = targetNodeName(p);
+      if (n && nodeNames.has(n)) (byNode[n] ??= []).push(p);
+      else if (!p.metadata.deletionTimestamp) orphans.push(p);
+    }
+    for (const list of Object.values(byNode)) list.sort((a, b) => created(a) - created(b));
+    let err: unknown;
+    if (!ds.metadata.deletionTimestamp) {
+      try {
+        this.manage(ds, nodes, byNode, orphans, hash);
+        if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate')
+          this.rollingUpdate(ds, nodes, byNode, hash);
+      } catch (e) {
+        err = e;
+      }
+    }
+    this.updateStatus(ds, nodes, hash);
+    if (err) throw err;
+  }
+
+  private manage(
+    ds: KubeObject,
+    nodes: KubeObject[],
+    byNode: Record<string, KubeObject[]>,
+    orphans: KubeObject[],
+    hash: string
+  ): void {
+    const need: string[] = [];
+    const toDelete: KubeObject[] = [...orphans];
+    for (const node of nodes) {
+      const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds);
+      const pods = byNode[node.metadata.name] ?? [];
+      if (shouldRun && !pods.length) need.push(node.metadata.name);
+      else if (shouldContinueRunning) {
+        const running: KubeObject[] = [];
+        for (const p of pods) {
+          if (p.metadata.deletionTimestamp) continue;
+          if (p.status?.phase === 'Failed') {
+            this.event(
+              ds,
+              'Warning',
+              'FailedDaemonPod',
+              `Found failed daemon pod ${podKey(p)} on node ${node.metadata.name}, will try to kill it`
+            );
+            toDelete.push(p);
+          } else running.push(p);
+        }
+        // More than one pod on the node: keep the oldest.
+        if (running.length > 1) toDelete.push(...running.slice(1));
+      } else {
+        toDelete.push(...pods.filter((p) => !p.metadata.deletionTimestamp));
+      }
+    }
+    this.syncNodes(ds, toDelete, need, hash);
+  }
+
+  /** Replace pods of an older template, at most maxUnavailable (default 1) unavailable at a time. */
+  private rollingUpdate(
+    ds: KubeObject,
+    nodes: KubeObject[],
+    byNode: Record<string, KubeObject[]>,
+    hash: string
+  ): void {
+    const api = this.host.cluster.api;
+    const now = this.host.now();
+    const minReady = (ds.spec?.minReadySeconds as number | undefined) ?? 0;
+    const available = (p: KubeObject) => isPodAvailable(p, minReady, now, (t) => api.timeOf(t));
+    const eligible = nodes.filter((n) => nodeShouldRunDaemonPod(n, ds).shouldRun);
+    const maxUnavailable = scaledValue(
+      ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable,
+      eligible.length,
+      true,
+      '1'
+    );
+    let unavailable = 0;
+    const replace: KubeObject[] = [];
+    const candidates: KubeObject[] = [];
+    for (const node of eligible) {
+      const pods = (byNode[node.metadata.name] ?? []).filter((p) => !p.metadata.deletionTimestamp);
+      const newPod = pods.find((p) => p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash);
+      const oldPod = pods.find((p) => p.metadata.labels?.[CONTROLLER_REVISION_HASH] !== hash);
+      if ((!newPod && !oldPod) || (newPod && oldPod)) unavailable++;
+      else if (newPod) {
+        if (!available(newPod)) unavailable++;
+      } else if (oldPod) {
+        if (!available(oldPod)) replace.push(oldPod);
+        else if (unavailable < maxUnavailable) candidates.push(oldPod);
+      }
+    }
+    const remaining = Math.max(0, Math.min(maxUnavailable - unavailable, candidates.length));
+    this.syncNodes(ds, [...replace, ...candidates.slice(0, remaining)], [], hash);
+  }
+
+  private syncNodes(ds: KubeObject, toDelete: KubeObject[], need: string[], hash: string): void {
+    const api = this.host.cluster.api;
+    const ctx = this.host.ctx;
+    for (const nodeName of need) {
+      const pod = podFromTemplate(ds, ds.spec?.template ?? {}, {
+        labels: {
+          [CONTROLLER_REVISION_HASH]: hash,
+          [POD_TEMPLATE_GENERATION]: String(ds.metadata.generation ?? 1)
+        }
+      });
+      addDaemonPodTolerations(pod.spec!);
+      const spec = pod.spec as Mutable<KubeObject['spec']>;
+      spec.affinity ??= {};
+      spec.affinity.nodeAffinity ??= {};
+      spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = {
+        nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }]
+      };
+      let created: KubeObject;
+      try {
+        created = api.create(pod, ctx);
+      } catch (err) {
+        this.event(ds, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(err)}`);
+        throw err;
+      }
+      this.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+    }
+    for (const p of toDelete) {
+      try {
+        api.delete('Pod', p.metadata.namespace, p.metadata.name, {}, ctx);
+      } catch (err) {
+        if (!api.tryGet('Pod', p.metadata.namespace, p.metadata.name)) continue;
+        this.event(ds, 'Warning', 'FailedDelete', `Error deleting: ${errorMessage(err)}`);
+        throw err;
+      }
+      this.event(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata.name}`);
+    }
+  }
+
+  private updateStatus(ds: KubeObject, nodes: KubeObject[], hash: string): void {
+    const api = this.host.cluster.api;
+    const now = this.host.now();
+    const minReady = (ds.spec?.minReadySeconds as number | undefined) ?? 0;
+    const pods = api
+      .list<KubeObject>('Pod', { namespace: ds.metadata.namespace })
+      .filter((p) => controllerRef(p)?.uid === ds.metadata.uid)
+      .sort((a, b) => api.timeOf(a.metadata.creationTimestamp) - api.timeOf(b.metadata.creationTimestamp));
+    let desired = 0;
+    let current = 0;
+    let misscheduled = 0;
+    let ready = 0;
+    let available = 0;
+    let updated = 0;
+    for (const node of nodes) {
+      const { shouldRun } = nodeShouldRunDaemonPod(node, ds);
+      const onNode = pods.filter((p) => targetNodeName(p) === node.metadata.name);
+      if (shouldRun) {
+        desired++;
+        if (!onNode.length) continue;
+        current++;
+        const p = onNode[0];
+        if (isPodReady(p)) {
+          ready++;
+          if (isPodAvailable(p, minReady, now, (t) => api.timeOf(t))) available++;
+        }
+        if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) updated++;
+      } else if (onNode.length) misscheduled++;
+    }
+    const status: Record<string, unknown> = {
+      currentNumberScheduled: current,
+      numberMisscheduled: misscheduled,
+      desiredNumberScheduled: desired,
+      numberReady: ready,
+      observedGeneration: ds.metadata.generation,
+      updatedNumberScheduled: updated,
+      numberAvailable: available,
+      ...(desired - available > 0 ? { numberUnavailable: desired - available } : {})
+    };
+    if (JSON.stringify(status) === JSON.stringify(ds.status ?? {})) return;
+    const upd = clone(api.get<KubeObject>('DaemonSet', ds.metadata.namespace, ds.metadata.name));
+    upd.status = status;
+    api.update(upd, this.host.ctx, { subresource: 'status' });
+  }
+
+  private event(ds: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.host.cluster.recorder.event(ds, type, reason, message, SOURCE, this.host.ctx);
+  }
+}

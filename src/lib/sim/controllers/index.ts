@@ -1,0 +1,5 @@
+/** kube-controller-manager: importing this module registers the component kind and its faults. */
+export { KubeControllerManager, KCM_ID, KCM_KIND, type ControllerError } from './kube-controller-manager';
+export { rolloutUndo, rolloutRestart, rolloutHistory } from './deployment/rollout';
+export { addDaemonPodTolerations, nodeShouldRunDaemonPod } from './daemon/daemon_controller';
+export type { ZoneState } from './nodelifecycle/zone';

@@ -1,0 +1,220 @@
+/**
+ * kube-controller-manager: one process hosting the controllers, as upstream does. Each controller
+ * gets a work queue and a JSON state slice; engine events addressed to `kube-controller-manager`
+ * are routed to a controller by the `<controller>:<type>` prefix.
+ *
+ * StopControllerManager stops every controller at once: watches still record keys (the queues keep
+ * them) but no event is processed; the events that come due meanwhile are held and replayed when
+ * StartControllerManager brings the process back, after a resync of every controller's keys.
+ */
+import { FaultError, registerComponent, registerFault, type Cluster, type Component } from '../cluster';
+import type { SimEvent } from '../engine/engine';
+import type { RequestContext } from '../api/types';
+import {
+  backoffDelay,
+  errorMessage,
+  newWorkQueue,
+  type Controller,
+  type ControllerHost,
+  type WorkQueueState
+} from './controller';
+import { NodeLifecycleController } from './nodelifecycle/node_lifecycle_controller';
+import { TaintEvictionController } from './tainteviction/taint_eviction';
+import { ReplicaSetController } from './replicaset/replica_set';
+import { DeploymentController } from './deployment/deployment_controller';
+import { DaemonSetsController } from './daemon/daemon_controller';
+import { PodGCController } from './podgc/gc_controller';
+import { GarbageCollector } from './garbagecollector/garbagecollector';
+import { NodeIpamController } from './nodeipam/node_ipam_controller';
+
+export const KCM_ID = 'kube-controller-manager';
+export const KCM_KIND = 'kube-controller-manager';
+
+export interface ControllerError {
+  t: number;
+  controller: string;
+  message: string;
+}
+
+interface ManagerState {
+  running: boolean;
+  /** Events that came due while stopped, replayed on start. */
+  held: { type: string; data?: unknown }[];
+  queues: Record<string, WorkQueueState>;
+  controllers: Record<string, unknown>;
+  errors: ControllerError[];
+}
+
+const MAX_ERRORS = 200;
+
+export class KubeControllerManager implements Component {
+  readonly id = KCM_ID;
+  readonly kind = KCM_KIND;
+  readonly args: Record<string, never> = {};
+  readonly ctx: RequestContext = { component: 'kube-controller-manager' };
+  readonly controllers: Controller[];
+  private state: ManagerState = { running: true, held: [], queues: {}, controllers: {}, errors: [] };
+  private unwatch: (() => void)[] = [];
+
+  constructor(readonly cluster: Cluster) {
+    this.controllers = [
+      new NodeIpamController(this.host('node-ipam-controller')),
+      new NodeLifecycleController(this.host('node-lifecycle-controller')),
+      new TaintEvictionController(this.host('taint-eviction-controller')),
+      new ReplicaSetController(this.host('replicaset-controller')),
+      new DeploymentController(this.host('deployment-controller')),
+      new DaemonSetsController(this.host('daemonset-controller')),
+      new PodGCController(this.host('pod-garbage-collector-controller')),
+      new GarbageCollector(this.host('garbage-collector-controller'))
+    ];
+    for (const c of this.controllers) this.state.queues[c.name] = newWorkQueue();
+    for (const c of this.controllers) this.unwatch.push(...c.watch());
+  }
+
+  get running(): boolean {
+    return this.state.running;
+  }
+
+  /** Recent API failures, newest last (what the process would log). */
+  get errors(): readonly ControllerError[] {
+    return this.state.errors;
+  }
+
+  controller<T extends Controller>(name: string): T {
+    const c = this.controllers.find((x) => x.name === name);
+    if (!c) throw new Error(`no controller ${name}`);
+    return c as T;
+  }
+
+  start(): void {
+    for (const c of this.controllers) c.start();
+    for (const c of this.controllers) for (const k of c.resyncKeys?.() ?? []) this.enqueue(c.name, k);
+  }
+
+  stop(): void {
+    this.state.running = false;
+  }
+
+  resume(): void {
+    if (this.state.running) return;
+    this.state.running = true;
+    for (const c of this.controllers) c.onRestart?.();
+    for (const c of this.controllers) for (const k of c.resyncKeys?.() ?? []) this.enqueue(c.name, k);
+    const held = this.state.held;
+    this.state.held = [];
+    for (const h of held) this.cluster.engine.schedule(0, this.id, h.type, h.data);
+  }
+
+  handle(ev: SimEvent): void {
+    if (!this.state.running) {
+      this.state.held.push(ev.data === undefined ? { type: ev.type } : { type: ev.type, data: ev.data });
+      return;
+    }
+    const sep = ev.type.indexOf(':');
+    const name = ev.type.slice(0, sep);
+    const type = ev.type.slice(sep + 1);
+    const c = this.controllers.find((x) => x.name === name);
+    if (!c) return;
+    if (type === 'sync') this.drain(c);
+    else if (type === 'requeue') this.enqueue(c.name, ev.data as string);
+    else c.handle?.(type, ev.data);
+  }
+
+  getState(): unknown {
+    const controllers: Record<string, unknown> = {};
+    for (const c of this.controllers) controllers[c.name] = c.getState();
+    return structuredClone({ ...this.state, controllers });
+  }
+
+  setState(s: unknown): void {
+    const st = structuredClone(s) as ManagerState;
+    this.state = st;
+    for (const c of this.controllers) {
+      st.queues[c.name] ??= newWorkQueue();
+      if (st.controllers[c.name] !== undefined) c.setState(st.controllers[c.name]);
+    }
+    this.state.controllers = {};
+  }
+
+  dispose(): void {
+    for (const u of this.unwatch) u();
+    this.unwatch = [];
+  }
+
+  private enqueue(name: string, key: string): void {
+    const q = this.state.queues[name];
+    if (!q.keys.includes(key)) q.keys.push(key);
+    if (!q.scheduled) {
+      q.scheduled = true;
+      this.cluster.engine.schedule(0, this.id, `${name}:sync`);
+    }
+  }
+
+  private drain(c: Controller): void {
+    const q = this.state.queues[c.name];
+    q.scheduled = false;
+    const keys = q.keys;
+    q.keys = [];
+    for (const key of keys) {
+      try {
+        c.sync?.(key);
+        delete q.retries[key];
+      } catch (err) {
+        this.logError(c.name, `error syncing "${key}"`, err);
+        const n = q.retries[key] ?? 0;
+        q.retries[key] = n + 1;
+        this.cluster.engine.schedule(backoffDelay(n), this.id, `${c.name}:requeue`, key);
+      }
+    }
+  }
+
+  private logError(controller: string, what: string, err: unknown): void {
+    this.state.errors.push({
+      t: this.cluster.engine.now,
+      controller,
+      message: `${what}: ${errorMessage(err)}`
+    });
+    if (this.state.errors.length > MAX_ERRORS)
+      this.state.errors.splice(0, this.state.errors.length - MAX_ERRORS);
+  }
+
+  private host(name: string): ControllerHost {
+    const engine = this.cluster.engine;
+    return {
+      cluster: this.cluster,
+      ctx: this.ctx,
+      now: () => engine.now,
+      schedule: (delay, type, data) => engine.schedule(delay, this.id, `${name}:${type}`, data),
+      scheduleAt: (at, type, data) => engine.scheduleAt(at, this.id, `${name}:${type}`, data),
+      enqueue: (key) => this.enqueue(name, key),
+      requeueWithBackoff: (key) => {
+        const q = this.state.queues[name];
+        const n = q.retries[key] ?? 0;
+        q.retries[key] = n + 1;
+        engine.schedule(backoffDelay(n), this.id, `${name}:requeue`, key);
+      },
+      forget: (key) => {
+        delete this.state.queues[name].retries[key];
+      },
+      logError: (what, err) => this.logError(name, what, err)
+    };
+  }
+}
+
+registerComponent(KCM_KIND, (cluster: Cluster) => new KubeControllerManager(cluster));
+
+function manager(cluster: Cluster): KubeControllerManager {
+  const m = cluster.component<KubeControllerManager>(KCM_ID);
+  if (!m) throw new FaultError('kube-controller-manager is not part of this cluster');
+  return m;
+}
+
+registerFault(
+  'StopControllerManager',
+  'Stop kube-controller-manager: no controller runs (no taints, no evictions, no replacements) until it starts again.',
+  (cluster) => manager(cluster).stop()
+);
+
+registerFault('StartControllerManager', 'Start kube-controller-manager again.', (cluster) =>
+  manager(cluster).resume()
+);

@@ -1,0 +1,257 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject, PodCondition } from '../../api/types';
+import type { KubeControllerManager } from '../kube-controller-manager';
+import { DEFAULT_TOLERATIONS, nodeTaints, readyOf, testCluster, testPod, timeWhen } from '../testing/harness';
+
+const UNREACHABLE = 'node.kubernetes.io/unreachable';
+
+function hasTaint(c: ReturnType<typeof testCluster>['cluster'], node: string, effect: string): boolean {
+  return nodeTaints(c, node).some((t) => t.key === UNREACHABLE && t.effect === effect);
+}
+
+function setup() {
+  const { cluster, harness } = testCluster({ nodes: ['w1', 'w2', 'w3'] });
+  const api = cluster.api;
+  api.create({
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'node-agent', namespace: 'default' },
+    spec: {
+      selector: { matchLabels: { app: 'node-agent' } },
+      template: {
+        metadata: { labels: { app: 'node-agent' } },
+        spec: { containers: [{ name: 'a', image: 'agent:1' }] }
+      }
+    }
+  });
+  api.create({
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'web' } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'web', image: 'nginx:1.27' }], tolerations: DEFAULT_TOLERATIONS }
+      }
+    }
+  });
+  // The harness binds the DaemonSet and ReplicaSet pods one per node; then the bare pods go to w3.
+  cluster.runUntil(5_000);
+  api.create(testPod('tolerates-300', 'w3', { tolerations: DEFAULT_TOLERATIONS }));
+  api.create(
+    testPod('tolerates-30', 'w3', {
+      tolerations: [{ key: UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }]
+    })
+  );
+  // Tolerates only unreachable=other:NoExecute, so DefaultTolerationSeconds adds nothing for that key.
+  api.create(
+    testPod('no-tolerations', 'w3', {
+      tolerations: [{ key: UNREACHABLE, operator: 'Equal', value: 'other', effect: 'NoExecute' }]
+    })
+  );
+  return { cluster, harness, api };
+}
+
+describe('node lifecycle controller: heartbeat loss on a 3-node cluster (v1.35 defaults)', () => {
+  it('marks the node Unknown after the grace period, taints it, and evicts pods by their tolerations', () => {
+    const { cluster, harness, api } = setup();
+    cluster.runUntil(55_000);
+    const webPodsOnW3 = api.podsOnNode<KubeObject>('w3').filter((p) => p.metadata.labels?.app === 'web');
+    expect(webPodsOnW3).toHaveLength(1);
+    const dsPodOnW3 = api.podsOnNode<KubeObject>('w3').find((p) => p.metadata.labels?.app === 'node-agent')!;
+    expect(dsPodOnW3).toBeDefined();
+    const lastRenewal = harness.state.lastRenew.w3;
+    expect(lastRenewal).toBe(50_000);
+    harness.kill('w3');
+
+    const tUnknown = timeWhen(cluster, 200_000, () => readyOf(cluster, 'w3')?.status === 'Unknown')!;
+    const grace = cluster.config.controllerManager.nodeMonitorGracePeriod;
+    expect(grace).toBe(50_000);
+    expect(tUnknown - lastRenewal).toBeGreaterThan(grace);
+    expect(tUnknown - lastRenewal).toBeLessThanOrEqual(grace + 5_000);
+    const ready = readyOf(cluster, 'w3')!;
+    expect(ready.reason).toBe('NodeStatusUnknown');
+    expect(ready.message).toBe('Kubelet stopped posting node status.');
+    const conds = api.get<KubeObject>('Node', undefined, 'w3').status.conditions as {
+      type: string;
+      status: string;
+    }[];
+    expect(
+      conds
+        .filter((c) => c.status === 'Unknown')
+        .map((c) => c.type)
+        .sort()
+    ).toEqual(['DiskPressure', 'MemoryPressure', 'PIDPressure', 'Ready']);
+    expect(readyOf(cluster, 'w1')?.status).toBe('True');
+
+    const tNoSchedule = timeWhen(cluster, 300_000, () => hasTaint(cluster, 'w3', 'NoSchedule'))!;
+    expect(tNoSchedule).toBe(tUnknown);
+    const tNoExecute = timeWhen(cluster, 300_000, () => hasTaint(cluster, 'w3', 'NoExecute'))!;
+    // Queued on the next monitor pass, tainted by the 100 ms tainting pass.
+    expect(tNoExecute).toBe(tUnknown + 5_100);
+    const noExec = nodeTaints(cluster, 'w3').find((t) => t.effect === 'NoExecute')!;
+    expect(noExec.timeAdded).toBe(api.timestamp());
+
+    const log = cluster.eventLog;
+    expect(log).toContainEqual(
+      expect.objectContaining({
+        reason: 'NodeNotReady',
+        type: 'Normal',
+        object: 'Node/w3',
+        message: 'Node w3 status is now: NodeNotReady',
+        t: tUnknown,
+        source: 'node-controller'
+      })
+    );
+    expect(log).toContainEqual(
+      expect.objectContaining({
+        reason: 'NodeNotReady',
+        type: 'Warning',
+        object: 'Pod/default/tolerates-300',
+        message: 'Node is not ready'
+      })
+    );
+    const podReady = (
+      api.get<KubeObject>('Pod', 'default', 'tolerates-300').status.conditions as PodCondition[]
+    ).find((c) => c.type === 'Ready');
+    expect(podReady?.status).toBe('False');
+    expect(log).toContainEqual(
+      expect.objectContaining({ reason: 'RegisteredNode', message: 'Registered Node w1 in Controller', t: 0 })
+    );
+
+    const deleted = (name: string) => () =>
+      !!api.tryGet<KubeObject>('Pod', 'default', name)?.metadata.deletionTimestamp;
+    // Untolerated: deleted at taint time.
+    expect(timeWhen(cluster, 1_000_000, deleted('no-tolerations'))).toBe(tNoExecute);
+    const t30 = timeWhen(cluster, 1_000_000, deleted('tolerates-30'))!;
+    expect(t30 - tNoExecute).toBe(30_000);
+    const t300 = timeWhen(cluster, 1_000_000, deleted('tolerates-300'))!;
+    expect(t300 - tNoExecute).toBeGreaterThanOrEqual(300_000);
+    expect(t300 - tNoExecute).toBeLessThanOrEqual(305_000);
+    const evicted = api.get<KubeObject>('Pod', 'default', 'tolerates-300');
+    expect(
+      (evicted.status.conditions as PodCondition[]).find((c) => c.type === 'DisruptionTarget')
+    ).toMatchObject({
+      status: 'True',
+      reason: 'DeletionByTaintManager',
+      message: 'Taint manager: deleting due to NoExecute taint'
+    });
+    expect(cluster.eventLog).toContainEqual(
+      expect.objectContaining({
+        reason: 'TaintManagerEviction',
+        message: 'Marking for deletion Pod default/tolerates-300',
+        source: 'taint-eviction-controller',
+        t: t300
+      })
+    );
+    // The web pod on w3 went at the same time; the ReplicaSet replaced it at once.
+    const webOnW3 = webPodsOnW3[0].metadata.name;
+    expect(api.get<KubeObject>('Pod', 'default', webOnW3).metadata.deletionTimestamp).toBeDefined();
+    cluster.advance(2_000);
+    const active = api
+      .list<KubeObject>('Pod', { labelSelector: 'app=web' })
+      .filter((p) => !p.metadata.deletionTimestamp);
+    expect(active).toHaveLength(3);
+    expect(active.every((p) => p.spec.nodeName !== 'w3')).toBe(true);
+    expect(
+      cluster.eventLog.filter((e) => e.reason === 'SuccessfulCreate' && e.object === 'ReplicaSet/default/web')
+    ).toHaveLength(4);
+
+    // The DaemonSet pod tolerates unreachable:NoExecute forever.
+    cluster.advance(600_000);
+    expect(
+      api.get<KubeObject>('Pod', 'default', dsPodOnW3.metadata.name).metadata.deletionTimestamp
+    ).toBeUndefined();
+
+    // The node comes back: taints go, the terminating pods finish.
+    harness.revive('w3');
+    const tBack = timeWhen(cluster, cluster.now + 60_000, () => nodeTaints(cluster, 'w3').length === 0)!;
+    expect(tBack).toBeDefined();
+    expect(readyOf(cluster, 'w3')?.status).toBe('True');
+  });
+
+  it('uses the 40 s grace period before v1.32', () => {
+    const { cluster, harness } = testCluster({ nodes: ['w1', 'w2'], kubernetesVersion: 'v1.31.4' });
+    cluster.runUntil(55_000);
+    harness.kill('w2');
+    const t = timeWhen(cluster, 200_000, () => readyOf(cluster, 'w2')?.status === 'Unknown')!;
+    expect(t).toBe(95_000);
+  });
+
+  it('gives a node that never posted status the 60 s startup grace, then NodeStatusNeverUpdated', () => {
+    const { cluster } = testCluster({ nodes: ['w1', { name: 'ghost', silent: true }] });
+    const t = timeWhen(cluster, 200_000, () => readyOf(cluster, 'ghost') !== undefined)!;
+    expect(t).toBe(65_000);
+    expect(readyOf(cluster, 'ghost')).toMatchObject({
+      status: 'Unknown',
+      reason: 'NodeStatusNeverUpdated',
+      message: 'Kubelet never posted node status.',
+      lastHeartbeatTime: '2026-01-01T00:00:00Z',
+      lastTransitionTime: '2026-01-01T00:01:05Z'
+    });
+  });
+
+  it('mirrors spec.unschedulable as the unschedulable:NoSchedule taint', () => {
+    const { cluster } = testCluster({ nodes: ['w1'] });
+    cluster.advance(1_000);
+    cluster.api.patch('Node', undefined, 'w1', { spec: { unschedulable: true } }, { component: 'kubectl' });
+    cluster.advance(1);
+    expect(nodeTaints(cluster, 'w1')).toEqual([
+      { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: '2026-01-01T00:00:01Z' }
+    ]);
+    cluster.api.patch('Node', undefined, 'w1', { spec: { unschedulable: null } }, { component: 'kubectl' });
+    cluster.advance(1);
+    expect(nodeTaints(cluster, 'w1')).toEqual([]);
+  });
+
+  it('swaps unreachable for not-ready when the kubelet reports Ready=False', () => {
+    const { cluster, harness } = testCluster({ nodes: ['w1', 'w2', 'w3'] });
+    cluster.runUntil(55_000);
+    harness.kill('w3');
+    timeWhen(cluster, 300_000, () => hasTaint(cluster, 'w3', 'NoExecute'));
+    const ts = cluster.api.timestamp();
+    const node = structuredClone(cluster.api.get<KubeObject>('Node', undefined, 'w3'));
+    node.status.conditions = node.status.conditions.map((c: { type: string }) =>
+      c.type === 'Ready'
+        ? {
+            type: 'Ready',
+            status: 'False',
+            reason: 'KubeletNotReady',
+            message: 'container runtime is down',
+            lastHeartbeatTime: ts,
+            lastTransitionTime: ts
+          }
+        : c
+    );
+    cluster.api.update(node, { component: 'kubelet', node: 'w3' }, { subresource: 'status' });
+    cluster.advance(10_000);
+    const taints = nodeTaints(cluster, 'w3')
+      .map((t) => `${t.key}:${t.effect}`)
+      .sort();
+    expect(taints).toEqual([
+      'node.kubernetes.io/not-ready:NoExecute',
+      'node.kubernetes.io/not-ready:NoSchedule'
+    ]);
+  });
+
+  it('adds NoExecute taints at 0.1 nodes/s within a healthy zone', () => {
+    const names = Array.from({ length: 10 }, (_, i) => `n${i}`);
+    const { cluster, harness } = testCluster({ nodes: names });
+    cluster.runUntil(55_000);
+    for (const n of ['n1', 'n2', 'n3']) harness.kill(n);
+    const times: number[] = [];
+    for (const n of ['n1', 'n2', 'n3'])
+      times.push(timeWhen(cluster, 400_000, () => hasTaint(cluster, n, 'NoExecute'))!);
+    expect(times).toEqual([110_100, 120_100, 130_100]);
+    const kcm = cluster.component<KubeControllerManager>('kube-controller-manager')!;
+    expect(
+      kcm.controller<import('./node_lifecycle_controller').NodeLifecycleController>(
+        'node-lifecycle-controller'
+      ).zoneStates
+    ).toEqual({
+      '': 'Normal'
+    });
+  });
+});

@@ -1,0 +1,415 @@
+/**
+ * node-lifecycle-controller (pkg/controller/nodelifecycle): watches node heartbeats, marks silent
+ * nodes Unknown, mirrors conditions into NoSchedule taints, and adds the NoExecute not-ready /
+ * unreachable taints through per-zone rate-limited queues whose rate follows the zone's health.
+ */
+import type { KubeObject, NodeCondition, Taint } from '../../api/types';
+import { clone } from '../../api/types';
+import type { Controller, ControllerHost } from '../controller';
+import { podKey, updatePodCondition } from '../util/pods';
+import {
+  TAINT_DISK_PRESSURE,
+  TAINT_MEMORY_PRESSURE,
+  TAINT_NETWORK_UNAVAILABLE,
+  TAINT_NOT_READY,
+  TAINT_PID_PRESSURE,
+  TAINT_UNREACHABLE,
+  TAINT_UNSCHEDULABLE,
+  taintExists
+} from '../util/taints';
+import { removeTaintsOffNode, swapNodeControllerTaint } from '../util/nodetaints';
+import { readyCondition, tryUpdateNodeHealth, type NodeHealth } from './node_health';
+import {
+  NODE_EVICTION_PERIOD_MS,
+  add,
+  newRateLimitedQueue,
+  remove,
+  swapLimiter,
+  tryQueue,
+  type RateLimitedQueueState
+} from './rate_limited_queue';
+import { LABEL_EXCLUDE_DISRUPTION, computeZoneState, getZoneKey, type ZoneState } from './zone';
+
+export const NOT_READY_TAINT: Taint = { key: TAINT_NOT_READY, effect: 'NoExecute' };
+export const UNREACHABLE_TAINT: Taint = { key: TAINT_UNREACHABLE, effect: 'NoExecute' };
+
+/** nodeConditionToTaintKeyStatusMap. */
+const CONDITION_TAINTS: Record<string, Record<string, string>> = {
+  Ready: { False: TAINT_NOT_READY, Unknown: TAINT_UNREACHABLE },
+  MemoryPressure: { True: TAINT_MEMORY_PRESSURE },
+  DiskPressure: { True: TAINT_DISK_PRESSURE },
+  NetworkUnavailable: { True: TAINT_NETWORK_UNAVAILABLE },
+  PIDPressure: { True: TAINT_PID_PRESSURE }
+};
+const CONDITION_TAINT_KEYS = new Set(Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)));
+
+/** NodeHealthUpdateRetry: attempts per node and pass to write its health. */
+const NODE_HEALTH_UPDATE_RETRY = 5;
+
+const SOURCE = { component: 'node-controller' };
+
+interface State {
+  knownNodes: Record<string, string>;
+  health: Record<string, NodeHealth>;
+  zoneStates: Record<string, ZoneState>;
+  tainters: Record<string, RateLimitedQueueState>;
+  nodesToRetry: Record<string, true>;
+  /** Time of the scheduled tainting pass, if any. */
+  tickAt: number | null;
+}
+
+export class NodeLifecycleController implements Controller {
+  readonly name = 'node-lifecycle-controller';
+  private s: State = {
+    knownNodes: {},
+    health: {},
+    zoneStates: {},
+    tainters: {},
+    nodesToRetry: {},
+    tickAt: null
+  };
+
+  constructor(private host: ControllerHost) {}
+
+  private get cfg() {
+    return this.host.cluster.config.controllerManager;
+  }
+
+  watch(): (() => void)[] {
+    return [
+      this.host.cluster.api.watch('Node', (type, node) => {
+        if (type !== 'DELETED') this.host.enqueue(node.metadata.name);
+      })
+    ];
+  }
+
+  start(): void {
+    this.host.schedule(0, 'monitor');
+  }
+
+  resyncKeys(): string[] {
+    return this.host.cluster.api.list('Node').map((n) => n.metadata.name);
+  }
+
+  onRestart(): void {
+    // A restarted controller has no probe timestamps: every node starts a fresh grace period.
+    this.s.health = {};
+  }
+
+  /** Zone states keyed by zone key ("" when nodes carry no topology labels). */
+  get zoneStates(): Readonly<Record<string, ZoneState>> {
+    return this.s.zoneStates;
+  }
+
+  getState(): unknown {
+    return this.s;
+  }
+
+  setState(s: unknown): void {
+    this.s = s as State;
+  }
+
+  handle(type: string): void {
+    if (type === 'monitor') {
+      this.host.schedule(this.cfg.nodeMonitorPeriod, 'monitor');
+      this.monitorNodeHealth();
+      this.ensureTick();
+    } else if (type === 'tick') {
+      this.s.tickAt = null;
+      this.doNoExecuteTaintingPass();
+      this.ensureTick();
+    }
+  }
+
+  /** The NoSchedule pass for one node (doNoScheduleTaintingPass), run from the node work queue. */
+  sync(nodeName: string): void {
+    const node = this.host.cluster.api.tryGet<KubeObject>('Node', undefined, nodeName);
+    if (!node) return;
+    const want: Taint[] = [];
+    for (const c of (node.status?.conditions ?? []) as NodeCondition[]) {
+      const key = CONDITION_TAINTS[c.type]?.[c.status];
+      if (key) want.push({ key, effect: 'NoSchedule' });
+    }
+    if (node.spec?.unschedulable) want.push({ key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' });
+    const have = ((node.spec?.taints ?? []) as Taint[]).filter(
+      (t) => t.effect === 'NoSchedule' && (t.key === TAINT_UNSCHEDULABLE || CONDITION_TAINT_KEYS.has(t.key))
+    );
+    const toAdd = want.filter((t) => !taintExists(have, t));
+    const toDel = have.filter((t) => !taintExists(want, t));
+    if (!toAdd.length && !toDel.length) return;
+    if (!swapNodeControllerTaint(this.host, nodeName, toAdd, toDel)) {
+      throw new Error(`failed to swap taints of node ${nodeName}`);
+    }
+  }
+
+  private monitorNodeHealth(): void {
+    const api = this.host.cluster.api;
+    const nodes = api.list<KubeObject>('Node');
+    const names = new Set(nodes.map((n) => n.metadata.name));
+    for (const node of nodes) {
+      const zone = getZoneKey(node);
+      if (!this.s.tainters[zone]) this.addPodEvictorForNewZone(zone);
+    }
+    for (const node of nodes) {
+      if (this.s.knownNodes[node.metadata.name] !== undefined) continue;
+      this.recordNodeEvent(
+        node,
+        'Normal',
+        'RegisteredNode',
+        `Registered Node ${node.metadata.name} in Controller`
+      );
+      this.s.knownNodes[node.metadata.name] = node.metadata.uid ?? '';
+      this.markNodeAsReachable(node);
+    }
+    for (const [name, uid] of Object.entries(this.s.knownNodes)) {
+      if (names.has(name)) continue;
+      const gone = { kind: 'Node', apiVersion: 'v1', metadata: { name, uid } };
+      this.recordNodeEvent(gone, 'Normal', 'RemovingNode', `Removing Node ${name} from Controller`);
+      delete this.s.knownNodes[name];
+      delete this.s.health[name];
+      delete this.s.nodesToRetry[name];
+      for (const q of Object.values(this.s.tainters)) remove(q, name);
+    }
+
+    const zoneConditions: Record<string, (NodeCondition | undefined)[]> = {};
+    for (const listed of nodes) {
+      let node = api.tryGet<KubeObject>('Node', undefined, listed.metadata.name) ?? listed;
+      let result: ReturnType<typeof tryUpdateNodeHealth> | undefined;
+      for (let i = 0; i < NODE_HEALTH_UPDATE_RETRY && !result; i++) {
+        try {
+          result = tryUpdateNodeHealth(
+            this.host,
+            node,
+            this.s.health[node.metadata.name],
+            { monitor: this.cfg.nodeMonitorGracePeriod, startup: this.cfg.nodeStartupGracePeriod },
+            (h) => (this.s.health[node.metadata.name] = h)
+          );
+        } catch (err) {
+          if (i === NODE_HEALTH_UPDATE_RETRY - 1) {
+            this.host.logError(
+              `Update health of Node '${node.metadata.name}' from Controller error, Skipping - no pods will be evicted`,
+              err
+            );
+          }
+          node = api.tryGet<KubeObject>('Node', undefined, node.metadata.name) ?? node;
+        }
+      }
+      if (!result) continue;
+      node = api.tryGet<KubeObject>('Node', undefined, node.metadata.name) ?? node;
+      const { observed, current } = result;
+      if (node.metadata.labels?.[LABEL_EXCLUDE_DISRUPTION] === undefined) {
+        (zoneConditions[getZoneKey(node)] ??= []).push(current);
+      }
+      if (current) {
+        this.processTaintBaseEviction(node, observed);
+        const needsRetry = !!this.s.nodesToRetry[node.metadata.name];
+        let markPods = false;
+        if (current.status !== 'True' && observed.status === 'True') {
+          this.recordNodeEvent(
+            node,
+            'Normal',
+            'NodeNotReady',
+            `Node ${node.metadata.name} status is now: NodeNotReady`
+          );
+          markPods = true;
+        } else if (needsRetry && observed.status !== 'True') {
+          markPods = true;
+        }
+        if (markPods && !this.markPodsNotReady(node.metadata.name)) {
+          this.s.nodesToRetry[node.metadata.name] = true;
+          continue;
+        }
+      }
+      delete this.s.nodesToRetry[node.metadata.name];
+    }
+    this.handleDisruption(zoneConditions, nodes);
+  }
+
+  private processTaintBaseEviction(node: KubeObject, observed: NodeCondition): void {
+    const taints = (node.spec?.taints ?? []) as Taint[];
+    const name = node.metadata.name;
+    switch (observed.status) {
+      case 'False':
+        if (taintExists(taints, UNREACHABLE_TAINT)) {
+          swapNodeControllerTaint(this.host, name, [NOT_READY_TAINT], [UNREACHABLE_TAINT]);
+        } else this.markNodeForTainting(node, 'False');
+        break;
+      case 'Unknown':
+        if (taintExists(taints, NOT_READY_TAINT)) {
+          swapNodeControllerTaint(this.host, name, [UNREACHABLE_TAINT], [NOT_READY_TAINT]);
+        } else this.markNodeForTainting(node, 'Unknown');
+        break;
+      case 'True':
+        this.markNodeAsReachable(node);
+        break;
+    }
+  }
+
+  private markNodeForTainting(node: KubeObject, status: 'False' | 'Unknown'): boolean {
+    const q = this.s.tainters[getZoneKey(node)];
+    const taints = (node.spec?.taints ?? []) as Taint[];
+    const name = node.metadata.name;
+    if (status === 'False' && !taintExists(taints, NOT_READY_TAINT)) remove(q, name);
+    if (status === 'Unknown' && !taintExists(taints, UNREACHABLE_TAINT)) remove(q, name);
+    return add(q, name, node.metadata.uid ?? '', this.host.now());
+  }
+
+  /** markNodeAsReachable: drop both NoExecute taints and leave the tainting queue. */
+  private markNodeAsReachable(node: KubeObject): boolean {
+    const taints = (node.spec?.taints ?? []) as Taint[];
+    if (taintExists(taints, UNREACHABLE_TAINT) || taintExists(taints, NOT_READY_TAINT)) {
+      try {
+        removeTaintsOffNode(this.host, node.metadata.name, [UNREACHABLE_TAINT, NOT_READY_TAINT]);
+      } catch (err) {
+        this.host.logError(`Failed to remove taints from node "${node.metadata.name}"`, err);
+        return false;
+      }
+    }
+    const q = this.s.tainters[getZoneKey(node)];
+    return q ? remove(q, node.metadata.name) : false;
+  }
+
+  /** controllerutil.MarkPodsNotReady: Ready=False on every pod of the node, with a Warning event each. */
+  private markPodsNotReady(nodeName: string): boolean {
+    const api = this.host.cluster.api;
+    let ok = true;
+    for (const pod of api.podsOnNode<KubeObject>(nodeName)) {
+      const ready = (pod.status?.conditions ?? []).find((c: NodeCondition) => c.type === 'Ready');
+      if (!ready) continue;
+      const upd = clone(pod);
+      if (!updatePodCondition(upd.status, { ...ready, status: 'False' }, api.timestamp())) continue;
+      try {
+        api.update(upd, this.host.ctx, { subresource: 'status' });
+      } catch (err) {
+        if (api.tryGet('Pod', pod.metadata.namespace, pod.metadata.name)) {
+          this.host.logError(`unable to mark pod ${podKey(pod)} NotReady`, err);
+          ok = false;
+        }
+        continue;
+      }
+      this.host.cluster.recorder.event(
+        pod,
+        'Warning',
+        'NodeNotReady',
+        'Node is not ready',
+        SOURCE,
+        this.host.ctx
+      );
+    }
+    return ok;
+  }
+
+  private doNoExecuteTaintingPass(): void {
+    const api = this.host.cluster.api;
+    const now = this.host.now();
+    for (const zone of Object.keys(this.s.tainters).sort()) {
+      tryQueue(this.s.tainters[zone], now, (item) => {
+        const node = api.tryGet<KubeObject>('Node', undefined, item.value);
+        if (!node) return { ok: true, waitMs: 0 };
+        const ready = readyCondition(node);
+        if (!ready) return { ok: false, waitMs: 50 };
+        let add: Taint;
+        let opposite: Taint;
+        if (ready.status === 'False') [add, opposite] = [NOT_READY_TAINT, UNREACHABLE_TAINT];
+        else if (ready.status === 'Unknown') [add, opposite] = [UNREACHABLE_TAINT, NOT_READY_TAINT];
+        else return { ok: true, waitMs: 0 };
+        return { ok: swapNodeControllerTaint(this.host, item.value, [add], [opposite]), waitMs: 0 };
+      });
+    }
+  }
+
+  /** Keep the 100 ms tainting pass running while some zone has queued nodes it may process. */
+  private ensureTick(): void {
+    if (this.s.tickAt !== null) return;
+    const busy = Object.values(this.s.tainters).some((q) => q.queue.length && q.qps > 0);
+    if (!busy) return;
+    const now = this.host.now();
+    const at = (Math.floor(now / NODE_EVICTION_PERIOD_MS) + 1) * NODE_EVICTION_PERIOD_MS;
+    this.s.tickAt = at;
+    this.host.scheduleAt(at, 'tick');
+  }
+
+  private addPodEvictorForNewZone(zone: string): void {
+    this.s.zoneStates[zone] = 'Initial';
+    this.s.tainters[zone] = newRateLimitedQueue(this.cfg.nodeEvictionRate, this.host.now());
+  }
+
+  private setLimiterInZone(zone: string, zoneSize: number, state: ZoneState): void {
+    const q = this.s.tainters[zone];
+    if (!q) return;
+    const now = this.host.now();
+    if (state === 'Normal' || state === 'FullDisruption') swapLimiter(q, this.cfg.nodeEvictionRate, now);
+    else if (state === 'PartialDisruption') {
+      // ReducedQPSFunc: small zones stop tainting altogether.
+      const qps = zoneSize > this.cfg.largeClusterSizeThreshold ? this.cfg.secondaryNodeEvictionRate : 0;
+      swapLimiter(q, qps, now);
+    }
+  }
+
+  private handleDisruption(
+    zoneConditions: Record<string, (NodeCondition | undefined)[]>,
+    nodes: KubeObject[]
+  ): void {
+    const newStates: Record<string, ZoneState> = {};
+    let allAreFullyDisrupted = true;
+    for (const [zone, conds] of Object.entries(zoneConditions)) {
+      const { state } = computeZoneState(conds, this.cfg.unhealthyZoneThreshold);
+      if (state !== 'FullDisruption') allAreFullyDisrupted = false;
+      newStates[zone] = state;
+      if (!this.s.zoneStates[zone]) this.s.zoneStates[zone] = 'Initial';
+    }
+    let allWasFullyDisrupted = true;
+    for (const [zone, st] of Object.entries(this.s.zoneStates)) {
+      if (!zoneConditions[zone]) {
+        delete this.s.zoneStates[zone];
+        continue;
+      }
+      if (st !== 'FullDisruption') {
+        allWasFullyDisrupted = false;
+        break;
+      }
+    }
+    if (allAreFullyDisrupted && allWasFullyDisrupted) return;
+    const now = this.host.now();
+    if (allAreFullyDisrupted) {
+      // Master disruption mode: every node looks dead, so the control plane is assumed broken.
+      for (const n of nodes) this.markNodeAsReachable(n);
+      for (const zone of Object.keys(this.s.zoneStates)) {
+        if (this.s.tainters[zone]) swapLimiter(this.s.tainters[zone], 0, now);
+        this.s.zoneStates[zone] = 'FullDisruption';
+      }
+      return;
+    }
+    if (allWasFullyDisrupted) {
+      for (const n of nodes) {
+        const h = this.s.health[n.metadata.name];
+        if (h) this.s.health[n.metadata.name] = { ...h, probe: now, readyTransition: now };
+      }
+      for (const zone of Object.keys(this.s.zoneStates)) {
+        this.setLimiterInZone(zone, zoneConditions[zone]?.length ?? 0, newStates[zone]);
+        this.s.zoneStates[zone] = newStates[zone];
+      }
+      return;
+    }
+    for (const [zone, st] of Object.entries(this.s.zoneStates)) {
+      const next = newStates[zone];
+      if (st === next) continue;
+      this.setLimiterInZone(zone, zoneConditions[zone]?.length ?? 0, next);
+      this.s.zoneStates[zone] = next;
+    }
+  }
+
+  private recordNodeEvent(
+    node: Pick<KubeObject, 'kind' | 'metadata'> & { apiVersion?: string },
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string
+  ): void {
+    const ref = {
+      kind: 'Node',
+      apiVersion: 'v1',
+      metadata: { name: node.metadata.name, uid: node.metadata.uid }
+    };
+    this.host.cluster.recorder.event(ref, type, reason, message, SOURCE, this.host.ctx);
+  }
+}
