@@ -1,8 +1,15 @@
 /**
  * The console: a kubectl-like command line plus `ssh <node>` into a node shell.
- * This file defines the contract the UI and the CLI use; the kubectl module implements it.
+ * This file defines the contract the UI and the CLI use and implements the session: history,
+ * completion, simple pipes (`| grep`, `| head`, `| tail`, `| wc -l`) and the node-shell mode.
  */
 import type { Cluster } from '../cluster';
+import { lookupResource, RESOURCES } from '../api/resources';
+import { ParseError, splitWords } from './args';
+import { kubectl, KUBECTL_HELP, VERBS } from './kubectl';
+import { knownHost } from '../node/shell/host';
+import { NODE_COMMANDS, NODE_SHELL_HELP, runOnNode } from '../node/shell/shell';
+import { applyPipe, splitPipes } from './pipes';
 
 export interface ConsoleAction {
   /** `kubectl edit` opens the object in the editor; `clear` clears the screen. */
@@ -33,24 +40,207 @@ export interface ConsoleOptions {
   disabled?: (argv: string[]) => string | undefined;
 }
 
+const TOP_COMMANDS = ['kubectl', 'ssh', 'node-shell', 'clear', 'help', 'history'];
+
+export const CONSOLE_HELP = `Nodeplane console. Commands:
+  kubectl <verb> ...      talk to the simulated cluster (kubectl help lists the verbs)
+  ssh <node>              open a shell on a node (also: node-shell <node>); exit leaves
+  clear                   clear the screen
+  history                 list earlier commands (Up/Down recall them, Tab completes)
+  help                    this list
+
+Pipes: | grep [-i] [-v] PATTERN, | head [-n N], | tail [-n N], | wc -l
+Ctrl-C stops a watch (kubectl get -w, logs -f, journalctl -f, rollout status).
+kubectl auth can-i always answers yes: Nodeplane simulates no RBAC.
+
+${KUBECTL_HELP}`;
+
 export class ConsoleSession {
   history: string[] = [];
+  /** The node a `ssh` session is open on, if any. */
+  node: string | undefined;
+  /** The watch the last command started, until stopped. */
+  watch: WatchHandle | undefined;
+
   constructor(
     readonly cluster: Cluster,
     readonly options: ConsoleOptions = {}
   ) {}
 
   get prompt(): string {
-    return '$ ';
+    return this.node ? `root@${this.node}:~# ` : '$ ';
   }
 
   exec(line: string): ConsoleResult {
-    this.history.push(line);
-    const cmd = line.trim().split(/\s+/)[0] ?? '';
-    return { stdout: '', stderr: `bash: ${cmd}: command not found\n`, exitCode: 127 };
+    this.interrupt();
+    if (line.trim()) this.history.push(line);
+    let stages: string[][];
+    try {
+      stages = splitPipes(line).map(splitWords);
+    } catch (e) {
+      if (e instanceof ParseError) return { stdout: '', stderr: `bash: ${e.message}\n`, exitCode: 2 };
+      throw e;
+    }
+    const [argv, ...filters] = stages;
+    if (!argv?.length) return { stdout: '', stderr: '', exitCode: 0 };
+    const refused = this.options.disabled?.(argv);
+    if (refused)
+      return { stdout: '', stderr: refused.endsWith('\n') ? refused : refused + '\n', exitCode: 1 };
+    let result = this.node ? this.onNode(argv) : this.onWorkstation(argv);
+    for (const f of filters) result = applyPipe(result, f);
+    if (result.watch) {
+      const inner = result.watch;
+      const pipe = (s: string) =>
+        filters.reduce((acc, f) => applyPipe({ stdout: acc, stderr: '', exitCode: 0 }, f).stdout, s);
+      this.watch = filters.length ? { poll: () => pipe(inner.poll()), stop: () => inner.stop() } : inner;
+      result.watch = this.watch;
+    }
+    return result;
   }
 
-  complete(_line: string): string[] {
+  /** Ctrl-C: stop the running watch. Returns true if one was running. */
+  interrupt(): boolean {
+    if (!this.watch) return false;
+    this.watch.stop();
+    this.watch = undefined;
+    return true;
+  }
+
+  private onWorkstation(argv: string[]): ConsoleResult {
+    const [cmd, ...args] = argv;
+    switch (cmd) {
+      case 'kubectl':
+        return kubectl({ cluster: this.cluster, options: this.options }, args);
+      case 'ssh':
+      case 'node-shell': {
+        const target = args
+          .filter((a) => !a.startsWith('-'))
+          .pop()
+          ?.replace(/^[^@]*@/, '');
+        if (!target) {
+          return cmd === 'ssh'
+            ? { stdout: '', stderr: 'usage: ssh destination [command [argument ...]]\n', exitCode: 255 }
+            : { stdout: '', stderr: 'usage: node-shell <node>\n', exitCode: 1 };
+        }
+        if (!knownHost(this.cluster, target)) {
+          return cmd === 'ssh'
+            ? {
+                stdout: '',
+                stderr: `ssh: Could not resolve hostname ${target}: Name or service not known\n`,
+                exitCode: 255
+              }
+            : {
+                stdout: '',
+                stderr: `Error from server (NotFound): nodes "${target}" not found\n`,
+                exitCode: 1
+              };
+        }
+        this.node = target;
+        return { stdout: '', stderr: '', exitCode: 0 };
+      }
+      case 'clear':
+        return { stdout: '', stderr: '', exitCode: 0, action: { type: 'clear' } };
+      case 'help':
+        return { stdout: CONSOLE_HELP, stderr: '', exitCode: 0 };
+      case 'history':
+        return { stdout: this.historyText(), stderr: '', exitCode: 0 };
+      case 'exit':
+      case 'logout':
+        return { stdout: '', stderr: '', exitCode: 0 };
+      default:
+        return { stdout: '', stderr: `bash: ${cmd}: command not found\n`, exitCode: 127 };
+    }
+  }
+
+  private onNode(argv: string[]): ConsoleResult {
+    const [cmd] = argv;
+    if (cmd === 'exit' || cmd === 'logout') {
+      const node = this.node;
+      this.node = undefined;
+      return { stdout: `logout\nConnection to ${node} closed.\n`, stderr: '', exitCode: 0 };
+    }
+    if (cmd === 'clear') return { stdout: '', stderr: '', exitCode: 0, action: { type: 'clear' } };
+    if (cmd === 'history') return { stdout: this.historyText(), stderr: '', exitCode: 0 };
+    return runOnNode(this.cluster, this.node!, argv);
+  }
+
+  /** bash `history`: `%5d  %s`. */
+  private historyText(): string {
+    return this.history.map((h, i) => `${String(i + 1).padStart(5)}  ${h}\n`).join('');
+  }
+
+  /**
+   * Completions for the last word of `line`: each candidate is the whole word that would replace
+   * it (verbs, resource types, object names, node names, node-shell tools and units).
+   */
+  complete(line: string): string[] {
+    const words = line.split(/\s+/);
+    const cur = words.pop() ?? '';
+    const prev = words.filter(Boolean);
+    const match = (xs: string[]) => [...new Set(xs)].filter((x) => x.startsWith(cur)).sort();
+    if (this.node) {
+      if (!prev.length) return match(NODE_COMMANDS);
+      if (prev[0] === 'systemctl') {
+        return prev.length === 1
+          ? match(['status', 'stop', 'start', 'restart', 'is-active'])
+          : match(['kubelet', 'containerd', 'crio']);
+      }
+      if (prev[0] === 'journalctl') return match(['-u', 'kubelet', 'containerd', 'crio', '-f', '--since']);
+      if (prev[0] === 'crictl') return match(['ps', 'pods', 'images', 'inspect', 'logs']);
+      if (prev[0] === 'ip') return match(['addr', 'route']);
+      return [];
+    }
+    if (!prev.length) return match(TOP_COMMANDS);
+    if (prev[0] === 'ssh' || prev[0] === 'node-shell') return match(this.names('Node'));
+    if (prev[0] !== 'kubectl') return [];
+    const args = prev
+      .slice(1)
+      .filter(
+        (a, i, all) =>
+          !a.startsWith('-') && !['-n', '--namespace', '-o', '-l', '-c'].includes(all[i - 1] ?? '')
+      );
+    const nsIdx = prev.findIndex((w) => w === '-n' || w === '--namespace');
+    const ns = nsIdx >= 0 ? prev[nsIdx + 1] : 'default';
+    if (prev[prev.length - 1] === '-n' || prev[prev.length - 1] === '--namespace')
+      return match(this.names('Namespace'));
+    if (prev[prev.length - 1] === '-o')
+      return match(['wide', 'yaml', 'json', 'name', 'jsonpath=', 'custom-columns=']);
+    if (!args.length) return match(Object.keys(VERBS));
+    const verb = args[0];
+    if (['cordon', 'uncordon', 'drain'].includes(verb)) return match(this.names('Node'));
+    if (verb === 'logs') return match(this.names('Pod', ns));
+    if (verb === 'top') return args.length === 1 ? match(['nodes', 'pods']) : [];
+    if (verb === 'rollout') {
+      if (args.length === 1) return match(['status', 'restart', 'undo']);
+      if (args.length === 2) return match(['deployment', 'daemonset']);
+    }
+    if (verb === 'auth') return match(['can-i']);
+    const typeIdx = verb === 'rollout' ? 2 : 1;
+    if (args.length === typeIdx) {
+      if (cur.includes('/')) {
+        const [t, n] = cur.split('/');
+        const r = lookupResource(t);
+        return r
+          ? this.names(r.kind, ns)
+              .filter((x) => x.startsWith(n))
+              .map((x) => `${t}/${x}`)
+          : [];
+      }
+      return match(RESOURCES.flatMap((r) => [r.plural, r.singular, ...r.shortNames]));
+    }
+    if (args.length > typeIdx) {
+      const r = lookupResource(args[typeIdx].split(',')[0]);
+      if (r) return match(this.names(r.kind, ns));
+    }
     return [];
   }
+
+  private names(kind: string, namespace?: string): string[] {
+    const r = RESOURCES.find((x) => x.kind === kind);
+    return this.cluster.api
+      .list(kind, { namespace: r?.namespaced ? namespace : undefined })
+      .map((o) => o.metadata.name);
+  }
 }
+
+export { NODE_SHELL_HELP };

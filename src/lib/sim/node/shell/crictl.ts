@@ -33,7 +33,11 @@ function findContainer(host: ShellHost, id: string): CriContainer | undefined {
 export function crictl(cluster: Cluster, host: ShellHost, argv: string[]): ShellResult {
   const [sub, ...rest] = argv;
   const flags = new Set(rest.filter((a) => a.startsWith('-')));
-  const args = rest.filter((a) => !a.startsWith('-'));
+  const args: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === '--tail') i++;
+    else if (!rest[i].startsWith('-')) args.push(rest[i]);
+  }
   if (!sub || sub === 'help' || sub === '--help') {
     return {
       stdout:

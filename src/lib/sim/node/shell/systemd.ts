@@ -70,9 +70,9 @@ export function journalLines(cluster: Cluster, host: ShellHost, unit: Unit): { t
   const pid = host.view.pid(unit) ?? 0;
   const lines: { t: number; line: string }[] = host.view.journal(unit).map((e: JournalEntry) => ({
     t: e.t,
-    line: `${syslogTime(epoch + e.t)} ${node} ${unit}[${pid}]: ${e.level}${klogTime(epoch + e.t)} ${String(pid).padStart(
-      7
-    )} ${e.source}] ${e.message}`
+    line: `${syslogTime(epoch + e.t)} ${node} ${unit}[${pid}]: ${e.level}${klogTime(epoch + e.t)} ${String(
+      pid
+    ).padStart(7)} ${e.source}] ${e.message}`
   }));
   const info = UNITS[unit];
   const unitLabel = `${unit}.service - ${info.description}`;
@@ -100,7 +100,8 @@ function status(cluster: Cluster, host: ShellHost, unit: Unit): ShellResult {
   const name = unit === 'crio' ? 'crio' : unit;
   let s = `${up ? '●' : '○'} ${unit}.service - ${info.description}\n`;
   s += `     Loaded: loaded (/usr/lib/systemd/system/${unit}.service; enabled; preset: enabled)\n`;
-  if (info.dropIn) s += `    Drop-In: /usr/lib/systemd/system/${unit}.service.d\n             └─${info.dropIn}\n`;
+  if (info.dropIn)
+    s += `    Drop-In: /usr/lib/systemd/system/${unit}.service.d\n             └─${info.dropIn}\n`;
   const when = `${systemdTime(epoch + since)}; ${systemdAgo(now - since)}`;
   if (up) {
     s += `     Active: active (running) since ${when}\n`;
@@ -187,13 +188,22 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /** journalctl --since: `5 min ago`, `-10m`, `HH:MM[:SS]`, `YYYY-MM-DD HH:MM[:SS]`, `today`. Virtual ms. */
 export function parseSince(spec: string, nowMs: number, epoch: number): number | undefined {
   const s = spec.trim();
-  let m = /^(\d+)\s*(s|sec|second|seconds|m|min|minute|minutes|h|hour|hours)\s+ago$/.exec(s) ?? /^-(\d+)\s*(s|m|min|h)$/.exec(s);
+  let m =
+    /^(\d+)\s*(s|sec|second|seconds|m|min|minute|minutes|h|hour|hours)\s+ago$/.exec(s) ??
+    /^-(\d+)\s*(s|m|min|h)$/.exec(s);
   if (m) {
     const n = parseInt(m[1], 10);
     const unit = m[2].startsWith('h') ? 3_600_000 : m[2] === 's' || m[2].startsWith('sec') ? 1000 : 60_000;
     return nowMs - n * unit;
   }
-  if (s === 'today') return Date.UTC(new Date(epoch + nowMs).getUTCFullYear(), new Date(epoch + nowMs).getUTCMonth(), new Date(epoch + nowMs).getUTCDate()) - epoch;
+  if (s === 'today')
+    return (
+      Date.UTC(
+        new Date(epoch + nowMs).getUTCFullYear(),
+        new Date(epoch + nowMs).getUTCMonth(),
+        new Date(epoch + nowMs).getUTCDate()
+      ) - epoch
+    );
   m = /^(?:(\d{4})-(\d{2})-(\d{2})\s+)?(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(s);
   if (m) {
     const d = new Date(epoch + nowMs);

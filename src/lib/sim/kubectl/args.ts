@@ -1,0 +1,133 @@
+/** Command-line splitting (as a POSIX shell quotes) and kubectl-style flag parsing. */
+
+export class ParseError extends Error {}
+
+/** Split a line into words: whitespace separates, '…' is literal, "…" allows \" and \\, \x escapes x. */
+export function splitWords(line: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (ch === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) throw new ParseError("unexpected EOF while looking for matching `''");
+      cur += line.slice(i + 1, end);
+      i = end;
+      inWord = true;
+    } else if (ch === '"') {
+      let j = i + 1;
+      for (; j < line.length && line[j] !== '"'; j++) {
+        if (line[j] === '\\' && (line[j + 1] === '"' || line[j + 1] === '\\')) j++;
+        cur += line[j];
+      }
+      if (j >= line.length) throw new ParseError('unexpected EOF while looking for matching `"\'');
+      i = j;
+      inWord = true;
+    } else if (ch === '\\' && i + 1 < line.length) {
+      cur += line[++i];
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(cur);
+      cur = '';
+      inWord = false;
+    } else {
+      cur += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(cur);
+  return words;
+}
+
+export interface FlagSpec {
+  /** Long name without dashes. */
+  name: string;
+  short?: string;
+  /** Takes a value (`--name value`, `--name=value`, `-xvalue`). */
+  value?: boolean;
+  /** May be given several times; values accumulate. */
+  repeat?: boolean;
+}
+
+export interface ParsedArgs {
+  positional: string[];
+  flags: Record<string, string | boolean | string[]>;
+}
+
+/** Flags every kubectl verb accepts. */
+export const GLOBAL_FLAGS: FlagSpec[] = [
+  { name: 'namespace', short: 'n', value: true },
+  { name: 'all-namespaces', short: 'A' },
+  { name: 'selector', short: 'l', value: true },
+  { name: 'field-selector', value: true },
+  { name: 'output', short: 'o', value: true },
+  { name: 'context', value: true },
+  { name: 'kubeconfig', value: true },
+  { name: 'request-timeout', value: true },
+  { name: 'v', short: 'v', value: true }
+];
+
+export function parseFlags(argv: string[], specs: FlagSpec[]): ParsedArgs {
+  const all = [...GLOBAL_FLAGS, ...specs];
+  const byLong = new Map(all.map((s) => [s.name, s]));
+  const byShort = new Map(all.filter((s) => s.short).map((s) => [s.short!, s]));
+  const out: ParsedArgs = { positional: [], flags: {} };
+  const set = (spec: FlagSpec, v: string | boolean) => {
+    if (spec.repeat) {
+      const prev = out.flags[spec.name];
+      out.flags[spec.name] = [...(Array.isArray(prev) ? prev : []), String(v)];
+    } else out.flags[spec.name] = v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      out.positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+      const spec = byLong.get(name);
+      if (!spec) throw new ParseError(`unknown flag: --${name}`);
+      if (spec.value) {
+        if (eq > 0) set(spec, a.slice(eq + 1));
+        else if (i + 1 < argv.length) set(spec, argv[++i]);
+        else throw new ParseError(`flag needs an argument: --${name}`);
+      } else set(spec, eq > 0 ? a.slice(eq + 1) !== 'false' : true);
+    } else if (a.startsWith('-') && a.length > 1 && !/^-\d/.test(a)) {
+      const spec = byShort.get(a[1]);
+      if (!spec) throw new ParseError(`unknown shorthand flag: '${a[1]}' in ${a}`);
+      if (spec.value) {
+        let v = a.slice(2);
+        if (v.startsWith('=')) v = v.slice(1);
+        if (v) set(spec, v);
+        else if (i + 1 < argv.length) set(spec, argv[++i]);
+        else throw new ParseError(`flag needs an argument: '${a[1]}' in ${a}`);
+      } else {
+        set(spec, true);
+        // Combined booleans: -aA
+        for (const ch of a.slice(2)) {
+          const s2 = byShort.get(ch);
+          if (!s2 || s2.value) throw new ParseError(`unknown shorthand flag: '${ch}' in ${a}`);
+          set(s2, true);
+        }
+      }
+    } else out.positional.push(a);
+  }
+  return out;
+}
+
+export function str(p: ParsedArgs, name: string): string | undefined {
+  const v = p.flags[name];
+  return typeof v === 'string' ? v : Array.isArray(v) ? v[v.length - 1] : undefined;
+}
+
+export function bool(p: ParsedArgs, name: string): boolean {
+  return p.flags[name] === true;
+}
+
+export function list(p: ParsedArgs, name: string): string[] {
+  const v = p.flags[name];
+  return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+}
