@@ -9,6 +9,7 @@ import { matchRequirements, parseLabelSelector } from '../../api/selectors';
 import type { KubeObject, RequestContext } from '../../api/types';
 import { registerComponent, type Cluster, type Component } from '../../cluster';
 import type { SimEvent } from '../../engine/engine';
+import type { Controller, ControllerHost } from '../controller';
 
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 export const MANAGED_BY = 'endpointslice-controller.k8s.io';
@@ -115,37 +116,140 @@ export function desiredEndpoints(
   return groups;
 }
 
+/** The Service keys an object change concerns (informer event handlers of the real controller). */
+function watchKeys(cluster: Cluster, enqueue: (key: string) => void): (() => void)[] {
+  const api = cluster.api;
+  return [
+    api.watch('Service', (_t, o) => enqueue(`${o.metadata.namespace}/${o.metadata.name}`)),
+    api.watch('Pod', (_t, o, old) => {
+      for (const svc of api.list('Service', { namespace: o.metadata.namespace })) {
+        const sel = svc.spec?.selector as Record<string, string> | undefined;
+        if (!sel || !Object.keys(sel).length) continue;
+        const reqs = parseLabelSelector(selectorString(sel));
+        if (
+          matchRequirements(reqs, o.metadata.labels) ||
+          (old && matchRequirements(reqs, old.metadata.labels))
+        )
+          enqueue(`${svc.metadata.namespace}/${svc.metadata.name}`);
+      }
+    }),
+    api.watch('EndpointSlice', (_t, o) => {
+      const svc = o.metadata.labels?.['kubernetes.io/service-name'];
+      if (svc && o.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === MANAGED_BY)
+        enqueue(`${o.metadata.namespace}/${svc}`);
+    })
+  ];
+}
+
+/** Reconcile the EndpointSlices of one Service ("namespace/name"). Throws API errors for the caller to retry. */
+export function syncEndpointSlices(cluster: Cluster, key: string, ctx: RequestContext = CTX): void {
+  const [ns, name] = key.split('/');
+  const api = cluster.api;
+  const svc = api.tryGet('Service', ns, name);
+  const existing = api
+    .list('EndpointSlice', { namespace: ns, labelSelector: `kubernetes.io/service-name=${name}` })
+    .filter((s) => s.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === MANAGED_BY)
+    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  if (!svc || !svc.spec?.selector || svc.spec?.type === 'ExternalName') {
+    // Slices are garbage-collected through their ownerReference; delete directly when the Service is gone.
+    for (const s of existing) api.delete('EndpointSlice', ns, s.metadata.name, {}, ctx);
+    return;
+  }
+  const desired: KubeObject[] = [];
+  const groups = desiredEndpoints(cluster, svc);
+  // A Service with no matching pods still gets one placeholder slice without endpoints.
+  if (!groups.size) groups.set('[]', { ports: [], endpoints: [] });
+  for (const g of groups.values()) {
+    for (let i = 0; i < Math.max(1, Math.ceil(g.endpoints.length / MAX_ENDPOINTS_PER_SLICE)); i++) {
+      desired.push({
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: {
+          name: '',
+          generateName: `${name}-`,
+          namespace: ns,
+          labels: {
+            'endpointslice.kubernetes.io/managed-by': MANAGED_BY,
+            'kubernetes.io/service-name': name,
+            ...(svc.spec.clusterIP === 'None' ? { 'service.kubernetes.io/headless': '' } : {})
+          },
+          ownerReferences: [
+            {
+              apiVersion: 'v1',
+              kind: 'Service',
+              name,
+              uid: svc.metadata.uid!,
+              controller: true,
+              blockOwnerDeletion: true
+            }
+          ]
+        },
+        addressType: 'IPv4',
+        endpoints: g.endpoints.slice(i * MAX_ENDPOINTS_PER_SLICE, (i + 1) * MAX_ENDPOINTS_PER_SLICE),
+        ports: g.ports
+      });
+    }
+  }
+  desired.forEach((d, i) => {
+    const cur = existing[i];
+    if (!cur) {
+      api.create(d, ctx);
+      return;
+    }
+    if (
+      JSON.stringify(cur.endpoints ?? []) === JSON.stringify(d.endpoints) &&
+      JSON.stringify(cur.ports ?? []) === JSON.stringify(d.ports)
+    )
+      return;
+    api.update(
+      {
+        ...cur,
+        metadata: { ...cur.metadata, labels: d.metadata.labels },
+        endpoints: d.endpoints,
+        ports: d.ports
+      },
+      ctx
+    );
+  });
+  for (const extra of existing.slice(desired.length))
+    api.delete('EndpointSlice', ns, extra.metadata.name, {}, ctx);
+}
+
+/**
+ * The controller as kube-controller-manager hosts it (controllers/controller.ts contract):
+ * `new EndpointSliceKcmController(this.host('endpointslice-controller'))` in the manager's list.
+ */
+export class EndpointSliceKcmController implements Controller {
+  readonly name = 'endpointslice-controller';
+  constructor(private host: ControllerHost) {}
+  watch(): (() => void)[] {
+    return watchKeys(this.host.cluster, (k) => this.host.enqueue(k));
+  }
+  start(): void {}
+  sync(key: string): void {
+    syncEndpointSlices(this.host.cluster, key, this.host.ctx);
+  }
+  resyncKeys(): string[] {
+    return this.host.cluster.api.list('Service').map((s) => `${s.metadata.namespace}/${s.metadata.name}`);
+  }
+  getState(): unknown {
+    return {};
+  }
+  setState(): void {}
+}
+
+/** The same controller as a standalone component (`endpointslice-controller`), until the manager hosts it. */
 export class EndpointSliceController implements Component {
   readonly kind = 'endpointslice-controller';
   readonly id = 'endpointslice-controller';
   state: State = { queue: [], pending: false };
-  private unwatch: (() => void)[] = [];
+  private unwatch: (() => void)[];
 
   constructor(
     private cluster: Cluster,
     readonly args: Record<string, never> = {}
   ) {
-    const api = cluster.api;
-    this.unwatch.push(
-      api.watch('Service', (_t, o) => this.enqueue(`${o.metadata.namespace}/${o.metadata.name}`)),
-      api.watch('Pod', (_t, o, old) => {
-        for (const svc of api.list('Service', { namespace: o.metadata.namespace })) {
-          const sel = svc.spec?.selector as Record<string, string> | undefined;
-          if (!sel || !Object.keys(sel).length) continue;
-          const reqs = parseLabelSelector(selectorString(sel));
-          if (
-            matchRequirements(reqs, o.metadata.labels) ||
-            (old && matchRequirements(reqs, old.metadata.labels))
-          )
-            this.enqueue(`${svc.metadata.namespace}/${svc.metadata.name}`);
-        }
-      }),
-      api.watch('EndpointSlice', (_t, o) => {
-        const svc = o.metadata.labels?.['kubernetes.io/service-name'];
-        if (svc && o.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === MANAGED_BY)
-          this.enqueue(`${o.metadata.namespace}/${svc}`);
-      })
-    );
+    this.unwatch = watchKeys(cluster, (k) => this.enqueue(k));
   }
 
   private enqueue(key: string): void {
@@ -168,10 +272,9 @@ export class EndpointSliceController implements Component {
     this.state.queue = [];
     for (const key of keys) {
       try {
-        this.syncService(key);
+        syncEndpointSlices(this.cluster, key);
       } catch (e) {
         if (!(e instanceof ConnectionError || e instanceof ApiError)) throw e;
-        // Requeue with the workqueue's rate limit; 1s keeps the sketch simple and deterministic.
         if (!this.state.queue.includes(key)) this.state.queue.push(key);
         if (!this.state.pending) {
           this.state.pending = true;
@@ -179,79 +282,6 @@ export class EndpointSliceController implements Component {
         }
       }
     }
-  }
-
-  syncService(key: string): void {
-    const [ns, name] = key.split('/');
-    const api = this.cluster.api;
-    const svc = api.tryGet('Service', ns, name);
-    const existing = api
-      .list('EndpointSlice', { namespace: ns, labelSelector: `kubernetes.io/service-name=${name}` })
-      .filter((s) => s.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === MANAGED_BY)
-      .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
-    if (!svc || !svc.spec?.selector || svc.spec?.type === 'ExternalName') {
-      // Slices are garbage-collected through their ownerReference; delete directly when the Service is gone.
-      for (const s of existing) api.delete('EndpointSlice', ns, s.metadata.name, {}, CTX);
-      return;
-    }
-    const desired: KubeObject[] = [];
-    const groups = desiredEndpoints(this.cluster, svc);
-    // A Service with no matching pods still gets one placeholder slice without endpoints.
-    if (!groups.size) groups.set('[]', { ports: [], endpoints: [] });
-    for (const g of groups.values()) {
-      for (let i = 0; i < Math.max(1, Math.ceil(g.endpoints.length / MAX_ENDPOINTS_PER_SLICE)); i++) {
-        desired.push({
-          apiVersion: 'discovery.k8s.io/v1',
-          kind: 'EndpointSlice',
-          metadata: {
-            name: '',
-            generateName: `${name}-`,
-            namespace: ns,
-            labels: {
-              'endpointslice.kubernetes.io/managed-by': MANAGED_BY,
-              'kubernetes.io/service-name': name,
-              ...(svc.spec.clusterIP === 'None' ? { 'service.kubernetes.io/headless': '' } : {})
-            },
-            ownerReferences: [
-              {
-                apiVersion: 'v1',
-                kind: 'Service',
-                name,
-                uid: svc.metadata.uid!,
-                controller: true,
-                blockOwnerDeletion: true
-              }
-            ]
-          },
-          addressType: 'IPv4',
-          endpoints: g.endpoints.slice(i * MAX_ENDPOINTS_PER_SLICE, (i + 1) * MAX_ENDPOINTS_PER_SLICE),
-          ports: g.ports
-        });
-      }
-    }
-    desired.forEach((d, i) => {
-      const cur = existing[i];
-      if (!cur) {
-        api.create(d, CTX);
-        return;
-      }
-      if (
-        JSON.stringify(cur.endpoints ?? []) === JSON.stringify(d.endpoints) &&
-        JSON.stringify(cur.ports ?? []) === JSON.stringify(d.ports)
-      )
-        return;
-      api.update(
-        {
-          ...cur,
-          metadata: { ...cur.metadata, labels: d.metadata.labels },
-          endpoints: d.endpoints,
-          ports: d.ports
-        },
-        CTX
-      );
-    });
-    for (const extra of existing.slice(desired.length))
-      api.delete('EndpointSlice', ns, extra.metadata.name, {}, CTX);
   }
 
   getState(): State {
