@@ -16,6 +16,7 @@ import { stepLifecycle, initialLifecycle, type KubeletLifecycleEvent } from '../
 import type { JournalEntry, NodeHostView } from './cri';
 import { createHostView } from './host';
 import { ContainerRuntime } from './runtime';
+import { resolveImage } from './registry';
 import type { KubeletState } from './state';
 import type { KubeletArgs } from './types';
 import {
@@ -38,6 +39,8 @@ const LEASE_BACKOFF_INITIAL = 200;
 const LEASE_BACKOFF_MAX = 7_000;
 /** kubelet housekeeping period (2s): PLEG bookkeeping and pod reconciliation. */
 export const HOUSEKEEPING_PERIOD = 2_000;
+/** Size assumed for a preloaded image the registry model does not know. */
+const PRELOADED_UNKNOWN_SIZE = 50_000_000;
 
 export class Kubelet implements Component {
   readonly kind = 'kubelet';
@@ -51,7 +54,6 @@ export class Kubelet implements Component {
     readonly args: KubeletArgs
   ) {
     this.id = `kubelet/${args.nodeName}`;
-    const r = cluster.engine.random;
     this.state = {
       lifecycle: initialLifecycle(),
       epoch: 0,
@@ -74,15 +76,20 @@ export class Kubelet implements Component {
       journal: [],
       cni: cluster.config.network.cni === 'none' ? {} : { ...CNI_CONFIGS[cluster.config.network.cni] },
       system: { memory: 0, disk: 0, fillMemory: 0, fillDisk: 0 },
-      ids: { machineID: r.hex(32), systemUUID: r.uid(), bootID: r.uid() },
+      ids: { machineID: '', systemUUID: '', bootID: '' },
       kubeletSince: cluster.now
     };
     this.state.system = baselineSystemUsage(args);
-    this.state.runtime.pid = 300 + r.int(700);
+    for (const image of args.preloadedImages ?? []) {
+      const found = resolveImage(cluster, image);
+      this.runtime.addImage(image, found.ok ? found.image.sizeBytes : PRELOADED_UNKNOWN_SIZE);
+    }
     this.host = createHostView(this);
-    this.unwatch = cluster.api.watch('Pod', (_type, obj, old) => {
+    this.unwatch = cluster.api.watch('Pod', (type, obj, old) => {
       if (obj.spec?.nodeName !== this.name && old?.spec?.nodeName !== this.name) return;
       if (!this.syncing || !this.apiReachable()) return;
+      // Like the kubelet's pod config source, status-only updates (its own writes) are not work.
+      if (type === 'MODIFIED' && old && !podChangedForKubelet(old, obj)) return;
       this.enqueue(`${obj.metadata.namespace}/${obj.metadata.name}`);
     });
   }
@@ -123,7 +130,11 @@ export class Kubelet implements Component {
     return this.state.lifecycle.value === 'running';
   }
 
+  /** First boot of the machine (not called on restore, so a restore draws no random numbers). */
   start(): void {
+    const r = this.cluster.engine.random;
+    this.state.ids = { machineID: r.hex(32), systemUUID: r.uid(), bootID: r.uid() };
+    this.state.runtime.pid = 300 + r.int(700);
     this.startService();
   }
 
@@ -373,11 +384,22 @@ export class Kubelet implements Component {
 function baselineSystemUsage(args: KubeletArgs): KubeletState['system'] {
   const bytes = (q: string | undefined) => Math.round((tryParseQuantity(q) ?? 0) / 1000);
   return {
-    memory: Math.min(Math.round(bytes(args.capacity.memory) * 0.05), 768 * 2 ** 20),
+    // Whole 4Ki pages, as cAdvisor reports memory.
+    memory: Math.floor(Math.min(bytes(args.capacity.memory) * 0.05, 768 * 2 ** 20) / 4096) * 4096,
     disk: Math.min(Math.round(bytes(args.capacity['ephemeral-storage']) * 0.06), 6 * 2 ** 30),
     fillMemory: 0,
     fillDisk: 0
   };
+}
+
+function podChangedForKubelet(a: KubeObject, b: KubeObject): boolean {
+  return (
+    a.metadata.uid !== b.metadata.uid ||
+    a.metadata.deletionTimestamp !== b.metadata.deletionTimestamp ||
+    JSON.stringify(a.spec) !== JSON.stringify(b.spec) ||
+    JSON.stringify(a.metadata.annotations) !== JSON.stringify(b.metadata.annotations) ||
+    JSON.stringify(a.metadata.labels) !== JSON.stringify(b.metadata.labels)
+  );
 }
 
 /** metav1.MicroTime as it is serialised: RFC 3339 with six fractional digits. */

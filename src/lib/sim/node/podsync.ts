@@ -13,7 +13,10 @@ import { allocateIP, releaseIP } from './ipam';
 import { qosClass, terminatedOf, writeStatus } from './podstatus';
 import type { ContainerRec, PodRec } from './state';
 import { admitPod } from './eviction';
+import { resolveImage } from './registry';
 
+/** containerd 2.1 and CRI-O 1.3x default sandbox image. */
+const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
 /** pod_workers backOffPeriod: a pod whose sync failed is retried after 10s. */
 const SYNC_ERROR_RETRY_MS = 10_000;
 
@@ -96,7 +99,19 @@ export function syncPod(k: Kubelet, key: string): void {
   }
   const rt = k.runtime;
   if (!rt.sandbox(rec.sandboxId)) {
-    rec.ip = hostNetwork ? k.args.internalIP : allocateIP(k, rec);
+    try {
+      rec.ip = hostNetwork ? k.args.internalIP : (rec.ip ?? allocateIP(k, rec));
+    } catch (e) {
+      const msg = `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox: plugin type="host-local" failed (add): ${errText(e)}`;
+      k.cluster.recorder.event(pod, 'Warning', 'FailedCreatePodSandBox', msg, k.source, k.ctx);
+      k.wake(key, k.now + SYNC_ERROR_RETRY_MS);
+      return;
+    }
+    // The runtime pulls its sandbox (pause) image itself, without kubelet events.
+    if (!rt.findImage(PAUSE_IMAGE)) {
+      const pause = resolveImage(k.cluster, PAUSE_IMAGE);
+      rt.addImage(PAUSE_IMAGE, pause.ok ? pause.image.sizeBytes : 320_000);
+    }
     const sb = rt.runSandbox({ name: rec.name, namespace: rec.namespace, uid: rec.uid }, rec.ip);
     rec.sandboxId = sb.id;
   }
@@ -110,8 +125,8 @@ export function syncPod(k: Kubelet, key: string): void {
   let initDone = true;
   for (const spec of specs.init) {
     const c = recOf(spec.name, true);
+    if (c.terminated?.exitCode !== 0) stepContainer(k, pod, rec, spec, c, wakes);
     if (c.terminated?.exitCode === 0) continue;
-    stepContainer(k, pod, rec, spec, c, wakes);
     initDone = false;
     break;
   }
