@@ -6,6 +6,7 @@
  * same addresses every run. Allocations are derived from stored Services, so snapshots need no state.
  */
 import type { AdmissionPlugin, ApiServer } from '../api/apiserver';
+import { registerAdmissionPlugin } from '../api/admission';
 import { invalid } from '../api/errors';
 import type { KubeObject } from '../api/types';
 import type { Cluster } from '../cluster';
@@ -190,3 +191,5 @@ export function installServiceAllocator(api: ApiServer, cluster: Cluster): void 
   if (!api.admission.some((p) => p.name === 'ServiceAllocation'))
     api.admission.unshift(serviceAllocator(cluster));
 }
+
+registerAdmissionPlugin('ServiceAllocation', serviceAllocator);

@@ -1,16 +1,25 @@
 /**
  * Networking: import this module to register the kube-proxy component, the SetProxyMode fault,
  * the EndpointSlice controller and the node dataplane provider. `installNetworking` adds the
- * controller and one kube-proxy per Node (unless Cilium replaces kube-proxy).
+ * controller, the simulated cloud load balancer and one kube-proxy per Node (unless Cilium
+ * replaces kube-proxy). Importing it also registers the ServiceAllocation admission plugin.
  */
 import type { Cluster } from '../cluster';
 import '../controllers/endpointslice/controller';
 import './kubeproxy';
+import './lbcontroller';
+import './allocator';
 import { kubeProxyReplaced } from './provider';
 
 export { trace, renderTrace, type TraceHop, type TraceResult } from './trace';
 export { nodeProgram, nodeDataplane, kubeProxyReplaced } from './provider';
-export { installServiceAllocator, serviceAllocator } from './allocator';
+export { installServiceAllocator, serviceAllocator, NODE_PORT_RANGE } from './allocator';
+export { LB_POOL, LB_PROVISION_MS } from './lbcontroller';
+export {
+  syncEndpointSlices,
+  EndpointSliceKcmController,
+  MAX_ENDPOINTS_PER_SLICE
+} from '../controllers/endpointslice/controller';
 export { setCniInstalled, cniInstalled, cniConfigFiles, CNI_NOT_READY_MESSAGE, nodeAddrs } from './cni';
 export { rules, syncTime, firstPacketLookup, programmingLatency, CALIBRATION, FITTED } from './costmodel';
 export { kubeProxyOf, KUBE_PROXY_DEFAULTS, type ProxyMode } from './kubeproxy';
@@ -18,6 +27,7 @@ export { kubeProxyOf, KUBE_PROXY_DEFAULTS, type ProxyMode } from './kubeproxy';
 /** Add the EndpointSlice controller and a kube-proxy for every Node that has none yet. */
 export function installNetworking(cluster: Cluster): void {
   if (!cluster.component('endpointslice-controller')) cluster.addComponent('endpointslice-controller', {});
+  if (!cluster.component('service-lb-controller')) cluster.addComponent('service-lb-controller', {});
   ensureKubeProxies(cluster);
 }
 
