@@ -22,7 +22,8 @@ export const SCENARIO_FAULT_ACTIONS = [
   'StopScheduler',
   'StartScheduler',
   'StopEtcdMember',
-  'StartEtcdMember'
+  'StartEtcdMember',
+  'SetProxyMode'
 ];
 
 const taint = obj(
@@ -86,7 +87,7 @@ const kubeletOverrides = obj(
     maxPods: int('Default 110.', 1, 10000)
   },
   {
-    description: 'KubeletConfiguration fields for every node (camelCase config names or --kebab-case flags).'
+    description: 'KubeletConfiguration fields for every node (upstream config names).'
   }
 );
 
@@ -103,7 +104,7 @@ const controllerManagerOverrides = obj(
     podGCQuarantine: duration('Default 40s.'),
     terminatedPodGCThreshold: int('Default 12500.', 0)
   },
-  { description: 'kube-controller-manager flags (camelCase or --kebab-case).' }
+  { description: 'kube-controller-manager settings (upstream config names, camelCase).' }
 );
 
 const apiServerOverrides = obj({
@@ -115,7 +116,9 @@ const fault = obj(
   {
     at: duration('Virtual time from the start, e.g. 90s or 2m.'),
     action: oneOf(SCENARIO_FAULT_ACTIONS),
-    target: str('A node name, an etcd member (etcd-0...), or nothing for control-plane actions.')
+    target: str('A node name, an etcd member (etcd-0...), or nothing for control-plane actions.'),
+    amount: quantity('FillMemory / FillDisk: how much to fill (default: just past the eviction threshold).'),
+    mode: oneOf(['iptables', 'ipvs', 'nftables'], 'SetProxyMode: the new kube-proxy mode.')
   },
   { required: ['at', 'action'] }
 );

@@ -1,0 +1,125 @@
+/**
+ * Build a running cluster from a scenario file: configuration, etcd members, the control plane
+ * and one kubelet per node (component kinds registered by their modules, see ./components), then
+ * the scenario's objects applied through the API as `kubectl` would, and the faults scheduled on
+ * the `scenario` component (which also keeps a kube-proxy on every node).
+ */
+import { Cluster } from '../cluster';
+import { Etcd } from '../etcd/etcd';
+import { applyManifests, ManifestError } from '../manifests';
+import { setRegistryImages } from '../node/registry';
+import { normalizeImage } from '../node/registry';
+import { SCENARIO_COMPONENT_ID, type ScenarioComponentArgs } from './component';
+import { ScenarioError } from './errors';
+import { loadScenario } from './load';
+import type { Scenario } from './types';
+import './component';
+import './components';
+
+export interface CreateClusterOptions {
+  fileName?: string;
+  /**
+   * `error` (default): a component kind nobody registered is an error. `skip`: build the cluster
+   * without it and list it in `missing` (the headless runner reports it and continues).
+   */
+  missingComponents?: 'error' | 'skip';
+}
+
+export interface CreatedCluster {
+  cluster: Cluster;
+  scenario: Scenario;
+  /** Component kinds that were not registered (only with missingComponents: 'skip'). */
+  missing: string[];
+}
+
+/** Where each component kind is implemented, for the error when it is not registered. */
+const KIND_MODULES: Record<string, string> = {
+  kubelet: 'src/lib/sim/node',
+  'kube-controller-manager': 'src/lib/sim/controllers',
+  'kube-scheduler': 'src/lib/sim/scheduler'
+};
+
+export class MissingComponentError extends Error {
+  constructor(readonly kind: string) {
+    super(
+      `component kind "${kind}" is not registered: import ${KIND_MODULES[kind] ?? 'its module'} (importing it registers the kind) before createCluster`
+    );
+    this.name = 'MissingComponentError';
+  }
+}
+
+type BootstrapHook = (cluster: Cluster, scenario: Scenario) => void;
+const hooks: { name: string; hook: BootstrapHook }[] = [];
+
+/** Modules with scenario-level setup (networking, autoscaler) register it at import time. */
+export function registerBootstrapHook(name: string, hook: BootstrapHook): void {
+  const i = hooks.findIndex((h) => h.name === name);
+  if (i >= 0) hooks[i] = { name, hook };
+  else hooks.push({ name, hook });
+}
+
+function etcdFor(s: Scenario): Etcd {
+  // Stacked etcd runs on the control-plane nodes; external etcd on its own hosts.
+  const host = (i: number) => (s.etcd.topology === 'stacked' ? `control-plane-${i + 1}` : `etcd-${i}`);
+  return Etcd.withMembers(s.etcd.members, host);
+}
+
+export function createCluster(scenarioText: string, opts: CreateClusterOptions = {}): CreatedCluster {
+  const scenario = loadScenario(scenarioText, opts.fileName ?? 'scenario.yaml');
+  const cluster = new Cluster(structuredClone(scenario.config), etcdFor(scenario));
+  if (scenario.apiServers > 1) {
+    cluster.apiServers = Array.from({ length: scenario.apiServers }, (_, i) => ({
+      name: `kube-apiserver-control-plane-${i + 1}`,
+      running: true
+    }));
+  }
+  cluster.extensions['scenario'] = {
+    name: scenario.name,
+    nodePools: structuredClone(scenario.spec.nodePools ?? []),
+    etcd: scenario.etcd,
+    apiServers: scenario.apiServers
+  };
+  if (scenario.registryImages.length) {
+    setRegistryImages(
+      cluster,
+      scenario.registryImages.map((i) => {
+        const ref = normalizeImage(i.image);
+        return { repository: ref.repository, tag: ref.tag, sizeBytes: i.sizeBytes };
+      })
+    );
+  }
+  const missing: string[] = [];
+  const add = (kind: string, args: unknown) => {
+    try {
+      cluster.addComponent(kind, args);
+    } catch (e) {
+      if (!(e instanceof Error) || !e.message.startsWith('unknown component kind')) throw e;
+      if (opts.missingComponents !== 'skip') throw new MissingComponentError(kind);
+      if (!missing.includes(kind)) missing.push(kind);
+    }
+  };
+  add('kube-controller-manager', {});
+  add('kube-scheduler', {});
+  for (const node of scenario.nodes) add('kubelet', node);
+  for (const h of hooks) h.hook(cluster, scenario);
+  try {
+    applyManifests(cluster, scenario.objects, { component: 'kubectl' });
+  } catch (e) {
+    if (e instanceof ManifestError) throw new ScenarioError(e.issues);
+    throw e;
+  }
+  add('scenario', {
+    faults: scenario.faults,
+    network: !missing.includes('kubelet')
+  } satisfies ScenarioComponentArgs);
+  return { cluster, scenario, missing };
+}
+
+export function scenarioFaultFailures(
+  cluster: Cluster
+): { t: number; action: string; target?: string; error: string }[] {
+  const c = cluster.component(SCENARIO_COMPONENT_ID);
+  return c
+    ? (c.getState() as { failures: { t: number; action: string; target?: string; error: string }[] }).failures
+    : [];
+}
