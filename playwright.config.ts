@@ -5,6 +5,8 @@ export default defineConfig({
   testDir: 'tests/e2e',
   workers: 1,
   timeout: 60_000,
+  // Generous: the service worker precaches the whole build (the editor is ~6 MB) on first visit.
+  expect: { timeout: 15_000 },
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['./scripts/plain-summary-playwright.ts']],
   webServer: {

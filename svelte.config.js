@@ -53,7 +53,9 @@ const config = {
     prerender: { handleHttpError: 'fail', entries: ['*'] },
     // Registered by the layout (src/lib/pwa) so it can ask before activating a new version.
     serviceWorker: { register: false },
-    version: { name: versionName() },
+    // Computed once per build: the config is loaded again for prerendering (in a child process that
+    // inherits the environment), and both must agree or the client cannot find the page data.
+    version: { name: (process.env.NODEPLANE_VERSION ??= versionName()) },
     csp: {
       mode: 'hash',
       directives: {
