@@ -167,7 +167,9 @@ export class TaintEvictionController implements Controller {
     const existing = this.s.workers[key];
     if (existing && !existing.done) {
       startTime = existing.createdAt;
-      if (startTime + min < trigger) return;
+      // Upstream compares with Before on a wall clock where some time always passed since the
+      // work was queued; at the same virtual instant the pending deletion stands as well.
+      if (startTime + min <= trigger) return;
       this.cancelWorkWithEvent(key);
     }
     this.addWork(key, startTime, startTime + min);

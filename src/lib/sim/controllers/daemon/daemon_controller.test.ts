@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../api/types';
+import { testCluster } from '../testing/harness';
+
+function daemonSet(extra: Record<string, unknown> = {}): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent', namespace: 'kube-system' },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      template: {
+        metadata: { labels: { app: 'agent' } },
+        spec: { containers: [{ name: 'agent', image: 'agent:1' }], ...extra }
+      }
+    }
+  };
+}
+
+describe('daemonset controller', () => {
+  it('runs one pod per eligible node, pinned by node affinity and carrying the DaemonSet tolerations', () => {
+    const { cluster } = testCluster({
+      nodes: [
+        { name: 'w1', labels: { disk: 'ssd' } },
+        { name: 'w2', labels: { disk: 'ssd' } },
+        { name: 'w3', labels: { disk: 'hdd' } },
+        {
+          name: 'gpu',
+          labels: { disk: 'ssd' },
+          taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }]
+        }
+      ],
+      schedule: false
+    });
+    const api = cluster.api;
+    api.create(daemonSet({ nodeSelector: { disk: 'ssd' } }));
+    cluster.advance(1);
+    const pods = api.list<KubeObject>('Pod', { namespace: 'kube-system' });
+    const target = (p: KubeObject) =>
+      p.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
+        .matchFields[0].values[0];
+    expect(pods.map(target).sort()).toEqual(['w1', 'w2']);
+    const pod = pods[0];
+    expect(pod.metadata.generateName).toBe('agent-');
+    expect(pod.metadata.labels?.['pod-template-generation']).toBe('1');
+    expect(pod.metadata.labels?.['controller-revision-hash']).toMatch(/^[a-z0-9]+$/);
+    expect(
+      pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
+    ).toEqual({
+      matchFields: [{ key: 'metadata.name', operator: 'In', values: [target(pod)] }]
+    });
+    expect(pod.spec.tolerations).toEqual([
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+      { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }
+    ]);
+    expect(api.get<KubeObject>('DaemonSet', 'kube-system', 'agent').status).toMatchObject({
+      desiredNumberScheduled: 2,
+      currentNumberScheduled: 2,
+      numberMisscheduled: 0,
+      numberReady: 0,
+      numberAvailable: 0,
+      numberUnavailable: 2,
+      updatedNumberScheduled: 2
+    });
+    expect(cluster.eventLog.filter((e) => e.reason === 'SuccessfulCreate').map((e) => e.object)).toEqual([
+      'DaemonSet/kube-system/agent',
+      'DaemonSet/kube-system/agent'
+    ]);
+
+    // A node relabelled into the selector gets its pod; one relabelled out loses it.
+    api.patch('Node', undefined, 'w3', { metadata: { labels: { disk: 'ssd' } } }, { component: 'kubectl' });
+    api.patch('Node', undefined, 'w1', { metadata: { labels: { disk: 'hdd' } } }, { component: 'kubectl' });
+    cluster.advance(1);
+    const live = api
+      .list<KubeObject>('Pod', { namespace: 'kube-system' })
+      .filter((p) => !p.metadata.deletionTimestamp);
+    expect(live.map(target).sort()).toEqual(['w2', 'w3']);
+  });
+
+  it('adds the network-unavailable toleration for hostNetwork pods and counts ready pods', () => {
+    const { cluster } = testCluster({ nodes: ['w1', 'w2'] });
+    const api = cluster.api;
+    api.create(daemonSet({ hostNetwork: true }));
+    cluster.advance(5_000);
+    const pod = api.list<KubeObject>('Pod', { namespace: 'kube-system' })[0];
+    expect(pod.spec.tolerations).toContainEqual({
+      key: 'node.kubernetes.io/network-unavailable',
+      operator: 'Exists',
+      effect: 'NoSchedule'
+    });
+    expect(api.get<KubeObject>('DaemonSet', 'kube-system', 'agent').status).toEqual({
+      currentNumberScheduled: 2,
+      numberMisscheduled: 0,
+      desiredNumberScheduled: 2,
+      numberReady: 2,
+      observedGeneration: 1,
+      updatedNumberScheduled: 2,
+      numberAvailable: 2
+    });
+  });
+
+  it('replaces pods of an old template one node at a time', () => {
+    const { cluster } = testCluster({ nodes: ['w1', 'w2', 'w3'] });
+    const api = cluster.api;
+    api.create(daemonSet());
+    cluster.advance(5_000);
+    const ds = structuredClone(api.get<KubeObject>('DaemonSet', 'kube-system', 'agent'));
+    ds.spec.template.spec.containers[0].image = 'agent:2';
+    api.update(ds, { component: 'kubectl' });
+    let maxMissing = 0;
+    const start = cluster.now;
+    while (cluster.now < start + 30_000 && cluster.step()) {
+      const ready = api
+        .list<KubeObject>('Pod', { namespace: 'kube-system' })
+        .filter((p) => !p.metadata.deletionTimestamp && p.status?.phase === 'Running').length;
+      maxMissing = Math.max(maxMissing, 3 - ready);
+    }
+    expect(maxMissing).toBe(1);
+    const images = api
+      .list<KubeObject>('Pod', { namespace: 'kube-system' })
+      .map((p) => p.spec.containers[0].image);
+    expect(images).toEqual(['agent:2', 'agent:2', 'agent:2']);
+    expect(api.get<KubeObject>('DaemonSet', 'kube-system', 'agent').status.updatedNumberScheduled).toBe(3);
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../api/types';
+import { testCluster } from '../testing/harness';
+import { compareForDeletion } from './ranking';
+
+function rs(replicas: number): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] }
+      }
+    }
+  };
+}
+
+describe('replicaset controller', () => {
+  it('creates pods from the template with a controller reference, events and status', () => {
+    const { cluster } = testCluster({ nodes: ['w1', 'w2'] });
+    const api = cluster.api;
+    const created = api.create(rs(3));
+    cluster.advance(1);
+    const pods = api.list<KubeObject>('Pod');
+    expect(pods).toHaveLength(3);
+    expect(pods[0].metadata.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(pods[0].metadata.labels).toEqual({ app: 'web' });
+    expect(pods[0].metadata.ownerReferences).toEqual([
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        name: 'web',
+        uid: created.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true
+      }
+    ]);
+    expect(cluster.eventLog.filter((e) => e.reason === 'SuccessfulCreate').map((e) => e.message)).toEqual(
+      pods.map((p) => `Created pod: ${p.metadata.name}`)
+    );
+    cluster.advance(5_000);
+    expect(api.get<KubeObject>('ReplicaSet', 'default', 'web').status).toEqual({
+      replicas: 3,
+      fullyLabeledReplicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      observedGeneration: 1
+    });
+  });
+
+  it('replaces a deleted pod at once and does not count terminating pods', () => {
+    const { cluster, harness } = testCluster({ nodes: ['w1', 'w2'] });
+    const api = cluster.api;
+    api.create(rs(2));
+    cluster.advance(5_000);
+    const victim = api.list<KubeObject>('Pod')[0];
+    harness.kill(victim.spec.nodeName);
+    api.delete('Pod', 'default', victim.metadata.name, {}, { component: 'kubectl' });
+    cluster.advance(1);
+    const pods = api.list<KubeObject>('Pod');
+    expect(pods).toHaveLength(3);
+    expect(pods.filter((p) => !p.metadata.deletionTimestamp)).toHaveLength(2);
+  });
+
+  it('scales down the pods that cost least first: unscheduled, then pending, then not ready', () => {
+    const { cluster } = testCluster({ nodes: ['w1'], schedule: false });
+    const api = cluster.api;
+    api.create(rs(3));
+    cluster.advance(1);
+    const [a, b] = api.list<KubeObject>('Pod');
+    const ctx = { component: 'test' };
+    const bound = structuredClone(a);
+    bound.spec.nodeName = 'w1';
+    api.update(bound, ctx);
+    const bound2 = structuredClone(b);
+    bound2.spec.nodeName = 'w1';
+    api.update(bound2, ctx);
+    const running = structuredClone(api.get<KubeObject>('Pod', 'default', b.metadata.name));
+    running.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+    api.update(running, ctx, { subresource: 'status' });
+    api.patch('ReplicaSet', 'default', 'web', { spec: { replicas: 1 } }, ctx);
+    cluster.advance(1);
+    const left = api.list<KubeObject>('Pod').filter((p) => !p.metadata.deletionTimestamp);
+    expect(left.map((p) => p.metadata.name)).toEqual([b.metadata.name]);
+    expect(cluster.eventLog.filter((e) => e.reason === 'SuccessfulDelete')).toHaveLength(2);
+  });
+
+  it('ranks doubled-up pods and younger pods first', () => {
+    const pod = (name: string, created: number, ready?: number): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, uid: name, creationTimestamp: String(created) },
+      spec: { nodeName: 'n' },
+      status: {
+        phase: 'Running',
+        conditions:
+          ready === undefined ? [] : [{ type: 'Ready', status: 'True', lastTransitionTime: String(ready) }]
+      }
+    });
+    const timeOf = (t: string) => Number(t);
+    const now = 10_000_000;
+    const cmp = (x: KubeObject, rx: number, y: KubeObject, ry: number) =>
+      compareForDeletion({ pod: x, rank: rx }, { pod: y, rank: ry }, now, timeOf);
+    expect(cmp(pod('a', 0, 0), 2, pod('b', 0, 0), 1)).toBeLessThan(0);
+    expect(cmp(pod('young', 0, now - 5_000), 1, pod('old', 0, now - 5_000_000), 1)).toBeLessThan(0);
+    expect(cmp(pod('notready', 0), 1, pod('ready', 0, 0), 1)).toBeLessThan(0);
+  });
+});
