@@ -165,7 +165,9 @@ describe('heartbeats', () => {
     expect(fails.slice(0, 8)).toEqual([0, 200, 600, 1400, 3000, 6200, 12600, 19600]);
     expect(
       k.host.journal('kubelet').find((j) => j.message.startsWith('"Failed to update lease"'))!.message
-    ).toBe('"Failed to update lease" err="dial tcp 10.0.0.10:6443: i/o timeout"');
+    ).toBe(
+      '"Failed to update lease" err="Put \\"https://10.0.0.10:6443/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/worker-1?timeout=10s\\": dial tcp 10.0.0.10:6443: i/o timeout"'
+    );
   });
 });
 

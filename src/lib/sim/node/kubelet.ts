@@ -262,7 +262,7 @@ export class Kubelet implements Component {
       this.journal(
         'E',
         'kubelet_node_status.go:107',
-        `"Unable to register node with API server" err="${errText(e)}" node="${this.name}"`
+        `"Unable to register node with API server" err="${clientErr(e, 'Post', '/api/v1/nodes')}" node="${this.name}"`
       );
       s.registerDelay = Math.min(s.registerDelay * 2, REGISTER_BACKOFF_MAX);
       this.schedule(s.registerDelay, 'register');
@@ -318,7 +318,11 @@ export class Kubelet implements Component {
     } catch (e) {
       if (!(e instanceof ApiError || e instanceof ConnectionError)) throw e;
       s.leaseDelay = s.leaseDelay ? Math.min(s.leaseDelay * 2, LEASE_BACKOFF_MAX) : LEASE_BACKOFF_INITIAL;
-      this.journal('E', 'controller.go:145', `"Failed to update lease" err="${errText(e)}"`);
+      this.journal(
+        'E',
+        'controller.go:145',
+        `"Failed to update lease" err="${clientErr(e, 'Put', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${this.name}`)}"`
+      );
       this.schedule(s.leaseDelay, 'lease');
     }
   }
@@ -409,6 +413,22 @@ export function microTime(epochMs: number): string {
 
 export function errText(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).replace(/"/g, '\\"');
+}
+
+const API_SERVER = 'https://10.0.0.10:6443';
+
+/**
+ * How client-go words a failed request in the kubelet's log: a transport error carries the verb
+ * and URL (`Put "https://…": dial tcp …: i/o timeout`), an API error its status message.
+ */
+export function clientErr(e: unknown, method: string, path: string): string {
+  if (e instanceof ConnectionError) {
+    const dial = e.message.startsWith('dial tcp')
+      ? e.message
+      : 'dial tcp 10.0.0.10:6443: connect: connection refused';
+    return errText(new Error(`${method} "${API_SERVER}${path}?timeout=10s": ${dial}`));
+  }
+  return errText(e);
 }
 
 registerComponent('kubelet', (cluster, args: KubeletArgs) => new Kubelet(cluster, args));

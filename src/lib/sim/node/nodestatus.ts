@@ -7,7 +7,7 @@ import { clone, type KubeObject } from '../api/types';
 import { formatGoDuration } from '../engine/duration';
 import { allocatableMilli, capacityMilli, formatResources } from './allocatable';
 import type { Kubelet } from './kubelet';
-import { errText } from './kubelet';
+import { clientErr, errText } from './kubelet';
 import type { ConditionState } from './state';
 
 const ATTACH_DETACH = 'volumes.kubernetes.io/controller-managed-attach-detach';
@@ -272,7 +272,7 @@ export function syncNodeStatus(k: Kubelet): void {
     k.journal(
       'E',
       'kubelet_node_status.go:549',
-      `"Error updating node status, will retry" err="${errText(e)}"`
+      `"Error updating node status, will retry" err="error getting node \\"${k.name}\\": ${clientErr(e, 'Get', `/api/v1/nodes/${k.name}`)}"`
     );
     k.journal(
       'E',

@@ -7,7 +7,7 @@ import { clone, type KubeObject } from '../api/types';
 import { tryParseQuantity } from '../api/quantity';
 import { containerId } from './containers';
 import type { Kubelet } from './kubelet';
-import { errText } from './kubelet';
+import { clientErr } from './kubelet';
 import type { RuntimeContainer } from './runtime';
 import type { ContainerRec, PodRec, TerminatedRec } from './state';
 
@@ -220,7 +220,7 @@ export function writeStatus(k: Kubelet, pod: KubeObject, rec: PodRec, initDone: 
     k.journal(
       'E',
       'status_manager.go:919',
-      `"Failed to update status for pod" pod="${rec.namespace}/${rec.name}" err="${errText(e)}"`
+      `"Failed to update status for pod" pod="${rec.namespace}/${rec.name}" err="${clientErr(e, 'Get', `/api/v1/namespaces/${rec.namespace}/pods/${rec.name}`)}"`
     );
     return false;
   }

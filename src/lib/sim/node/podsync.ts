@@ -8,7 +8,7 @@ import { backoffNext, inBackOffSince } from './backoff';
 import { killNow, startContainer, stopContainer, type PodContainerSpec } from './containers';
 import { ensureImage, fieldPath, type ContainerSpec } from './images';
 import type { Kubelet } from './kubelet';
-import { errText } from './kubelet';
+import { clientErr, errText } from './kubelet';
 import { allocateIP, releaseIP } from './ipam';
 import { qosClass, terminatedOf, writeStatus } from './podstatus';
 import type { ContainerRec, PodRec } from './state';
@@ -280,7 +280,7 @@ function finishTerminal(k: Kubelet, pod: KubeObject, rec: PodRec): void {
     k.journal(
       'E',
       'status_manager.go:1091',
-      `"Failed to delete status for pod" pod="${rec.key}" err="${errText(e)}"`
+      `"Failed to delete status for pod" pod="${rec.key}" err="${clientErr(e, 'Delete', `/api/v1/namespaces/${rec.namespace}/pods/${rec.name}`)}"`
     );
     k.wake(rec.key, k.now + SYNC_ERROR_RETRY_MS);
   }

@@ -1,0 +1,269 @@
+import { describe, expect, it } from 'vitest';
+import { Cluster, registerComponent, registerFault } from '../../cluster';
+import type { KubeObject } from '../../api/types';
+import type { CriContainer, JournalEntry, NodeHostView } from '../cri';
+import { registerDataplaneProvider } from '../../network/dataplane';
+import { ConsoleSession } from '../../kubectl/console';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+const GIB = 2 ** 30;
+
+/** A host view as the node module exposes it, with state the test controls. */
+function fakeHost(node: string) {
+  const state = {
+    kubeletRunning: true,
+    runtimeRunning: true,
+    kubeletSince: 5_000,
+    journal: [] as JournalEntry[],
+    containers: [] as CriContainer[]
+  };
+  const view: NodeHostView = {
+    nodeName: node,
+    runtimeName: 'containerd',
+    runtimeVersion: '2.1.4',
+    get runtimeRunning() {
+      return state.runtimeRunning;
+    },
+    get kubeletRunning() {
+      return state.kubeletRunning;
+    },
+    cniConfig: {},
+    images: () => [
+      { repository: 'registry.k8s.io/pause', tag: '3.10', id: '873ed75102791e5b0b8a7fcd41606c92fcec98d56d05ead4ac5131650004c136', sizeBytes: 320_368 },
+      { repository: 'docker.io/library/nginx', tag: '1.27', id: '9bea9f2796e236cb18c2b3ad561ff29f655d1001f9ec7247a0bc5e08d25652a1', sizeBytes: 72_225_394 }
+    ],
+    sandboxes: () => [
+      { id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', podName: 'web', podNamespace: 'default', podUid: 'uid-web', state: 'SANDBOX_READY', createdAt: 30_000, attempt: 0, ip: '10.244.1.5' }
+    ],
+    containers: () => state.containers,
+    journal: (unit) => state.journal.filter((e) => e.unit === unit),
+    memory: () => ({ total: 4 * GIB, used: GIB, available: 3 * GIB }),
+    disk: () => ({ total: 50 * GIB, used: 12 * GIB, available: 38 * GIB, imagefsUsed: 72_545_762 }),
+    pid: (unit) => (unit === 'kubelet' ? 1042 : unit === 'containerd' ? 871 : undefined),
+    unitSince: (unit) => (unit === 'kubelet' ? state.kubeletSince : 2_000)
+  };
+  return { state, view };
+}
+
+const hosts = new Map<string, ReturnType<typeof fakeHost>>();
+registerComponent('shell-test-kubelet', (_c, args: { node: string }) => {
+  const h = fakeHost(args.node);
+  hosts.set(args.node, h);
+  return {
+    id: `kubelet/${args.node}`,
+    kind: 'shell-test-kubelet',
+    args,
+    host: h.view,
+    handle() {},
+    start() {},
+    getState: () => ({}),
+    setState() {}
+  };
+});
+registerFault('StopKubelet', 'test', (c, p) => {
+  const h = hosts.get(p.target!)!;
+  h.state.kubeletRunning = false;
+  h.state.kubeletSince = c.engine.now;
+});
+registerFault('StartKubelet', 'test', (c, p) => {
+  const h = hosts.get(p.target!)!;
+  h.state.kubeletRunning = true;
+  h.state.kubeletSince = c.engine.now;
+});
+
+function setup() {
+  const cluster = new Cluster();
+  cluster.api.create<KubeObject>({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: 'worker-1' },
+    spec: {},
+    status: { addresses: [{ type: 'InternalIP', address: '10.0.0.11' }], capacity: { memory: '4Gi' } }
+  });
+  cluster.addComponent('shell-test-kubelet', { node: 'worker-1' });
+  const session = new ConsoleSession(cluster);
+  session.exec('ssh worker-1');
+  return { cluster, session, host: hosts.get('worker-1')!, run: (l: string) => session.exec(l) };
+}
+
+describe('ssh into a node', () => {
+  it('changes the prompt and exit leaves', () => {
+    const { session, run } = setup();
+    expect(session.prompt).toBe('root@worker-1:~# ');
+    expect(run('hostname').stdout).toBe('worker-1\n');
+    expect(run('foo --bar')).toEqual({ stdout: '', stderr: 'bash: foo: command not found\n', exitCode: 127 });
+    expect(run('exit').stdout).toBe('logout\nConnection to worker-1 closed.\n');
+    expect(session.prompt).toBe('$ ');
+    expect(run('ssh nope')).toEqual({
+      stdout: '',
+      stderr: 'ssh: Could not resolve hostname nope: Name or service not known\n',
+      exitCode: 255
+    });
+  });
+});
+
+describe('systemctl and journalctl', () => {
+  it('status of a running kubelet', () => {
+    const { cluster, run } = setup();
+    cluster.advance(300_000);
+    const r = run('systemctl status kubelet');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(
+      '● kubelet.service - kubelet: The Kubernetes Node Agent\n' +
+        '     Loaded: loaded (/usr/lib/systemd/system/kubelet.service; enabled; preset: enabled)\n' +
+        '    Drop-In: /usr/lib/systemd/system/kubelet.service.d\n' +
+        '             └─10-kubeadm.conf\n' +
+        '     Active: active (running) since Thu 2026-01-01 00:00:05 UTC; 4min 55s ago\n' +
+        '       Docs: https://kubernetes.io/docs/\n' +
+        '   Main PID: 1042 (kubelet)\n' +
+        '      Tasks: 14\n' +
+        '     CGroup: /system.slice/kubelet.service\n' +
+        '             └─1042 /usr/bin/kubelet --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf --config=/var/lib/kubelet/config.yaml\n'
+    );
+  });
+  it('stop applies the StopKubelet fault; status then reports inactive with exit code 3', () => {
+    const { cluster, run } = setup();
+    cluster.advance(60_000);
+    expect(run('systemctl stop kubelet')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(cluster.faultLog).toEqual([{ t: 60_000, action: 'StopKubelet', target: 'worker-1' }]);
+    cluster.advance(14_000);
+    const r = run('systemctl status kubelet');
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toContain('○ kubelet.service - kubelet: The Kubernetes Node Agent\n');
+    expect(r.stdout).toContain('     Active: inactive (dead) since Thu 2026-01-01 00:01:00 UTC; 14s ago\n   Duration: 1min\n');
+    expect(r.stdout).toContain(
+      '\nJan 01 00:01:00 worker-1 systemd[1]: Stopping kubelet.service - kubelet: The Kubernetes Node Agent...\n' +
+        'Jan 01 00:01:00 worker-1 systemd[1]: kubelet.service: Deactivated successfully.\n' +
+        'Jan 01 00:01:00 worker-1 systemd[1]: Stopped kubelet.service - kubelet: The Kubernetes Node Agent.\n'
+    );
+    expect(run('systemctl is-active kubelet')).toEqual({ stdout: 'inactive\n', stderr: '', exitCode: 3 });
+    run('systemctl restart kubelet');
+    expect(cluster.faultLog.map((f) => f.action)).toEqual(['StopKubelet', 'StartKubelet']);
+  });
+  it('units of the other runtime are not installed', () => {
+    const { run } = setup();
+    expect(run('systemctl status crio')).toEqual({ stdout: '', stderr: 'Unit crio.service could not be found.\n', exitCode: 4 });
+    expect(run('systemctl stop crio').stderr).toBe('Failed to stop crio.service: Unit crio.service not loaded.\n');
+  });
+  it('journalctl prints klog lines under the journald prefix, filters --since and follows', () => {
+    const { cluster, host, run } = setup();
+    host.state.journal.push(
+      { t: 10_000, unit: 'kubelet', level: 'I', source: 'kubelet_node_status.go:78', message: '"Successfully registered node" node="worker-1"' },
+      { t: 200_500, unit: 'kubelet', level: 'E', source: 'controller.go:145', message: '"Failed to update lease" err="Put \\"https://10.0.0.10:6443\\": dial tcp 10.0.0.10:6443: i/o timeout"' }
+    );
+    cluster.advance(300_000);
+    expect(run('journalctl -u kubelet').stdout).toBe(
+      'Jan 01 00:00:10 worker-1 kubelet[1042]: I0101 00:00:10.000000    1042 kubelet_node_status.go:78] "Successfully registered node" node="worker-1"\n' +
+        'Jan 01 00:03:20 worker-1 kubelet[1042]: E0101 00:03:20.500000    1042 controller.go:145] "Failed to update lease" err="Put \\"https://10.0.0.10:6443\\": dial tcp 10.0.0.10:6443: i/o timeout"\n'
+    );
+    expect(run('journalctl -u kubelet --since "2 min ago"').stdout).toMatch(/^Jan 01 00:03:20 .*i\/o timeout"\n$/);
+    expect(run('journalctl -u containerd')).toEqual({ stdout: '-- No entries --\n', stderr: '', exitCode: 0 });
+    const f = run('journalctl -u kubelet -f');
+    host.state.journal.push({ t: 300_000, unit: 'kubelet', level: 'W', source: 'x.go:1', message: '"later"' });
+    expect(f.watch!.poll()).toBe('Jan 01 00:05:00 worker-1 kubelet[1042]: W0101 00:05:00.000000    1042 x.go:1] "later"\n');
+  });
+});
+
+describe('crictl', () => {
+  it('ps, pods and images print crictl tables', () => {
+    const { cluster, host, run } = setup();
+    host.state.containers.push({
+      id: '4f5a6b7c8d9e0f1a2b3c4d5e6f708192',
+      sandboxId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+      name: 'web',
+      image: 'docker.io/library/nginx:1.27',
+      imageId: 'sha256:9bea9f2796e236cb18c2b3ad561ff29f655d1001f9ec7247a0bc5e08d25652a1',
+      state: 'CONTAINER_RUNNING',
+      createdAt: 32_000,
+      startedAt: 32_500,
+      attempt: 0,
+      podName: 'web',
+      podNamespace: 'default',
+      logs: [[33_000, 'start worker process 29']]
+    });
+    cluster.advance(450_000);
+    expect(run('crictl ps').stdout).toBe(
+      'CONTAINER           IMAGE               CREATED             STATE               NAME                ATTEMPT             POD ID              POD                 NAMESPACE\n' +
+        '4f5a6b7c8d9e0       9bea9f2796e23       6 minutes ago       Running             web                 0                   a1b2c3d4e5f60       web                 default\n'
+    );
+    expect(run('crictl pods').stdout).toBe(
+      'POD ID              CREATED             STATE               NAME                NAMESPACE           ATTEMPT             RUNTIME\n' +
+        'a1b2c3d4e5f60       6 minutes ago       Ready               web                 default             0                   (default)\n'
+    );
+    expect(run('crictl images').stdout).toBe(
+      'IMAGE                     TAG                 IMAGE ID            SIZE\n' +
+        'docker.io/library/nginx   1.27                9bea9f2796e23       72.2MB\n' +
+        'registry.k8s.io/pause     3.10                873ed75102791       320kB\n'
+    );
+    expect(run('crictl logs 4f5a').stdout).toBe('start worker process 29\n');
+    expect(JSON.parse(run('crictl inspect 4f5a6b7c8d9e0').stdout).status.state).toBe('CONTAINER_RUNNING');
+    host.state.runtimeRunning = false;
+    expect(run('crictl ps').stderr).toBe(
+      'FATA[0000] validate service connection: validate CRI v1 runtime API for endpoint "unix:///run/containerd/containerd.sock": rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: no such file or directory"\n'
+    );
+  });
+});
+
+describe('networking and system tools', () => {
+  it('a fresh node before kube-proxy and the CNI', () => {
+    const { cluster, run } = setup();
+    cluster.advance(350_000);
+    expect(run('ip route').stdout).toBe(
+      'default via 10.0.0.1 dev eth0 proto static \n10.0.0.0/24 dev eth0 proto kernel scope link src 10.0.0.11 \n'
+    );
+    expect(run('ip addr').stdout).toContain('    inet 10.0.0.11/24 brd 10.0.0.255 scope global eth0\n');
+    expect(run('iptables-save').stdout).toBe(
+      '# Generated by iptables-save v1.8.10 (nf_tables) on Thu Jan  1 00:05:50 2026\n*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\nCOMMIT\n# Completed on Thu Jan  1 00:05:50 2026\n'
+    );
+    expect(run('iptables -t nat -L -n').stdout.split('\n').slice(0, 3)).toEqual([
+      'Chain PREROUTING (policy ACCEPT)',
+      'target     prot opt source               destination         ',
+      ''
+    ]);
+    expect(run('ipvsadm -Ln').stdout).toBe(
+      'IP Virtual Server version 1.2.1 (size=4096)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\n'
+    );
+    expect(run('nft list ruleset')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(run('ls /etc/cni/net.d')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(run('cat /etc/cni/net.d/*')).toEqual({
+      stdout: '',
+      stderr: "cat: '/etc/cni/net.d/*': No such file or directory\n",
+      exitCode: 1
+    });
+  });
+  it('prints what the dataplane provider renders once networking is installed', () => {
+    const { run } = setup();
+    registerDataplaneProvider(() => ({
+      iptablesSave: () => '*nat\nCOMMIT\n',
+      iptablesList: (t, c) => `Chain ${c ?? 'ALL'} in ${t}\n`,
+      ipvsadmList: () => 'ipvs\n',
+      nftListRuleset: () => 'table ip kube-proxy {\n}\n',
+      ipRoute: () => '10.244.2.0/26 via 10.0.0.12 dev tunl0 proto bird onlink \n',
+      ipAddr: () => 'addr\n',
+      cniConfigFiles: () => ({ '10-calico.conflist': '{"name": "k8s-pod-network"}' })
+    }));
+    try {
+      expect(run('ip r').stdout).toBe('10.244.2.0/26 via 10.0.0.12 dev tunl0 proto bird onlink \n');
+      expect(run('iptables -t nat -L KUBE-SERVICES -n').stdout).toBe('Chain KUBE-SERVICES in nat\n');
+      expect(run('nft list ruleset').stdout).toBe('table ip kube-proxy {\n}\n');
+      expect(run('ls /etc/cni/net.d/').stdout).toBe('10-calico.conflist\n');
+      expect(run('cat /etc/cni/net.d/10-calico.conflist').stdout).toBe('{"name": "k8s-pod-network"}\n');
+    } finally {
+      registerDataplaneProvider(() => undefined);
+    }
+  });
+  it('free and df', () => {
+    const { run } = setup();
+    expect(run('free -m').stdout).toBe(
+      '               total        used        free      shared  buff/cache   available\n' +
+        'Mem:            4096        1024        2662           2         409        3072\n' +
+        'Swap:              0           0           0\n'
+    );
+    expect(run('df -h').stdout.split('\n').slice(0, 3)).toEqual([
+      'Filesystem      Size  Used Avail Use% Mounted on',
+      'tmpfs           410M  1.2M  409M   1% /run',
+      '/dev/root        50G   12G   38G  24% /'
+    ]);
+  });
+});
