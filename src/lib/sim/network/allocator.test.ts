@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster';
 import { defaultConfig } from '../config';
+import type { KubeObject } from '../api/types';
 import { cidrContains } from './ip';
 import { LB_POOL, LB_PROVISION_MS, NODE_PORT_RANGE, installNetworking } from './index';
 
-const svc = (name: string, spec: Record<string, unknown>) => ({
+const svc = (name: string, spec: Record<string, unknown>): KubeObject => ({
   apiVersion: 'v1',
   kind: 'Service',
   metadata: { name, namespace: 'default' },
