@@ -42,7 +42,7 @@ describe('garbage collector', () => {
   it('drops a dangling owner reference when another owner still exists, and deletes orphans on sight', () => {
     const { cluster } = testCluster({ nodes: ['w1'], schedule: false });
     const api = cluster.api;
-    const cm = api.create({
+    const cm = api.create<KubeObject>({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'owner', namespace: 'default' }
