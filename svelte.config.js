@@ -56,17 +56,22 @@ const config = {
     // Computed once per build: the config is loaded again for prerendering (in a child process that
     // inherits the environment), and both must agree or the client cannot find the page data.
     version: { name: (process.env.NODEPLANE_VERSION ??= versionName()) },
+    // Only the app's own origin. Measured needs beyond 'self':
+    // - style-src 'unsafe-inline': Monaco writes <style> elements and style attributes at run time
+    //   (decorations, minimap, cursor layout); without it the editor renders unstyled.
+    // - img-src data: Monaco's CSS inlines a few icons as data: URIs.
+    // Monaco's editor and YAML workers are module workers built into _app/immutable/workers/ and
+    // loaded from our own origin, so worker-src needs no blob:. Inline scripts are allowed only by
+    // the hash SvelteKit adds for its own start-up script.
     csp: {
       mode: 'hash',
       directives: {
         'default-src': ['self'],
         'script-src': ['self'],
-        // Monaco injects inline styles for the editor; Svelte transitions do too.
         'style-src': ['self', 'unsafe-inline'],
-        'img-src': ['self', 'data:', 'blob:'],
-        'font-src': ['self', 'data:'],
-        // Monaco and the simulation run in module workers served from our own origin.
-        'worker-src': ['self', 'blob:'],
+        'img-src': ['self', 'data:'],
+        'font-src': ['self'],
+        'worker-src': ['self'],
         'connect-src': ['self'],
         'manifest-src': ['self'],
         'object-src': ['none'],
