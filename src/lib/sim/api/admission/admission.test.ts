@@ -360,6 +360,19 @@ describe('validation messages', () => {
     );
   });
 
+  it('rejects a PodDisruptionBudget with both minAvailable and maxUnavailable', () => {
+    expect(
+      msg({
+        apiVersion: 'policy/v1',
+        kind: 'PodDisruptionBudget',
+        metadata: { name: 'web' },
+        spec: { minAvailable: 2, maxUnavailable: '150%', selector: { matchLabels: { app: 'web' } } }
+      })
+    ).toBe(
+      'PodDisruptionBudget.policy "web" is invalid: [spec: Invalid value: {"minAvailable":2,"maxUnavailable":"150%"}: minAvailable and maxUnavailable cannot be both set, spec.maxUnavailable: Invalid value: "150%": must not be greater than 100%]'
+    );
+  });
+
   it('validates tolerations', () => {
     expect(
       msg(

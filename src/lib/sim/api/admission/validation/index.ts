@@ -5,6 +5,7 @@ import type { KubeObject } from '../../types';
 import { forbidden, type Causes } from './field';
 import { validateObjectMeta } from './meta';
 import { validateNode } from './node';
+import { validatePodDisruptionBudget } from './policy';
 import { validatePodCreate, validatePodUpdate } from './pod';
 import { validateService } from './service';
 import { validateDaemonSet, validateDeployment, validateReplicaSet } from './workloads';
@@ -71,6 +72,8 @@ export function validateObject(
       return op === 'CREATE' ? validatePriorityClass(obj) : validateObjectMeta(obj, 'subdomain');
     case 'Namespace':
       return validateObjectMeta(obj, 'label');
+    case 'PodDisruptionBudget':
+      return validatePodDisruptionBudget(obj);
     case 'Event':
     case 'Lease':
     case 'EndpointSlice':
