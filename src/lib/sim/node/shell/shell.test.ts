@@ -5,8 +5,6 @@ import type { CriContainer, JournalEntry, NodeHostView } from '../cri';
 import { registerDataplaneProvider } from '../../network/dataplane';
 import { ConsoleSession } from '../../kubectl/console';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const GIB = 2 ** 30;
 
 /** A host view as the node module exposes it, with state the test controls. */
@@ -30,11 +28,30 @@ function fakeHost(node: string) {
     },
     cniConfig: {},
     images: () => [
-      { repository: 'registry.k8s.io/pause', tag: '3.10', id: '873ed75102791e5b0b8a7fcd41606c92fcec98d56d05ead4ac5131650004c136', sizeBytes: 320_368 },
-      { repository: 'docker.io/library/nginx', tag: '1.27', id: '9bea9f2796e236cb18c2b3ad561ff29f655d1001f9ec7247a0bc5e08d25652a1', sizeBytes: 72_225_394 }
+      {
+        repository: 'registry.k8s.io/pause',
+        tag: '3.10',
+        id: '873ed75102791e5b0b8a7fcd41606c92fcec98d56d05ead4ac5131650004c136',
+        sizeBytes: 320_368
+      },
+      {
+        repository: 'docker.io/library/nginx',
+        tag: '1.27',
+        id: '9bea9f2796e236cb18c2b3ad561ff29f655d1001f9ec7247a0bc5e08d25652a1',
+        sizeBytes: 72_225_394
+      }
     ],
     sandboxes: () => [
-      { id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', podName: 'web', podNamespace: 'default', podUid: 'uid-web', state: 'SANDBOX_READY', createdAt: 30_000, attempt: 0, ip: '10.244.1.5' }
+      {
+        id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+        podName: 'web',
+        podNamespace: 'default',
+        podUid: 'uid-web',
+        state: 'SANDBOX_READY',
+        createdAt: 30_000,
+        attempt: 0,
+        ip: '10.244.1.5'
+      }
     ],
     containers: () => state.containers,
     journal: (unit) => state.journal.filter((e) => e.unit === unit),
@@ -131,7 +148,9 @@ describe('systemctl and journalctl', () => {
     const r = run('systemctl status kubelet');
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toContain('○ kubelet.service - kubelet: The Kubernetes Node Agent\n');
-    expect(r.stdout).toContain('     Active: inactive (dead) since Thu 2026-01-01 00:01:00 UTC; 14s ago\n   Duration: 1min\n');
+    expect(r.stdout).toContain(
+      '     Active: inactive (dead) since Thu 2026-01-01 00:01:00 UTC; 14s ago\n   Duration: 1min\n'
+    );
     expect(r.stdout).toContain(
       '\nJan 01 00:01:00 worker-1 systemd[1]: Stopping kubelet.service - kubelet: The Kubernetes Node Agent...\n' +
         'Jan 01 00:01:00 worker-1 systemd[1]: kubelet.service: Deactivated successfully.\n' +
@@ -143,25 +162,58 @@ describe('systemctl and journalctl', () => {
   });
   it('units of the other runtime are not installed', () => {
     const { run } = setup();
-    expect(run('systemctl status crio')).toEqual({ stdout: '', stderr: 'Unit crio.service could not be found.\n', exitCode: 4 });
-    expect(run('systemctl stop crio').stderr).toBe('Failed to stop crio.service: Unit crio.service not loaded.\n');
+    expect(run('systemctl status crio')).toEqual({
+      stdout: '',
+      stderr: 'Unit crio.service could not be found.\n',
+      exitCode: 4
+    });
+    expect(run('systemctl stop crio').stderr).toBe(
+      'Failed to stop crio.service: Unit crio.service not loaded.\n'
+    );
   });
   it('journalctl prints klog lines under the journald prefix, filters --since and follows', () => {
     const { cluster, host, run } = setup();
     host.state.journal.push(
-      { t: 10_000, unit: 'kubelet', level: 'I', source: 'kubelet_node_status.go:78', message: '"Successfully registered node" node="worker-1"' },
-      { t: 200_500, unit: 'kubelet', level: 'E', source: 'controller.go:145', message: '"Failed to update lease" err="Put \\"https://10.0.0.10:6443\\": dial tcp 10.0.0.10:6443: i/o timeout"' }
+      {
+        t: 10_000,
+        unit: 'kubelet',
+        level: 'I',
+        source: 'kubelet_node_status.go:78',
+        message: '"Successfully registered node" node="worker-1"'
+      },
+      {
+        t: 200_500,
+        unit: 'kubelet',
+        level: 'E',
+        source: 'controller.go:145',
+        message:
+          '"Failed to update lease" err="Put \\"https://10.0.0.10:6443\\": dial tcp 10.0.0.10:6443: i/o timeout"'
+      }
     );
     cluster.advance(300_000);
     expect(run('journalctl -u kubelet').stdout).toBe(
       'Jan 01 00:00:10 worker-1 kubelet[1042]: I0101 00:00:10.000000    1042 kubelet_node_status.go:78] "Successfully registered node" node="worker-1"\n' +
         'Jan 01 00:03:20 worker-1 kubelet[1042]: E0101 00:03:20.500000    1042 controller.go:145] "Failed to update lease" err="Put \\"https://10.0.0.10:6443\\": dial tcp 10.0.0.10:6443: i/o timeout"\n'
     );
-    expect(run('journalctl -u kubelet --since "2 min ago"').stdout).toMatch(/^Jan 01 00:03:20 .*i\/o timeout"\n$/);
-    expect(run('journalctl -u containerd')).toEqual({ stdout: '-- No entries --\n', stderr: '', exitCode: 0 });
+    expect(run('journalctl -u kubelet --since "2 min ago"').stdout).toMatch(
+      /^Jan 01 00:03:20 .*i\/o timeout"\n$/
+    );
+    expect(run('journalctl -u containerd')).toEqual({
+      stdout: '-- No entries --\n',
+      stderr: '',
+      exitCode: 0
+    });
     const f = run('journalctl -u kubelet -f');
-    host.state.journal.push({ t: 300_000, unit: 'kubelet', level: 'W', source: 'x.go:1', message: '"later"' });
-    expect(f.watch!.poll()).toBe('Jan 01 00:05:00 worker-1 kubelet[1042]: W0101 00:05:00.000000    1042 x.go:1] "later"\n');
+    host.state.journal.push({
+      t: 300_000,
+      unit: 'kubelet',
+      level: 'W',
+      source: 'x.go:1',
+      message: '"later"'
+    });
+    expect(f.watch!.poll()).toBe(
+      'Jan 01 00:05:00 worker-1 kubelet[1042]: W0101 00:05:00.000000    1042 x.go:1] "later"\n'
+    );
   });
 });
 
@@ -189,7 +241,7 @@ describe('crictl', () => {
     );
     expect(run('crictl pods').stdout).toBe(
       'POD ID              CREATED             STATE               NAME                NAMESPACE           ATTEMPT             RUNTIME\n' +
-        'a1b2c3d4e5f60       6 minutes ago       Ready               web                 default             0                   (default)\n'
+        'a1b2c3d4e5f60       7 minutes ago       Ready               web                 default             0                   (default)\n'
     );
     expect(run('crictl images').stdout).toBe(
       'IMAGE                     TAG                 IMAGE ID            SIZE\n' +
