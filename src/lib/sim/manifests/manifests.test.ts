@@ -138,6 +138,45 @@ describe('applyManifests', () => {
     expect(c.api.get('Deployment', 'shop', 'web').spec.replicas).toBe(5);
   });
 
+  it('re-applies a bound pod as unchanged and a new image as configured', () => {
+    const c = new Cluster();
+    const pod = `apiVersion: v1
+kind: Pod
+metadata: { name: web }
+spec:
+  containers:
+  - { name: web, image: nginx:1.27 }
+`;
+    applyManifests(c, parseManifests(pod, 'pod.yaml').objects);
+    c.api.patch('Pod', 'default', 'web', { spec: { nodeName: 'worker-1' } }, { component: 'kube-scheduler' });
+    expect(applyManifests(c, parseManifests(pod, 'pod.yaml').objects).map(formatApplyResult)).toEqual([
+      'pod/web unchanged'
+    ]);
+    const res = applyManifests(
+      c,
+      parseManifests(pod.replace('nginx:1.27', 'nginx:1.28'), 'pod.yaml').objects
+    );
+    expect(res.map(formatApplyResult)).toEqual(['pod/web configured']);
+    const live = c.api.get('Pod', 'default', 'web');
+    expect([live.spec.nodeName, live.spec.containers[0].image]).toEqual(['worker-1', 'nginx:1.28']);
+    const issues = issuesOf(() =>
+      applyManifests(
+        c,
+        parseManifests(
+          pod.replace(
+            '{ name: web, image: nginx:1.27 }',
+            '{ name: web, image: nginx:1.28, ports: [{ containerPort: 80 }] }'
+          ),
+          'pod.yaml'
+        ).objects
+      )
+    );
+    expect(issues.map((i) => [i.line, i.path])).toEqual([[4, 'spec']]);
+    expect(issues[0].message).toMatch(
+      /^Pod "web" is invalid: spec: Forbidden: pod updates may not change fields other than/
+    );
+  });
+
   it('applies nothing when one object is rejected, and points at the field', () => {
     const c = new Cluster();
     const text = `${WEB}---

@@ -27,7 +27,10 @@ export interface YamlDoc {
   value: unknown;
   /** Position of the document's first content. */
   start: Position;
-  /** Where a field is: its key for `key: true` (unknown fields), else its value. Falls back to the nearest parent. */
+  /**
+   * Where a field is: its key for `key: true` (unknown fields) or when its value is a mapping or a
+   * list, else its value. Falls back to the nearest parent that exists.
+   */
   locate(path: PathSegment[] | string, opts?: { key?: boolean }): Position;
 }
 
@@ -89,7 +92,8 @@ export function parseYamlDocuments(text: string, file: string): { docs: YamlDoc[
             );
             if (!pair) break;
             const keyNode = pair.key as Node;
-            if (last && opts.key) {
+            // A whole mapping or list is reported at its key, a scalar at its value.
+            if (last && (opts.key || isMap(pair.value) || isSeq(pair.value))) {
               best = keyNode.range?.[0] ?? best;
               break;
             }
