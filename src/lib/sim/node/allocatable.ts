@@ -56,8 +56,10 @@ export function allocatableMilli(args: KubeletArgs, maxPods: number): Record<str
   const out: Record<string, number> = {};
   for (const [name, c] of Object.entries(cap)) {
     let v = c;
-    v -= tryParseQuantity(args.kubeReserved?.[name]) ?? 0;
-    v -= tryParseQuantity(args.systemReserved?.[name]) ?? 0;
+    const kr = args.kubeReserved?.[name];
+    const sr = args.systemReserved?.[name];
+    if (kr) v -= tryParseQuantity(kr) ?? 0;
+    if (sr) v -= tryParseQuantity(sr) ?? 0;
     if (name === 'memory') {
       v -= thresholdQuantity(hard['memory.available'], c / 1000) * 1000;
       for (const [hp, q] of Object.entries(cap)) if (hp.startsWith('hugepages-')) v -= q;

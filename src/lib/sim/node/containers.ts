@@ -68,7 +68,8 @@ export function startContainer(
     'kubelet.go:2576',
     `"SyncLoop (PLEG): event for pod" pod="${pod.metadata.namespace}/${pod.metadata.name}" event={"ID":"${pod.metadata.uid}","Type":"ContainerStarted","Data":"${ctr.id}"}`
   );
-  const limit = tryParseQuantity(spec.resources?.limits?.memory);
+  const limitText = spec.resources?.limits?.memory;
+  const limit = limitText ? tryParseQuantity(limitText) : undefined;
   const oomAt = limit !== undefined ? msUntilAbove(b.memory, Math.round(limit / 1000)) : undefined;
   if (oomAt !== undefined && (b.exitAfterMs === undefined || oomAt < b.exitAfterMs)) {
     k.cluster.engine.schedule(oomAt, k.id, 'ctr-exit', { id: ctr.id, code: 137, reason: 'OOMKilled' });

@@ -31,6 +31,7 @@ export interface Observations {
 }
 
 function bytesOf(q: string | undefined): number {
+  if (!q) return 0;
   const m = tryParseQuantity(q);
   return m === undefined ? 0 : Math.round(m / 1000);
 }

@@ -87,7 +87,11 @@ export class Kubelet implements Component {
     this.host = createHostView(this);
     this.unwatch = cluster.api.watch('Pod', (type, obj, old) => {
       if (obj.spec?.nodeName !== this.name && old?.spec?.nodeName !== this.name) return;
-      if (!this.syncing || !this.apiReachable()) return;
+      if (!this.syncing || !this.apiReachable()) {
+        // The watch stream is broken: relist once the kubelet is back in touch.
+        this.state.relist = true;
+        return;
+      }
       // Like the kubelet's pod config source, status-only updates (its own writes) are not work.
       if (type === 'MODIFIED' && old && !podChangedForKubelet(old, obj)) return;
       this.enqueue(`${obj.metadata.namespace}/${obj.metadata.name}`);
@@ -169,6 +173,7 @@ export class Kubelet implements Component {
     s.lastRelist = this.now;
     s.queue = [];
     s.syncScheduled = false;
+    s.relist = true;
     this.journal(
       'I',
       'server.go:529',

@@ -27,8 +27,8 @@ export function qosClass(pod: KubeObject): 'Guaranteed' | 'Burstable' | 'BestEff
     const req = c.resources?.requests ?? {};
     const lim = c.resources?.limits ?? {};
     for (const r of ['cpu', 'memory']) {
-      const l = tryParseQuantity(lim[r]);
-      const q = tryParseQuantity(req[r]) ?? l;
+      const l = lim[r] ? tryParseQuantity(lim[r]) : undefined;
+      const q = (req[r] ? tryParseQuantity(req[r]) : undefined) ?? l;
       if ((q ?? 0) > 0 || (l ?? 0) > 0) any = true;
       if (l === undefined || q !== l) guaranteed = false;
     }
@@ -217,6 +217,7 @@ export function writeStatus(k: Kubelet, pod: KubeObject, rec: PodRec, initDone: 
     return true;
   } catch (e) {
     rec.posted = undefined;
+    k.state.relist = true;
     k.journal(
       'E',
       'status_manager.go:919',

@@ -287,13 +287,15 @@ function finishTerminal(k: Kubelet, pod: KubeObject, rec: PodRec): void {
 }
 
 /**
- * Every housekeeping period: pods on the node the kubelet has not seen, records whose pod is gone
- * or whose last status write failed. Nothing happens while the API is unreachable.
+ * Every housekeeping period, after missed watch events or a failed write: pods on the node the
+ * kubelet has not seen, records whose pod is gone or whose last status write failed. Nothing
+ * happens while the API is unreachable.
  */
 export function housekeeping(k: Kubelet): void {
   const s = k.state;
   if (s.runtime.running) s.lastRelist = k.now;
-  if (!k.syncing || !k.apiReachable()) return;
+  if (!s.relist || !k.syncing || !k.apiReachable()) return;
+  s.relist = false;
   const seen = new Set<string>();
   for (const p of k.cluster.api.podsOnNode<KubeObject>(k.name)) {
     const key = `${p.metadata.namespace}/${p.metadata.name}`;

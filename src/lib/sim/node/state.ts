@@ -91,6 +91,8 @@ export interface KubeletState {
   pods: Record<string, PodRec>;
   queue: string[];
   syncScheduled: boolean;
+  /** Watch events were missed (kubelet down, API unreachable) or a write failed: list pods again. */
+  relist?: boolean;
   pullBusyUntil: number;
   backoff: Record<string, BackoffEntry>;
   ips: Record<string, string>;

@@ -44,6 +44,7 @@ function duration(v: string | undefined): number | undefined {
 }
 
 function bytes(q: string): number | undefined {
+  if (!q) return undefined;
   const m = tryParseQuantity(q);
   return m === undefined ? undefined : Math.round(m / 1000);
 }
@@ -99,8 +100,10 @@ export function containerBehaviour(pod: KubeObject, c: ContainerSpecLike): Conta
   const req = c.resources?.requests ?? {};
   const lim = c.resources?.limits ?? {};
   const memReq = bytes(req.memory ?? lim.memory ?? '') ?? 16 * 2 ** 20;
-  const cpuReq = tryParseQuantity(req.cpu ?? lim.cpu ?? '') ?? 10;
-  const cpu = tryParseQuantity(annotation(pod, 'cpu-usage', name) ?? '');
+  const cpuText = req.cpu ?? lim.cpu;
+  const cpuReq = (cpuText ? tryParseQuantity(cpuText) : undefined) ?? 10;
+  const cpuAnn = annotation(pod, 'cpu-usage', name);
+  const cpu = cpuAnn ? tryParseQuantity(cpuAnn) : undefined;
   return {
     readyAfterMs: duration(annotation(pod, 'ready-after', name)) ?? probeDelay,
     ...(exitAfterMs !== undefined ? { exitAfterMs } : {}),
