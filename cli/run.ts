@@ -154,6 +154,12 @@ function kubectlObject(object: string): string {
   return `${singular}/${rest[rest.length - 1]}`;
 }
 
+/** `node/worker-2` for a node, the member or proxy target as written otherwise. */
+function faultObject(target: string | undefined): string {
+  if (!target) return '-';
+  return /^etcd-\d+$/.test(target) || target === 'all' ? target : `node/${target}`;
+}
+
 /** kubectl's printer: tabwriter columns separated by 3 spaces, the last column unpadded. */
 export function table(rows: string[][]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
@@ -177,7 +183,7 @@ export function formatTimeline(result: RunResult): string {
     rows.push({
       t: f.t,
       seq: -result.faults.length + i,
-      cells: [formatClock(f.t * 1000), 'Fault', f.action, f.target ?? '-', 'applied by the scenario']
+      cells: [formatClock(f.t * 1000), 'Fault', f.action, faultObject(f.target), 'applied by the scenario']
     })
   );
   rows.sort((a, b) => a.t - b.t || a.seq - b.seq);

@@ -131,7 +131,10 @@ export const scenarioSchema: JsonSchema = {
     {
       apiVersion: { type: 'string', enum: ['nodeplane.dev/v1alpha1'] },
       kind: { type: 'string', enum: ['Scenario'] },
-      metadata: obj({ name: str(), description: str() }, { required: ['name'] }),
+      metadata: obj(
+        { name: str(), description: str(), labels: map(str()), annotations: map(str()) },
+        { required: ['name'] }
+      ),
       spec: obj({
         seed: int('Seed of the simulation random source. Default 1.', 0, 4294967295),
         kubernetesVersion: str('Default v1.35.0.'),
