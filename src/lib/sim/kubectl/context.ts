@@ -1,6 +1,6 @@
 /** What every kubectl command gets: the cluster, console options, and API helpers acting as kubectl. */
 import type { Cluster } from '../cluster';
-import { ApiError, ConnectionError, etcdUnavailable } from '../api/errors';
+import { ApiError, ConnectionError, etcdUnavailable, notFound } from '../api/errors';
 import { lookupResource, type ResourceInfo } from '../api/resources';
 import type { KubeObject, RequestContext } from '../api/types';
 import type { ConsoleOptions, ConsoleResult } from './console';
@@ -75,7 +75,14 @@ export function apiGet<T extends KubeObject>(
   name: string
 ): T {
   beginRead(ctx, 'get', r.kind);
-  return ctx.cluster.api.get<T>(r.kind, r.namespaced ? namespace : undefined, name);
+  const o = ctx.cluster.api.tryGet<T>(r.kind, r.namespaced ? namespace : undefined, name);
+  if (!o) throw notFoundError(r, name);
+  return o;
+}
+
+/** kube-apiserver names group resources with their group: `deployments.apps "x" not found`. */
+export function notFoundError(r: ResourceInfo, name: string): ApiError {
+  return notFound(r.group ? `${r.plural}.${r.group}` : r.plural, name);
 }
 
 export function apiTryGet<T extends KubeObject>(

@@ -464,3 +464,17 @@ describe('kubectl logs', () => {
     );
   });
 });
+
+describe('manifest problems', () => {
+  it('points at the file, line and column', () => {
+    const s = new ConsoleSession(new Cluster(), {
+      files: {
+        'bad.yaml':
+          'apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n  - name: c\n    imagee: nginx\n'
+      }
+    });
+    const r = s.exec('kubectl apply -f bad.yaml');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: bad\.yaml:8:5: /);
+  });
+});

@@ -1,10 +1,17 @@
 /** `kubectl describe TYPE [NAME_PREFIX]` and `describe TYPE/NAME`. */
-import { notFound } from '../../api/errors';
 import type { ResourceInfo } from '../../api/resources';
 import type { KubeObject } from '../../api/types';
 import { parseFlags, str, bool } from '../args';
 import type { ConsoleResult } from '../console';
-import { apiList, apiTryGet, errorText, eventsFor, nowEpoch, type KubectlContext } from '../context';
+import {
+  apiList,
+  apiTryGet,
+  errorText,
+  eventsFor,
+  notFoundError,
+  nowEpoch,
+  type KubectlContext
+} from '../context';
 import { resolveTargets } from '../commands/get';
 import { rfc1123z } from '../timefmt';
 import { describeNode } from './node';
@@ -53,6 +60,7 @@ export function describe(ctx: KubectlContext, argv: string[]): ConsoleResult {
   const allNs = bool(p, 'all-namespaces');
   const found: KubeObject[] = [];
   let stderr = '';
+  let failed = false;
   const scope = (r: ResourceInfo) => (r.namespaced && !allNs ? ns : undefined);
   for (const t of targets) {
     if (!t.names.length) {
@@ -76,10 +84,11 @@ export function describe(ctx: KubectlContext, argv: string[]): ConsoleResult {
         const prefixed = apiList(ctx, t.r.kind, { namespace: scope(t.r) }).filter((o) =>
           o.metadata.name.startsWith(name)
         );
-        if (!prefixed.length) throw notFound(t.r.plural, name);
+        if (!prefixed.length) throw notFoundError(t.r, name);
         found.push(...prefixed);
       } catch (e) {
         stderr += errorText(e) + '\n';
+        failed = true;
       }
     }
   }
@@ -90,5 +99,5 @@ export function describe(ctx: KubectlContext, argv: string[]): ConsoleResult {
         : 'No resources found\n';
   }
   const stdout = found.map((o) => describeObject(ctx, o)).join('\n\n');
-  return { stdout, stderr, exitCode: stderr && !found.length ? 1 : 0 };
+  return { stdout, stderr, exitCode: failed ? 1 : 0 };
 }

@@ -34,18 +34,32 @@ export function labelsMultiline(
   keys.forEach((k, i) => w.write(0, `${i === 0 ? `${title}:` : ''}\t${k}=${labels![k]}\n`));
 }
 
-/** printAnnotationsMultiline: sorted `k: v`; values over 140 characters are cut with `...`. */
+/** describe.go maxAnnotationLen: longer values (or values with newlines) go on their own lines. */
+const MAX_ANNOTATION_LEN = 140;
+/** describe skips the last-applied configuration kubectl apply writes. */
+const SKIP_ANNOTATIONS = new Set(['kubectl.kubernetes.io/last-applied-configuration']);
+
+/** printAnnotationsMultiline: sorted `k: v`; long or multi-line values below the key, cut with `...`. */
 export function annotationsMultiline(
   w: PrefixWriter,
   title: string,
   annotations: Record<string, string> | undefined
 ): void {
-  const keys = Object.keys(annotations ?? {}).sort();
+  const keys = Object.keys(annotations ?? {})
+    .filter((k) => !SKIP_ANNOTATIONS.has(k))
+    .sort();
   if (!keys.length) return w.write(0, `${title}:\t<none>\n`);
+  const shorten = (s: string) =>
+    s.length > MAX_ANNOTATION_LEN - 2 ? s.slice(0, MAX_ANNOTATION_LEN - 2) + '...' : s;
   keys.forEach((k, i) => {
-    let v = annotations![k];
-    if (v.length > 140) v = v.slice(0, 140) + '...';
-    w.write(0, `${i === 0 ? `${title}:` : ''}\t${k}: ${v}\n`);
+    const lead = i === 0 ? `${title}:\t` : '\t';
+    const v = annotations![k].replace(/\n$/, '');
+    if (v.length + k.length + 2 > MAX_ANNOTATION_LEN || v.includes('\n')) {
+      w.write(0, `${lead}${k}:\n`);
+      for (const line of v.split('\n')) w.write(0, `\t  ${shorten(line)}\n`);
+    } else {
+      w.write(0, `${lead}${k}: ${v}\n`);
+    }
   });
 }
 
