@@ -59,6 +59,8 @@ export class Lab {
   placeholder = $state(false);
   snapshotTimes = $state.raw<number[]>([]);
   lagging = $state(false);
+  /** A simulator error that stopped the clock (shown to the learner; the lab stays usable). */
+  simError = $state('');
   readyHistory = $state.raw<Record<string, ReadyChange[]>>({});
 
   session!: LabSession;
@@ -118,7 +120,9 @@ export class Lab {
     const tick = (wall: number) => {
       const delta = wall - this.lastWall;
       this.lastWall = wall;
-      if (this.session.frame(delta)) this.dirty = true;
+      this.guard(() => {
+        if (this.session.frame(delta)) this.dirty = true;
+      });
       this.lagging = this.session.lagging;
       this.flush();
       this.raf = requestAnimationFrame(tick);
@@ -149,18 +153,29 @@ export class Lab {
 
   stepEvent(): void {
     this.setPlaying(false);
-    this.session.step();
+    this.guard(() => this.session.step());
     this.touch();
   }
 
   advanceBy(ms: number): void {
-    this.session.advanceBy(ms);
+    this.guard(() => this.session.advanceBy(ms));
     this.touch();
   }
 
   jumpTo(t: number): void {
-    this.session.jumpTo(t);
+    this.guard(() => this.session.jumpTo(t));
     this.touch();
+  }
+
+  /** Run simulator work; an exception pauses the clock and is reported instead of breaking the page. */
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.setPlaying(false);
+      this.simError = e instanceof Error ? e.message : String(e);
+      console.error(e);
+    }
   }
 
   reset(): void {
@@ -272,6 +287,7 @@ export class Lab {
   private syncCluster(): void {
     if (this.generation === this.session.generation) return;
     this.generation = this.session.generation;
+    this.simError = '';
     const history = this.console?.history ?? [];
     this.console = new ConsoleSession(this.session.cluster, this.consoleOptions());
     this.console.history = history;
