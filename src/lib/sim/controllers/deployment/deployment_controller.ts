@@ -9,8 +9,6 @@ import { isApiError } from '../../api/errors';
 import { errorMessage, type Controller, type ControllerHost } from '../controller';
 import { controllerRef, podKey, splitKey } from '../util/pods';
 import {
-  DESIRED_REPLICAS,
-  MAX_REPLICAS,
   POD_TEMPLATE_HASH,
   REVISION,
   isRollingUpdate,
@@ -24,15 +22,18 @@ import {
   templateIgnoringHash
 } from './util';
 import { syncRolloutStatus, type StatusWriter } from './progress';
+import { ReplicaSetScaler } from './scaling';
 
 const SOURCE = { component: 'deployment-controller' };
-/** Defaults the API server applies (apps/v1 SetDefaults_Deployment). */
-const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 
 export class DeploymentController implements Controller {
   readonly name = 'deployment-controller';
 
-  constructor(private host: ControllerHost) {}
+  private scaler: ReplicaSetScaler;
+
+  constructor(private host: ControllerHost) {
+    this.scaler = new ReplicaSetScaler(host);
+  }
 
   watch(): (() => void)[] {
     const api = this.host.cluster.api;
@@ -79,8 +80,8 @@ export class DeploymentController implements Controller {
     const writer = this.statusWriter();
     if (d.metadata.deletionTimestamp || d.spec?.paused) {
       const { newRS } = this.getAllReplicaSets(d, rsList, false);
-      if (d.spec?.paused && !d.metadata.deletionTimestamp && this.isScalingEvent(d, rsList)) {
-        this.scale(
+      if (d.spec?.paused && !d.metadata.deletionTimestamp && this.scaler.isScalingEvent(d, rsList)) {
+        this.scaler.scale(
           d,
           newRS,
           rsList.filter((rs) => rs !== newRS)
@@ -89,9 +90,9 @@ export class DeploymentController implements Controller {
       syncRolloutStatus(this.host, d, rsList, newRS, writer);
       return;
     }
-    if (this.isScalingEvent(d, rsList)) {
+    if (this.scaler.isScalingEvent(d, rsList)) {
       const { newRS, oldRSs } = this.getAllReplicaSets(d, rsList, false);
-      this.scale(d, newRS, oldRSs);
+      this.scaler.scale(d, newRS, oldRSs);
       d = api.get<KubeObject>('Deployment', ns, name);
       syncRolloutStatus(this.host, d, this.ownedRSs(d), newRS && this.fresh(newRS), writer);
       return;
@@ -147,7 +148,7 @@ export class DeploymentController implements Controller {
     }
     const after = syncRolloutStatus(this.host, d, all(), newRS && this.fresh(newRS), writer);
     if (after)
-      this.cleanupDeployment(
+      this.scaler.cleanupDeployment(
         after,
         oldRSs.map((r) => this.fresh(r))
       );
@@ -157,7 +158,8 @@ export class DeploymentController implements Controller {
     const api = this.host.cluster.api;
     let { newRS, oldRSs } = this.getAllReplicaSets(d, rsList, false);
     let scaledDown = false;
-    for (const rs of oldRSs) if (replicasOf(rs) > 0 && this.scaleAndRecord(rs, 0, d)) scaledDown = true;
+    for (const rs of oldRSs)
+      if (replicasOf(rs) > 0 && this.scaler.scaleAndRecord(rs, 0, d)) scaledDown = true;
     const all = () => [...oldRSs.map((r) => this.fresh(r)), ...(newRS ? [this.fresh(newRS)] : [])];
     if (scaledDown || this.oldPodsRunning(newRS, oldRSs)) {
       syncRolloutStatus(this.host, d, all(), newRS && this.fresh(newRS), writer);
@@ -166,10 +168,10 @@ export class DeploymentController implements Controller {
     if (!newRS) ({ newRS, oldRSs } = this.getAllReplicaSets(d, rsList, true));
     d = api.get<KubeObject>('Deployment', d.metadata.namespace, d.metadata.name);
     if (newRS && replicasOf(this.fresh(newRS)) !== replicasOf(d))
-      this.scaleAndRecord(this.fresh(newRS), replicasOf(d), d);
+      this.scaler.scaleAndRecord(this.fresh(newRS), replicasOf(d), d);
     const after = syncRolloutStatus(this.host, d, all(), newRS && this.fresh(newRS), writer);
     if (after)
-      this.cleanupDeployment(
+      this.scaler.cleanupDeployment(
         after,
         oldRSs.map((r) => this.fresh(r))
       );
@@ -266,7 +268,7 @@ export class DeploymentController implements Controller {
       throw err;
     }
     if (count > 0) {
-      this.event(d, `Scaled up replica set ${created.metadata.name} from 0 to ${count}`);
+      this.scaler.event(d, `Scaled up replica set ${created.metadata.name} from 0 to ${count}`);
     }
     this.setDeploymentRevision(d, String(newRevision));
     this.patchProgressing(
@@ -320,8 +322,8 @@ export class DeploymentController implements Controller {
 
   private reconcileNewReplicaSet(all: KubeObject[], newRS: KubeObject, d: KubeObject): boolean {
     if (replicasOf(newRS) === replicasOf(d)) return false;
-    if (replicasOf(newRS) > replicasOf(d)) return this.scaleAndRecord(newRS, replicasOf(d), d);
-    return this.scaleAndRecord(newRS, this.newRSNewReplicas(d, all, newRS), d);
+    if (replicasOf(newRS) > replicasOf(d)) return this.scaler.scaleAndRecord(newRS, replicasOf(d), d);
+    return this.scaler.scaleAndRecord(newRS, this.newRSNewReplicas(d, all, newRS), d);
   }
 
   private reconcileOldReplicaSets(
@@ -345,7 +347,7 @@ export class DeploymentController implements Controller {
       const unhealthy = replicasOf(cur) - (cur.status?.availableReplicas ?? 0);
       if (replicasOf(cur) === 0 || unhealthy <= 0) continue;
       const n = Math.min(maxScaledDown - cleaned, unhealthy);
-      this.scaleAndRecord(cur, replicasOf(cur) - n, d);
+      this.scaler.scaleAndRecord(cur, replicasOf(cur) - n, d);
       cleaned += n;
     }
     // scaleDownOldReplicaSetsForRollingUpdate: never below minAvailable available pods.
@@ -358,106 +360,10 @@ export class DeploymentController implements Controller {
         if (scaledDown >= total) break;
         if (replicasOf(rs) === 0) continue;
         const n = Math.min(replicasOf(rs), total - scaledDown);
-        this.scaleAndRecord(rs, replicasOf(rs) - n, d);
+        this.scaler.scaleAndRecord(rs, replicasOf(rs) - n, d);
         scaledDown += n;
       }
     }
     return cleaned + scaledDown > 0;
-  }
-
-  private isScalingEvent(d: KubeObject, rsList: KubeObject[]): boolean {
-    const tmpl = templateIgnoringHash(d.spec?.template);
-    const newRS = rsList.find((rs) => templateIgnoringHash(rs.spec?.template) === tmpl);
-    const active = rsList.filter((rs) => replicasOf(rs) > 0 || rs === newRS);
-    if (!newRS && !active.length) return false;
-    return active.some((rs) => {
-      const desired = rs.metadata.annotations?.[DESIRED_REPLICAS];
-      return desired !== undefined && parseInt(desired, 10) !== replicasOf(d);
-    });
-  }
-
-  /** scale: proportional scaling of every active ReplicaSet when spec.replicas changes mid-rollout. */
-  private scale(d: KubeObject, newRS: KubeObject | undefined, oldRSs: KubeObject[]): void {
-    const all = [...oldRSs, ...(newRS ? [newRS] : [])];
-    const active = all.filter((rs) => replicasOf(rs) > 0);
-    const activeOrLatest =
-      active.length === 1 ? active[0] : active.length === 0 ? (newRS ?? all[all.length - 1]) : undefined;
-    if (activeOrLatest) {
-      this.scaleAndRecord(activeOrLatest, replicasOf(d), d);
-      return;
-    }
-    if (
-      newRS &&
-      replicasOf(newRS) === replicasOf(d) &&
-      (newRS.status?.availableReplicas ?? 0) === replicasOf(d)
-    ) {
-      for (const rs of oldRSs) if (replicasOf(rs) > 0) this.scaleAndRecord(rs, 0, d);
-      return;
-    }
-    if (!isRollingUpdate(d)) return;
-    const current = active.reduce((s, rs) => s + replicasOf(rs), 0);
-    const allowed = replicasOf(d) > 0 ? replicasOf(d) + maxSurge(d) : 0;
-    const toAdd = allowed - current;
-    const sorted = [...active].sort((a, b) => replicasOf(b) - replicasOf(a) || (toAdd > 0 ? -1 : 1));
-    const sizes = new Map<KubeObject, number>();
-    let added = 0;
-    for (const rs of sorted) {
-      let proportion = 0;
-      if (toAdd !== 0 && toAdd !== added) {
-        const annotated =
-          parseInt(rs.metadata.annotations?.[MAX_REPLICAS] ?? '', 10) || (d.status?.replicas ?? current);
-        const fraction =
-          Math.round((replicasOf(rs) * (replicasOf(d) + maxSurge(d))) / annotated) - replicasOf(rs);
-        proportion = toAdd > 0 ? Math.min(fraction, toAdd - added) : Math.max(fraction, toAdd - added);
-      }
-      sizes.set(rs, replicasOf(rs) + proportion);
-      added += proportion;
-    }
-    if (sorted.length && toAdd !== added)
-      sizes.set(sorted[0], Math.max(0, sizes.get(sorted[0])! + toAdd - added));
-    for (const rs of sorted) this.scaleAndRecord(rs, sizes.get(rs)!, d);
-  }
-
-  /** scaleReplicaSetAndRecordEvent: also refreshes the desired/max replicas annotations. */
-  private scaleAndRecord(rs: KubeObject, newScale: number, d: KubeObject): boolean {
-    const old = replicasOf(rs);
-    const desired = String(replicasOf(d));
-    const max = String(replicasOf(d) + maxSurge(d));
-    const annOk =
-      rs.metadata.annotations?.[DESIRED_REPLICAS] === desired &&
-      rs.metadata.annotations?.[MAX_REPLICAS] === max;
-    if (old === newScale && annOk) return false;
-    const upd = clone(rs);
-    upd.spec.replicas = newScale;
-    upd.metadata.annotations = {
-      ...(upd.metadata.annotations ?? {}),
-      [DESIRED_REPLICAS]: desired,
-      [MAX_REPLICAS]: max
-    };
-    this.host.cluster.api.update(upd, this.host.ctx);
-    if (old === newScale) return false;
-    this.event(
-      d,
-      `Scaled ${newScale > old ? 'up' : 'down'} replica set ${rs.metadata.name} from ${old} to ${newScale}`
-    );
-    return true;
-  }
-
-  /** cleanupDeployment: keep at most revisionHistoryLimit old, fully scaled-down ReplicaSets. */
-  private cleanupDeployment(d: KubeObject, oldRSs: KubeObject[]): void {
-    const limit = (d.spec?.revisionHistoryLimit as number | undefined) ?? DEFAULT_REVISION_HISTORY_LIMIT;
-    const cleanable = oldRSs.filter((rs) => !rs.metadata.deletionTimestamp);
-    const diff = cleanable.length - limit;
-    if (diff <= 0) return;
-    cleanable.sort((a, b) => revisionOf(a) - revisionOf(b));
-    for (const rs of cleanable.slice(0, diff)) {
-      if ((rs.status?.replicas ?? 0) !== 0 || replicasOf(rs) !== 0) continue;
-      if ((rs.metadata.generation ?? 0) > (rs.status?.observedGeneration ?? 0)) continue;
-      this.host.cluster.api.delete('ReplicaSet', rs.metadata.namespace, rs.metadata.name, {}, this.host.ctx);
-    }
-  }
-
-  private event(d: KubeObject, message: string): void {
-    this.host.cluster.recorder.event(d, 'Normal', 'ScalingReplicaSet', message, SOURCE, this.host.ctx);
   }
 }

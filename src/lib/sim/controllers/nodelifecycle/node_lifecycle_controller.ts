@@ -4,9 +4,8 @@
  * unreachable taints through per-zone rate-limited queues whose rate follows the zone's health.
  */
 import type { KubeObject, NodeCondition, Taint } from '../../api/types';
-import { clone } from '../../api/types';
 import type { Controller, ControllerHost } from '../controller';
-import { podKey, updatePodCondition } from '../util/pods';
+import { markPodsNotReady } from './mark_pods_not_ready';
 import {
   TAINT_DISK_PRESSURE,
   TAINT_MEMORY_PRESSURE,
@@ -215,7 +214,7 @@ export class NodeLifecycleController implements Controller {
         } else if (needsRetry && observed.status !== 'True') {
           markPods = true;
         }
-        if (markPods && !this.markPodsNotReady(node.metadata.name)) {
+        if (markPods && !markPodsNotReady(this.host, node.metadata.name)) {
           this.s.nodesToRetry[node.metadata.name] = true;
           continue;
         }
@@ -267,36 +266,6 @@ export class NodeLifecycleController implements Controller {
     }
     const q = this.s.tainters[getZoneKey(node)];
     return q ? remove(q, node.metadata.name) : false;
-  }
-
-  /** controllerutil.MarkPodsNotReady: Ready=False on every pod of the node, with a Warning event each. */
-  private markPodsNotReady(nodeName: string): boolean {
-    const api = this.host.cluster.api;
-    let ok = true;
-    for (const pod of api.podsOnNode<KubeObject>(nodeName)) {
-      const ready = (pod.status?.conditions ?? []).find((c: NodeCondition) => c.type === 'Ready');
-      if (!ready) continue;
-      const upd = clone(pod);
-      if (!updatePodCondition(upd.status, { ...ready, status: 'False' }, api.timestamp())) continue;
-      try {
-        api.update(upd, this.host.ctx, { subresource: 'status' });
-      } catch (err) {
-        if (api.tryGet('Pod', pod.metadata.namespace, pod.metadata.name)) {
-          this.host.logError(`unable to mark pod ${podKey(pod)} NotReady`, err);
-          ok = false;
-        }
-        continue;
-      }
-      this.host.cluster.recorder.event(
-        pod,
-        'Warning',
-        'NodeNotReady',
-        'Node is not ready',
-        SOURCE,
-        this.host.ctx
-      );
-    }
-    return ok;
   }
 
   private doNoExecuteTaintingPass(): void {
