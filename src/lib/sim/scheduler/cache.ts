@@ -7,6 +7,7 @@ import type { KubeObject } from '../api/types';
 import {
   addPod,
   buildHandle,
+  countAffinityPods,
   newNodeInfo,
   newPodInfo,
   nodeTreeOrder,
@@ -21,6 +22,7 @@ export class SchedulerCache {
   private orphans = new Map<string, PodInfo[]>();
   private podNode = new Map<string, string>();
   private h: Handle | null = null;
+  private stats: Handle['stats'] = { podsWithAffinity: 0, podsWithRequiredAntiAffinity: 0 };
 
   constructor(private sources: SnapshotSources) {}
 
@@ -30,7 +32,11 @@ export class SchedulerCache {
   }
 
   get handle(): Handle {
-    if (!this.h) this.h = buildHandle([...this.infos.values()], this.sources);
+    if (!this.h) {
+      const nodes = [...this.infos.values()];
+      this.stats = countAffinityPods(nodes);
+      this.h = buildHandle(nodes, this.sources, this.stats);
+    }
     return this.h;
   }
 
@@ -76,12 +82,19 @@ export class SchedulerCache {
 
   /** Account a pod on its node (bound, or assumed by the scheduler before the bind lands). */
   addPod(pod: KubeObject, nodeName: string): PodInfo {
-    const pi = newPodInfo(pod);
+    return this.assume(newPodInfo(pod), nodeName);
+  }
+
+  /** Account an already computed PodInfo (the scheduler's own binding: no re-parsing of requests). */
+  assume(pi: PodInfo, nodeName: string): PodInfo {
     this.removePod(pi.key);
     this.podNode.set(pi.key, nodeName);
     const ni = this.infos.get(nodeName);
-    if (ni) addPod(ni, pi);
-    else {
+    if (ni) {
+      addPod(ni, pi);
+      if (pi.hasAffinityTerms) this.stats.podsWithAffinity++;
+      if (pi.hasRequiredAntiAffinity) this.stats.podsWithRequiredAntiAffinity++;
+    } else {
       const l = this.orphans.get(nodeName) ?? [];
       l.push(pi);
       this.orphans.set(nodeName, l);
@@ -94,8 +107,10 @@ export class SchedulerCache {
     if (node === undefined) return;
     this.podNode.delete(key);
     const ni = this.infos.get(node);
-    if (ni) removePod(ni, key);
-    else {
+    const pi = ni ? removePod(ni, key) : undefined;
+    if (pi?.hasAffinityTerms) this.stats.podsWithAffinity--;
+    if (pi?.hasRequiredAntiAffinity) this.stats.podsWithRequiredAntiAffinity--;
+    if (!ni) {
       const l = (this.orphans.get(node) ?? []).filter((p) => p.key !== key);
       this.orphans.set(node, l);
     }

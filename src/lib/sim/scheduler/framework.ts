@@ -65,24 +65,29 @@ export class Framework {
     return null;
   }
 
+  /** The Filter plugins that run this cycle (those whose PreFilter returned Skip sit out). */
+  activeFilters(skipped: Set<string>): Plugin[] {
+    return skipped.size ? this.points.filter.filter((p) => !skipped.has(p.name)) : this.points.filter;
+  }
+
   /** Filter plugins in order; the first failure ends the run for this node. */
   runFilter(
     state: CycleState,
     pod: PodInfo,
     node: NodeInfo,
     h: Handle,
-    skipped: Set<string>,
-    record?: FilterRecord
+    active: Plugin[],
+    record?: FilterRecord,
+    skipped?: Set<string>
   ): Status | null {
-    const list = this.points.filter;
-    for (let i = 0; i < list.length; i++) {
-      const p = list[i];
-      if (skipped.size && skipped.has(p.name)) {
-        if (record) record[p.name] = { code: 'Skip', reasons: [] };
-        continue;
-      }
+    if (record && skipped) {
+      for (const p of this.points.filter)
+        if (skipped.has(p.name)) record[p.name] = { code: 'Skip', reasons: [] };
+    }
+    for (let i = 0; i < active.length; i++) {
+      const p = active[i];
       const st = p.filter!(state, pod, node, h);
-      if (st && st.code !== 'Success' && st.code !== 'Skip') {
+      if (st !== null && st.code !== 'Success' && st.code !== 'Skip') {
         st.plugin = p.name;
         if (record) record[p.name] = { code: st.code, reasons: st.reasons };
         return st;
@@ -98,6 +103,6 @@ export class Framework {
     const skipped = new Set<string>();
     const st = this.runPreFilter(state, pod, h, skipped);
     if (st) return st;
-    return this.runFilter(state, pod, node, h, skipped);
+    return this.runFilter(state, pod, node, h, this.activeFilters(skipped));
   }
 }

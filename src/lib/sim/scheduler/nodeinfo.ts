@@ -142,7 +142,11 @@ export interface SnapshotSources {
 }
 
 /** Build the Handle plugins read, over the cache's NodeInfos. */
-export function buildHandle(nodes: NodeInfo[], src: SnapshotSources): Handle {
+export function buildHandle(
+  nodes: NodeInfo[],
+  src: SnapshotSources,
+  stats: Handle['stats'] = countAffinityPods(nodes)
+): Handle {
   const nodeByName = new Map<string, NodeInfo>();
   const imageNodeCount = new Map<string, number>();
   for (const n of nodes) {
@@ -156,6 +160,7 @@ export function buildHandle(nodes: NodeInfo[], src: SnapshotSources): Handle {
     nodeByName,
     imageNodeCount,
     minor: src.minor,
+    stats,
     namespaceLabels: (ns) => nsLabels.get(ns),
     selectorsFor: (pod) => defaultSelectors(pod, src)
   };
@@ -179,4 +184,13 @@ function defaultSelectors(pod: KubeObject, src: SnapshotSources): Record<string,
     if ((o.metadata.namespace ?? 'default') === ns && matches(ml)) out.push(ml!);
   }
   return out;
+}
+
+export function countAffinityPods(nodes: NodeInfo[]): Handle['stats'] {
+  const stats = { podsWithAffinity: 0, podsWithRequiredAntiAffinity: 0 };
+  for (const n of nodes) {
+    stats.podsWithAffinity += n.podsWithAffinity;
+    stats.podsWithRequiredAntiAffinity += n.podsWithRequiredAntiAffinity;
+  }
+  return stats;
 }

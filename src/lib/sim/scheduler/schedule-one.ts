@@ -121,12 +121,13 @@ export function scheduleOne(
   if (preSt) {
     for (const n of nodes) statuses.set(n.name, preSt);
   } else {
+    const active = fw.activeFilters(skipped);
     // evaluateNominatedNode: a pod that preempted tries its nominated node first.
     const nominated = pod.pod.status?.nominatedNodeName as string | undefined;
     const nn = nominated ? h.nodeByName.get(nominated) : undefined;
     if (nn) {
       const rec = attempt ? (attempt.nodes[nn.name] = emptyExplanation()).filter : undefined;
-      if (!fw.runFilter(state, pod, nn, h, skipped, rec)) feasible = [nn];
+      if (!fw.runFilter(state, pod, nn, h, active, rec, skipped)) feasible = [nn];
     }
     if (!feasible.length) {
       const want = numFeasibleNodesToFind(
@@ -139,7 +140,7 @@ export function scheduleOne(
         const n = nodes[(start + i) % numAll];
         processed++;
         const rec = attempt ? (attempt.nodes[n.name] = emptyExplanation()).filter : undefined;
-        const st = fw.runFilter(state, pod, n, h, skipped, rec);
+        const st = fw.runFilter(state, pod, n, h, active, rec, skipped);
         if (st) statuses.set(n.name, st);
         else feasible.push(n);
       }

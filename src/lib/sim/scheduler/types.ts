@@ -67,6 +67,8 @@ export interface Handle {
   /** Services, ReplicaSets, ReplicationControllers, StatefulSets: for PodTopologySpread system defaults. */
   selectorsFor(pod: KubeObject): Record<string, string>[];
   namespaceLabels(ns: string): Record<string, string> | undefined;
+  /** Cluster-wide counts that let InterPodAffinity skip its scans when no pod has terms. */
+  stats: { podsWithAffinity: number; podsWithRequiredAntiAffinity: number };
   /** Minor Kubernetes version (35 for v1.35). */
   minor: number;
   /** Run the profile's PreFilter and Filter plugins for `pod` on `node` in the `nodes` view (preemption). */

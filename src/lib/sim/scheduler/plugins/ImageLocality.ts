@@ -24,18 +24,26 @@ export function calculatePriority(sumScores: number, numContainers: number): num
 export function create(): Plugin {
   return {
     name: Name,
-    score(_s, pod, node, h) {
+    score(state, pod, node, h) {
+      let images = state.get(Name) as { names: string[]; count: number } | undefined;
+      if (!images) {
+        const containers = [...(pod.pod.spec?.initContainers ?? []), ...(pod.pod.spec?.containers ?? [])];
+        images = {
+          names: containers.map((c) => normalizedImageName(c.image ?? '')),
+          count: containers.length
+        };
+        state.set(Name, images);
+      }
       const total = h.nodes.length;
-      const containers = [...(pod.pod.spec?.initContainers ?? []), ...(pod.pod.spec?.containers ?? [])];
       let sum = 0;
-      for (const c of containers) {
-        const img = normalizedImageName(c.image ?? '');
+      for (const img of images.names) {
         const size = node.images.get(img);
         if (size === undefined) continue;
+        // scaledImageScore: the spread factor damps "node heating" by widely present images.
         const spread = (h.imageNodeCount.get(img) ?? 0) / total;
         sum += Math.trunc(size * spread);
       }
-      return calculatePriority(sum, containers.length);
+      return calculatePriority(sum, images.count);
     }
   };
 }

@@ -63,6 +63,8 @@ export function create(args: InterPodAffinityArgs = {}): Plugin {
     preFilter(state, pod, h) {
       const affinity = required(pod.pod, 'podAffinity');
       const anti = required(pod.pod, 'podAntiAffinity');
+      if (!affinity.length && !anti.length && h.stats.podsWithRequiredAntiAffinity === 0)
+        return status('Skip');
       const existingAnti = new Map<string, number>();
       const affinityCounts = new Map<string, number>();
       const antiCounts = new Map<string, number>();
@@ -123,6 +125,7 @@ export function create(args: InterPodAffinityArgs = {}): Plugin {
       const prefAnti = preferred(pod.pod, 'podAntiAffinity');
       const hasConstraints = prefAff.length > 0 || prefAnti.length > 0;
       if (args.ignorePreferredTermsOfExistingPods && !hasConstraints) return status('Skip');
+      if (!hasConstraints && h.stats.podsWithAffinity === 0) return status('Skip');
       const topo = new Map<string, number>();
       const process = (
         terms: WeightedPodAffinityTerm[],

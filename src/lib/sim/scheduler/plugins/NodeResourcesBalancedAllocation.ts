@@ -3,9 +3,11 @@
  * utilization (actual requests, not the non-zero defaults) stay close. BestEffort pods are
  * skipped so they do not pile onto one node (issue #129138).
  */
-import { status, MAX_NODE_SCORE, type Plugin } from '../types';
+import { status, type Plugin } from '../types';
 import { allocatableAndRequested, defaultResources, type ResourceSpec } from './NodeResourcesFit';
 import { getResource } from '../resources';
+
+const MAX_NODE_SCORE = 100;
 
 export const Name = 'NodeResourcesBalancedAllocation';
 
@@ -13,43 +15,42 @@ export interface BalancedAllocationArgs {
   resources?: ResourceSpec[];
 }
 
-export function balancedResourceScorer(requested: number[], allocatable: number[]): number {
-  const fractions: number[] = [];
+/** `ar` holds [allocatable, requested] pairs; `fractions` is scratch space of the same count. */
+export function balancedResourceScorer(ar: number[], fractions: number[]): number {
+  let n = 0;
   let total = 0;
-  for (let i = 0; i < requested.length; i++) {
-    if (allocatable[i] === 0) continue;
-    const f = Math.min(requested[i] / allocatable[i], 1);
+  for (let i = 0; i < ar.length; i += 2) {
+    if (ar[i] === 0) continue;
+    const f = Math.min(ar[i + 1] / ar[i], 1);
     total += f;
-    fractions.push(f);
+    fractions[n++] = f;
   }
   let std = 0;
-  if (fractions.length === 2) std = Math.abs((fractions[0] - fractions[1]) / 2);
-  else if (fractions.length > 2) {
-    const mean = total / fractions.length;
+  if (n === 2) std = Math.abs((fractions[0] - fractions[1]) / 2);
+  else if (n > 2) {
+    const mean = total / n;
     let sum = 0;
-    for (const f of fractions) sum += (f - mean) * (f - mean);
-    std = Math.sqrt(sum / fractions.length);
+    for (let i = 0; i < n; i++) sum += (fractions[i] - mean) * (fractions[i] - mean);
+    std = Math.sqrt(sum / n);
   }
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }
 
 export function create(args: BalancedAllocationArgs = {}): Plugin {
   const resources = args.resources ?? defaultResources();
-  const req: number[] = new Array(resources.length).fill(0);
-  const alloc: number[] = new Array(resources.length).fill(0);
+  const ar: number[] = new Array(resources.length * 2).fill(0);
+  const fractions: number[] = new Array(resources.length).fill(0);
   return {
     name: Name,
     preScore(_s, pod) {
-      if (resources.every((r) => getResource(pod.requests, r.name) === 0)) return status('Skip');
+      for (const r of resources) if (getResource(pod.requests, r.name) !== 0) return null;
+      return status('Skip');
       return null;
     },
     score(_s, pod, node) {
-      for (let i = 0; i < resources.length; i++) {
-        const [a, r] = allocatableAndRequested(node, pod, resources[i].name, true);
-        alloc[i] = a;
-        req[i] = r;
-      }
-      return balancedResourceScorer(req, alloc);
+      for (let i = 0; i < resources.length; i++)
+        allocatableAndRequested(node, pod, resources[i].name, true, ar, i);
+      return balancedResourceScorer(ar, fractions);
     }
   };
 }

@@ -4,7 +4,7 @@
  * RequestedToCapacityRatio) over requests with the non-zero cpu/memory defaults.
  */
 import { getResource, isScalarResource } from '../resources';
-import { MAX_NODE_SCORE, type NodeInfo, type Plugin, type PodInfo } from '../types';
+import { type NodeInfo, type Plugin, type PodInfo } from '../types';
 
 export const Name = 'NodeResourcesFit';
 export const ErrReasonTooManyPods = 'Too many pods';
@@ -35,6 +35,8 @@ export const defaultResources = (): ResourceSpec[] => [
   { name: 'memory', weight: 1 }
 ];
 
+// Local copies: imported bindings cost a property read in the transpiled hot loop.
+const MAX_NODE_SCORE = 100;
 /** MaxCustomPriorityScore: shape scores are 0-10 and scaled to 0-100. */
 const MAX_CUSTOM_PRIORITY_SCORE = 10;
 const MAX_UTILIZATION = 100;
@@ -67,62 +69,77 @@ export function brokenLinear(shape: UtilizationShapePoint[]): (p: number) => num
   };
 }
 
-/** Requested (node + pod) and allocatable for one resource, as resource_allocation.go computes them. */
+/** Allocatable and requested (node + pod) for one resource, as resource_allocation.go computes them, into out[2i], out[2i+1]. */
 export function allocatableAndRequested(
   node: NodeInfo,
   pod: PodInfo,
   resource: string,
-  useRequested: boolean
-): [number, number] {
-  const alloc = getResource(node.allocatable, resource);
-  const podReq =
-    !useRequested && resource === 'cpu'
-      ? pod.nonZero.cpu
-      : !useRequested && resource === 'memory'
-        ? pod.nonZero.memory
-        : getResource(pod.requests, resource);
+  useRequested: boolean,
+  out: number[],
+  i: number
+): void {
+  if (resource === 'cpu') {
+    out[2 * i] = node.allocatable.cpu;
+    out[2 * i + 1] = useRequested
+      ? node.requested.cpu + pod.requests.cpu
+      : node.nonZeroRequested.cpu + pod.nonZero.cpu;
+    return;
+  }
+  if (resource === 'memory') {
+    out[2 * i] = node.allocatable.memory;
+    out[2 * i + 1] = useRequested
+      ? node.requested.memory + pod.requests.memory
+      : node.nonZeroRequested.memory + pod.nonZero.memory;
+    return;
+  }
+  const podReq = getResource(pod.requests, resource);
   // An extended resource the pod does not request is left out of the score.
-  if (podReq === 0 && isScalarResource(resource)) return [0, 0];
-  let nodeReq: number;
-  if (!useRequested && resource === 'cpu') nodeReq = node.nonZeroRequested.cpu;
-  else if (!useRequested && resource === 'memory') nodeReq = node.nonZeroRequested.memory;
-  else nodeReq = getResource(node.requested, resource);
-  return [alloc, nodeReq + podReq];
+  if (podReq === 0 && isScalarResource(resource)) {
+    out[2 * i] = 0;
+    out[2 * i + 1] = 0;
+    return;
+  }
+  out[2 * i] = getResource(node.allocatable, resource);
+  out[2 * i + 1] = getResource(node.requested, resource) + podReq;
 }
 
 /**
  * The reasons a pod does not fit. `unresolvable` is set when a request exceeds the node's whole
- * allocatable: evicting pods cannot help, so preemption skips the node.
+ * allocatable: evicting pods cannot help, so preemption skips the node. Hot path: no closures.
  */
 export function fitsRequest(
   pod: PodInfo,
   node: NodeInfo,
   ignored: (r: string) => boolean
-): { reasons: string[]; unresolvable: boolean } {
-  const reasons: string[] = [];
-  let unresolvable = false;
+): { reasons: string[]; unresolvable: boolean } | null {
   const alloc = node.allocatable;
   const used = node.requested;
-  if (node.pods.length + 1 > alloc.pods) reasons.push(ErrReasonTooManyPods);
   const r = pod.requests;
-  let scalarCount = 0;
-  for (const _ in r.scalar) scalarCount++;
-  if (r.cpu === 0 && r.memory === 0 && r.ephemeralStorage === 0 && scalarCount === 0)
-    return { reasons, unresolvable };
-  const check = (name: string, want: number, capacity: number, inUse: number): void => {
-    if (want > 0 && want > capacity - inUse) {
-      reasons.push(insufficient(name));
+  let reasons: string[] | null = null;
+  let unresolvable = false;
+  if (node.pods.length + 1 > alloc.pods) reasons = [ErrReasonTooManyPods];
+  if (r.cpu > 0 && r.cpu > alloc.cpu - used.cpu) {
+    (reasons ??= []).push(insufficient('cpu'));
+    if (r.cpu > alloc.cpu) unresolvable = true;
+  }
+  if (r.memory > 0 && r.memory > alloc.memory - used.memory) {
+    (reasons ??= []).push(insufficient('memory'));
+    if (r.memory > alloc.memory) unresolvable = true;
+  }
+  if (r.ephemeralStorage > 0 && r.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage) {
+    (reasons ??= []).push(insufficient('ephemeral-storage'));
+    if (r.ephemeralStorage > alloc.ephemeralStorage) unresolvable = true;
+  }
+  for (const name in r.scalar) {
+    const want = r.scalar[name];
+    if (want === 0 || ignored(name)) continue;
+    const capacity = alloc.scalar[name] ?? 0;
+    if (want > capacity - (used.scalar[name] ?? 0)) {
+      (reasons ??= []).push(insufficient(name));
       if (want > capacity) unresolvable = true;
     }
-  };
-  check('cpu', r.cpu, alloc.cpu, used.cpu);
-  check('memory', r.memory, alloc.memory, used.memory);
-  check('ephemeral-storage', r.ephemeralStorage, alloc.ephemeralStorage, used.ephemeralStorage);
-  for (const name in r.scalar) {
-    if (ignored(name)) continue;
-    check(name, r.scalar[name], alloc.scalar[name] ?? 0, used.scalar[name] ?? 0);
   }
-  return { reasons, unresolvable };
+  return reasons ? { reasons, unresolvable } : null;
 }
 
 export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } = { minor: 35 }): Plugin {
@@ -138,11 +155,14 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
     score: p.score * (MAX_NODE_SCORE / MAX_CUSTOM_PRIORITY_SCORE)
   }));
   const raw = brokenLinear(shape);
+  const strategyCode = strategy === 'LeastAllocated' ? 0 : strategy === 'MostAllocated' ? 1 : 2;
+  const ar: number[] = new Array(resources.length * 2).fill(0);
   return {
     name: Name,
     filter(_s, pod, node) {
-      const { reasons, unresolvable } = fitsRequest(pod, node, ignored);
-      if (!reasons.length) return null;
+      const fit = fitsRequest(pod, node, ignored);
+      if (!fit) return null;
+      const { reasons, unresolvable } = fit;
       // Requests above the node's total allocatable became UnschedulableAndUnresolvable in v1.32.
       return {
         code: unresolvable && ctx.minor >= 32 ? 'UnschedulableAndUnresolvable' : 'Unschedulable',
@@ -153,13 +173,15 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
       let nodeScore = 0;
       let weightSum = 0;
       for (let i = 0; i < resources.length; i++) {
-        const [alloc, req] = allocatableAndRequested(node, pod, resources[i].name, false);
+        allocatableAndRequested(node, pod, resources[i].name, false, ar, i);
+        const alloc = ar[2 * i];
+        const req = ar[2 * i + 1];
         if (alloc === 0) continue;
         const w = resources[i].weight;
-        if (strategy === 'LeastAllocated') {
+        if (strategyCode === 0) {
           nodeScore += leastRequestedScore(req, alloc) * w;
           weightSum += w;
-        } else if (strategy === 'MostAllocated') {
+        } else if (strategyCode === 1) {
           nodeScore += mostRequestedScore(req, alloc) * w;
           weightSum += w;
         } else {
@@ -172,9 +194,7 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
         }
       }
       if (weightSum === 0) return 0;
-      return strategy === 'RequestedToCapacityRatio'
-        ? Math.round(nodeScore / weightSum)
-        : Math.trunc(nodeScore / weightSum);
+      return strategyCode === 2 ? Math.round(nodeScore / weightSum) : Math.trunc(nodeScore / weightSum);
     }
   };
 }

@@ -16,12 +16,13 @@ export function untoleratedReason(taint: Taint, minor: number): string {
 }
 
 const preScoreKey = 'PreScore' + Name;
+const NO_TAINTS: Taint[] = [];
 
 export function create(_args: unknown, ctx: { minor: number }): Plugin {
   return {
     name: Name,
     filter(_s, pod, node) {
-      const taints = (node.node.spec?.taints ?? []) as Taint[];
+      const taints = (node.node.spec?.taints ?? NO_TAINTS) as Taint[];
       const tols = pod.pod.spec?.tolerations as Toleration[] | undefined;
       for (const t of taints) {
         if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
@@ -41,7 +42,7 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
     score(state, _pod, node) {
       const tols = (state.get(preScoreKey) ?? []) as Toleration[];
       let n = 0;
-      for (const t of (node.node.spec?.taints ?? []) as Taint[]) {
+      for (const t of (node.node.spec?.taints ?? NO_TAINTS) as Taint[]) {
         if (t.effect !== 'PreferNoSchedule') continue;
         if (!tols.some((tol) => toleratesTaint(tol, t))) n++;
       }
