@@ -235,8 +235,10 @@ export class ConsoleSession {
     return [];
   }
 
+  /** Completion lists objects like kubectl's `__complete` does: one counted list request. */
   private names(kind: string, namespace?: string): string[] {
     const r = RESOURCES.find((x) => x.kind === kind);
+    this.cluster.api.countRead('list', kind, { component: 'kubectl' });
     return this.cluster.api
       .list(kind, { namespace: r?.namespaced ? namespace : undefined })
       .map((o) => o.metadata.name);

@@ -96,7 +96,11 @@ function setup() {
     kind: 'Node',
     metadata: { name: 'worker-1' },
     spec: {},
-    status: { addresses: [{ type: 'InternalIP', address: '10.0.0.11' }], capacity: { memory: '4Gi' } }
+    status: {
+      addresses: [{ type: 'InternalIP', address: '10.0.0.11' }],
+      capacity: { memory: '4Gi' },
+      allocatable: { cpu: '2', memory: '4Gi' }
+    }
   });
   cluster.addComponent('shell-test-kubelet', { node: 'worker-1' });
   const session = new ConsoleSession(cluster);
@@ -317,5 +321,80 @@ describe('networking and system tools', () => {
       'tmpfs           410M  1.2M  409M   1% /run',
       '/dev/root        50G   12G   38G  24% /'
     ]);
+  });
+});
+
+describe('kubectl reading through the node', () => {
+  function withPod() {
+    const f = setup();
+    f.run('exit');
+    f.cluster.api.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'web',
+        namespace: 'default',
+        annotations: { 'nodeplane.dev/memory-usage': '100Mi+1Mi/s,max=150Mi' }
+      },
+      spec: {
+        nodeName: 'worker-1',
+        containers: [
+          { name: 'web', image: 'nginx:1.27', resources: { requests: { cpu: '200m', memory: '64Mi' } } }
+        ]
+      },
+      status: {
+        phase: 'Running',
+        containerStatuses: [
+          {
+            name: 'web',
+            ready: true,
+            restartCount: 0,
+            state: { running: { startedAt: '2026-01-01T00:00:30Z' } }
+          }
+        ]
+      }
+    });
+    f.host.state.containers.push({
+      id: '4f5a6b7c8d9e0f1a2b3c4d5e6f708192',
+      sandboxId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+      name: 'web',
+      image: 'docker.io/library/nginx:1.27',
+      imageId: 'sha256:9bea9f2796e236cb18c2b3ad561ff29f655d1001f9ec7247a0bc5e08d25652a1',
+      state: 'CONTAINER_RUNNING',
+      createdAt: 30_000,
+      attempt: 0,
+      podName: 'web',
+      podNamespace: 'default',
+      logs: [
+        [30_500, '/docker-entrypoint.sh: Configuration complete; ready for start up'],
+        [31_000, '10.244.1.1 - - "GET / HTTP/1.1" 200 615']
+      ]
+    });
+    return f;
+  }
+  it('logs come from the runtime; a stopped kubelet refuses the connection', () => {
+    const { run, host } = withPod();
+    expect(run('kubectl logs web --tail 1').stdout).toBe('10.244.1.1 - - "GET / HTTP/1.1" 200 615\n');
+    const f = run('kubectl logs -f web');
+    host.state.containers[0].logs.push([40_000, 'later']);
+    expect(f.watch!.poll()).toBe('later\n');
+    host.state.kubeletRunning = false;
+    expect(run('kubectl logs web').stderr).toBe(
+      'Error from server: Get "https://10.0.0.11:10250/containerLogs/default/web/web": dial tcp 10.0.0.11:10250: connect: connection refused\n'
+    );
+  });
+  it('top reads the simulated usage', () => {
+    const { cluster, run } = withPod();
+    cluster.advance(60_000);
+    expect(run('kubectl top pods').stdout).toBe(
+      'NAME   CPU(cores)   MEMORY(bytes)\nweb    200m         130Mi\n'
+    );
+    cluster.advance(60_000);
+    expect(run('kubectl top pod web').stdout).toBe(
+      'NAME   CPU(cores)   MEMORY(bytes)\nweb    200m         150Mi\n'
+    );
+    expect(run('kubectl top nodes').stdout).toBe(
+      'NAME       CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)\nworker-1   200m         10%      1024Mi          25%\n'
+    );
   });
 });
