@@ -8,9 +8,8 @@
  * previous run's timers fall silent, as the real process's goroutines die with it.
  */
 import { registerComponent, type Cluster, type Component } from '../cluster';
-import { ApiError, ConnectionError, isApiError } from '../api/errors';
 import { tryParseQuantity } from '../api/quantity';
-import { clone, type KubeObject, type Mutable, type Lease, type RequestContext } from '../api/types';
+import type { KubeObject, RequestContext } from '../api/types';
 import type { SimEvent } from '../engine/engine';
 import { stepLifecycle, initialLifecycle, type KubeletLifecycleEvent } from '../machines/kubelet';
 import type { JournalEntry, NodeHostView } from './cri';
@@ -19,24 +18,13 @@ import { ContainerRuntime } from './runtime';
 import { resolveImage } from './registry';
 import type { KubeletState } from './state';
 import type { KubeletArgs } from './types';
-import {
-  initialNode,
-  reconcileExistingNode,
-  syncNodeStatus,
-  runtimeCheck,
-  nodeRef,
-  CNI_CONFIGS
-} from './nodestatus';
+import { syncNodeStatus, runtimeCheck, nodeRef, CNI_CONFIGS } from './nodestatus';
 import { syncPod, housekeeping } from './podsync';
+import { renewLease, tryRegister } from './registration';
 import { onContainerExit } from './containers';
 import { evictionTick } from './eviction';
 
 const JOURNAL_LIMIT = 3000;
-/** Upstream registerWithAPIServer: sleep 100ms, doubling, capped at 7s. */
-const REGISTER_BACKOFF_MAX = 7_000;
-/** Lease controller: retry from 200ms doubling to 7s. */
-const LEASE_BACKOFF_INITIAL = 200;
-const LEASE_BACKOFF_MAX = 7_000;
 /** kubelet housekeeping period (2s): PLEG bookkeeping and pod reconciliation. */
 export const HOUSEKEEPING_PERIOD = 2_000;
 /** Size assumed for a preloaded image the registry model does not know. */
@@ -156,7 +144,7 @@ export class Kubelet implements Component {
 
   // ---- service lifecycle ---------------------------------------------------------------------
 
-  private lifecycle(ev: KubeletLifecycleEvent): void {
+  lifecycle(ev: KubeletLifecycleEvent): void {
     this.state.lifecycle = stepLifecycle(this.state.lifecycle, ev);
   }
 
@@ -221,9 +209,9 @@ export class Kubelet implements Component {
     if (data.epoch !== this.state.epoch || !this.running) return;
     switch (ev.type) {
       case 'register':
-        return this.tryRegister();
+        return tryRegister(this);
       case 'lease':
-        return this.renewLease();
+        return renewLease(this);
       case 'status':
         syncNodeStatus(this);
         this.schedule(this.cfg.nodeStatusUpdateFrequency, 'status');
@@ -249,86 +237,6 @@ export class Kubelet implements Component {
         return;
       case 'sync':
         return this.processQueue();
-    }
-  }
-
-  // ---- registration and lease ----------------------------------------------------------------
-
-  private tryRegister(): void {
-    const s = this.state;
-    try {
-      try {
-        this.cluster.api.create(initialNode(this), this.ctx);
-      } catch (e) {
-        if (!isApiError(e, 'AlreadyExists')) throw e;
-        reconcileExistingNode(this);
-      }
-    } catch (e) {
-      this.journal(
-        'E',
-        'kubelet_node_status.go:107',
-        `"Unable to register node with API server" err="${clientErr(e, 'Post', '/api/v1/nodes')}" node="${this.name}"`
-      );
-      s.registerDelay = Math.min(s.registerDelay * 2, REGISTER_BACKOFF_MAX);
-      this.schedule(s.registerDelay, 'register');
-      return;
-    }
-    s.registered = true;
-    s.lastReport = this.now;
-    this.journal('I', 'kubelet_node_status.go:78', `"Successfully registered node" node="${this.name}"`);
-    this.lifecycle({ type: 'REGISTERED' });
-    this.renewLease();
-    this.schedule(this.cfg.nodeStatusUpdateFrequency, 'status');
-    this.schedule(this.cfg.evictionMonitoringPeriod, 'eviction');
-    housekeeping(this);
-  }
-
-  /** Renew interval is nodeLeaseDurationSeconds × 0.25 (10s for the default 40s). */
-  private renewLease(): void {
-    const s = this.state;
-    const api = this.cluster.api;
-    const renewTime = microTime(api.epochMs + this.now);
-    try {
-      const cur = api.tryGet<KubeObject>('Lease', 'kube-node-lease', this.name);
-      if (!cur) {
-        const node = api.tryGet<KubeObject>('Node', undefined, this.name);
-        const lease: Mutable<Lease> & KubeObject = {
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          metadata: {
-            name: this.name,
-            namespace: 'kube-node-lease',
-            ...(node
-              ? {
-                  ownerReferences: [
-                    { apiVersion: 'v1', kind: 'Node', name: this.name, uid: node.metadata.uid! }
-                  ]
-                }
-              : {})
-          },
-          spec: {
-            holderIdentity: this.name,
-            leaseDurationSeconds: this.cfg.nodeLeaseDurationSeconds,
-            renewTime
-          }
-        };
-        api.create(lease, this.ctx);
-      } else {
-        const next = clone(cur);
-        next.spec = { ...next.spec, holderIdentity: this.name, renewTime };
-        api.update(next, this.ctx);
-      }
-      s.leaseDelay = 0;
-      this.schedule(this.cfg.nodeLeaseDurationSeconds * 250, 'lease');
-    } catch (e) {
-      if (!(e instanceof ApiError || e instanceof ConnectionError)) throw e;
-      s.leaseDelay = s.leaseDelay ? Math.min(s.leaseDelay * 2, LEASE_BACKOFF_MAX) : LEASE_BACKOFF_INITIAL;
-      this.journal(
-        'E',
-        'controller.go:145',
-        `"Failed to update lease" err="${clientErr(e, 'Put', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${this.name}`)}"`
-      );
-      this.schedule(s.leaseDelay, 'lease');
     }
   }
 
@@ -409,31 +317,6 @@ function podChangedForKubelet(a: KubeObject, b: KubeObject): boolean {
     JSON.stringify(a.metadata.annotations) !== JSON.stringify(b.metadata.annotations) ||
     JSON.stringify(a.metadata.labels) !== JSON.stringify(b.metadata.labels)
   );
-}
-
-/** metav1.MicroTime as it is serialised: RFC 3339 with six fractional digits. */
-export function microTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
-
-export function errText(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).replace(/"/g, '\\"');
-}
-
-const API_SERVER = 'https://10.0.0.10:6443';
-
-/**
- * How client-go words a failed request in the kubelet's log: a transport error carries the verb
- * and URL (`Put "https://…": dial tcp …: i/o timeout`), an API error its status message.
- */
-export function clientErr(e: unknown, method: string, path: string): string {
-  if (e instanceof ConnectionError) {
-    const dial = e.message.startsWith('dial tcp')
-      ? e.message
-      : 'dial tcp 10.0.0.10:6443: connect: connection refused';
-    return errText(new Error(`${method} "${API_SERVER}${path}?timeout=10s": ${dial}`));
-  }
-  return errText(e);
 }
 
 registerComponent('kubelet', (cluster, args: KubeletArgs) => new Kubelet(cluster, args));

@@ -7,7 +7,7 @@ import { clone, type KubeObject } from '../api/types';
 import { formatGoDuration } from '../engine/duration';
 import { allocatableMilli, capacityMilli, formatResources } from './allocatable';
 import type { Kubelet } from './kubelet';
-import { clientErr, errText } from './kubelet';
+import { clientErr, errText } from './klog';
 import type { ConditionState } from './state';
 
 const ATTACH_DETACH = 'volumes.kubernetes.io/controller-managed-attach-detach';

@@ -7,7 +7,7 @@ import { clone, type KubeObject } from '../api/types';
 import { tryParseQuantity } from '../api/quantity';
 import { containerId } from './containers';
 import type { Kubelet } from './kubelet';
-import { clientErr } from './kubelet';
+import { clientErr } from './klog';
 import type { RuntimeContainer } from './runtime';
 import type { ContainerRec, PodRec, TerminatedRec } from './state';
 

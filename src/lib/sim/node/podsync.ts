@@ -8,7 +8,7 @@ import { backoffNext, inBackOffSince } from './backoff';
 import { killNow, startContainer, stopContainer, type PodContainerSpec } from './containers';
 import { ensureImage, fieldPath, type ContainerSpec } from './images';
 import type { Kubelet } from './kubelet';
-import { clientErr, errText } from './kubelet';
+import { clientErr, errText } from './klog';
 import { allocateIP, releaseIP } from './ipam';
 import { qosClass, terminatedOf, writeStatus } from './podstatus';
 import type { ContainerRec, PodRec } from './state';
