@@ -132,3 +132,35 @@ describe('lesson checks', () => {
     expect(podDisplayStatus({ ...p, status: { phase: 'Failed', reason: 'Evicted' } })).toBe('Evicted');
   });
 });
+
+describe('event checks relative to a fault', () => {
+  it('counts only events within the window after the fault', () => {
+    const c = cluster();
+    const pod = c.api.get('Pod', 'default', 'web-1');
+    const check: Check = {
+      event: {
+        reason: 'TaintManagerEviction',
+        afterFault: { action: 'PartitionNode', target: 'worker-1' },
+        within: '90s'
+      }
+    };
+    expect(ev(c, check).detail).toBe('PartitionNode on worker-1 has not happened yet');
+    c.engine.runUntil(10_000);
+    c.faultLog.push({ t: 10_000, action: 'PartitionNode', target: 'worker-1' });
+    c.engine.runUntil(120_000);
+    c.recorder.event(pod, 'Normal', 'TaintManagerEviction', 'Marking for deletion Pod default/web-1', {
+      component: 'x'
+    });
+    expect(ev(c, check).detail).toBe(
+      'no TaintManagerEviction event within 90s of PartitionNode worker-1 yet'
+    );
+    c.engine.runUntil(121_000);
+    const c2 = cluster();
+    c2.faultLog.push({ t: 0, action: 'PartitionNode', target: 'worker-1' });
+    c2.engine.runUntil(85_000);
+    c2.recorder.event(c2.api.get('Pod', 'default', 'web-1'), 'Normal', 'TaintManagerEviction', 'm', {
+      component: 'x'
+    });
+    expect(ev(c2, check).ok).toBe(true);
+  });
+});

@@ -54,6 +54,10 @@ export interface EventCheck {
   messageContains?: string;
   before?: string;
   after?: string;
+  /** Only events after the last time this fault was applied (e.g. StopKubelet on worker-2)... */
+  afterFault?: { action: string; target?: string };
+  /** ...and at most this long after it. */
+  within?: string;
   min?: number;
 }
 
@@ -119,6 +123,7 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     nodeTaint: (p) => `node ${p.node} does not have the taint ${p.taint}`,
     nodeNoTaint: (p) => `node ${p.node} still has the taint ${p.taint}`,
     nodeField: (p) => `node ${p.node}: ${p.field} is ${p.actual}, not ${p.expected}`,
+    noFault: (p) => `${p.action}${p.target ? ` on ${p.target}` : ''} has not happened yet`,
     event: (p) =>
       `no ${p.reason} event${p.object ? ` for ${p.object}` : ''}${p.window ? ` ${p.window}` : ''} yet`,
     pending: (p) => `${p.pod} is still Pending${p.why ? `: ${p.why}` : ''}`,
@@ -141,6 +146,7 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     nodeTaint: (p) => `у узла ${p.node} нет taint ${p.taint}`,
     nodeNoTaint: (p) => `у узла ${p.node} всё ещё есть taint ${p.taint}`,
     nodeField: (p) => `узел ${p.node}: ${p.field} = ${p.actual}, а нужно ${p.expected}`,
+    noFault: (p) => `${p.action}${p.target ? ` для ${p.target}` : ''} ещё не выполнялось`,
     event: (p) =>
       `события ${p.reason}${p.object ? ` для ${p.object}` : ''}${p.window ? ` ${p.window}` : ''} пока не было`,
     pending: (p) => `${p.pod} всё ещё Pending${p.why ? `: ${p.why}` : ''}`,
@@ -404,8 +410,19 @@ function checkNode(c: NodeCheck, ctx: CheckContext): CheckResult {
 }
 
 function checkEvent(c: EventCheck, ctx: CheckContext): CheckResult {
-  const before = c.before ? parseDuration(c.before) : Infinity;
-  const after = c.after ? parseDuration(c.after) : -Infinity;
+  let before = c.before ? parseDuration(c.before) : Infinity;
+  let after = c.after ? parseDuration(c.after) : -Infinity;
+  if (c.afterFault) {
+    const f = [...ctx.cluster.faultLog]
+      .reverse()
+      .find(
+        (x) =>
+          x.action === c.afterFault!.action && (!c.afterFault!.target || x.target === c.afterFault!.target)
+      );
+    if (!f) return fail(ctx, 'noFault', { action: c.afterFault.action, target: c.afterFault.target ?? '' });
+    after = Math.max(after, f.t - 1);
+    if (c.within) before = Math.min(before, f.t + parseDuration(c.within) + 1);
+  }
   const objMatch = (o: string) =>
     !c.object || (c.object.endsWith('*') ? o.startsWith(c.object.slice(0, -1)) : o === c.object);
   const n = ctx.cluster.eventLog.filter(

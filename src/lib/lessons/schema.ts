@@ -76,6 +76,13 @@ const check: Record<string, unknown> = {
         messageContains: str,
         before: duration,
         after: duration,
+        afterFault: {
+          type: 'object',
+          required: ['action'],
+          additionalProperties: false,
+          properties: { action: str, target: str }
+        },
+        within: duration,
         min: { type: 'integer', minimum: 1 }
       }
     },
