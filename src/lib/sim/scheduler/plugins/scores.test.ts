@@ -1,0 +1,459 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../api/types';
+import { env, makeNode, makePod, podInfo } from '../testing';
+import type { CycleState, Plugin, Status } from '../types';
+import * as NodeResourcesFit from './NodeResourcesFit';
+import * as BalancedAllocation from './NodeResourcesBalancedAllocation';
+import * as ImageLocality from './ImageLocality';
+import * as TaintToleration from './TaintToleration';
+import * as NodeAffinity from './NodeAffinity';
+import * as PodTopologySpread from './PodTopologySpread';
+import * as InterPodAffinity from './InterPodAffinity';
+
+/** PreScore, Score on every node, NormalizeScore: the normalized scores by node name (or the PreScore Skip). */
+function scores(
+  plugin: Plugin,
+  pod: KubeObject,
+  nodes: KubeObject[],
+  bound: KubeObject[] = []
+): Record<string, number> | Status {
+  const { h } = env(nodes, bound);
+  const state: CycleState = new Map();
+  const pi = podInfo(pod);
+  const pre = plugin.preScore?.(state, pi, h.nodes, h);
+  if (pre) return pre;
+  const s = h.nodes.map((n) => plugin.score!(state, pi, n, h));
+  plugin.normalizeScore?.(state, pi, s, h.nodes);
+  return Object.fromEntries(h.nodes.map((n, i) => [n.name, s[i]]));
+}
+
+const node = makeNode('n', { cpu: '4', memory: '8Gi' });
+const existing = [makePod('e', { cpu: '1', memory: '2Gi', nodeName: 'n' })];
+const incoming = makePod('p', { cpu: '1', memory: '1Gi' });
+
+describe('NodeResourcesFit scoring strategies', () => {
+  it.each([
+    // cpu (4000-2000)*100/4000 = 50; memory (8-3)*100/8 = 62; (50+62)/2 = 56
+    ['LeastAllocated', { type: 'LeastAllocated' }, 56],
+    // cpu 50, memory 3*100/8 = 37; (50+37)/2 = 43 (integer division)
+    ['MostAllocated', { type: 'MostAllocated' }, 43],
+    // shape 0→0, 100→10 scaled ×10: cpu 50, memory 37; round(87/2) = 44
+    [
+      'RequestedToCapacityRatio',
+      {
+        type: 'RequestedToCapacityRatio',
+        resources: [
+          { name: 'cpu', weight: 1 },
+          { name: 'memory', weight: 1 }
+        ],
+        requestedToCapacityRatio: {
+          shape: [
+            { utilization: 0, score: 0 },
+            { utilization: 100, score: 10 }
+          ]
+        }
+      },
+      44
+    ],
+    // weights cpu 3, memory 1: round((150 + 37) / 4) = 47
+    [
+      'RequestedToCapacityRatio with weights',
+      {
+        type: 'RequestedToCapacityRatio',
+        resources: [
+          { name: 'cpu', weight: 3 },
+          { name: 'memory', weight: 1 }
+        ],
+        requestedToCapacityRatio: {
+          shape: [
+            { utilization: 0, score: 0 },
+            { utilization: 100, score: 10 }
+          ]
+        }
+      },
+      47
+    ],
+    // spreading shape 0→10, 100→0, scaled to 100→0 before interpolating: cpu 50, memory 100 − 37 = 63; round(56.5) = 57
+    [
+      'RequestedToCapacityRatio, spreading shape',
+      {
+        type: 'RequestedToCapacityRatio',
+        resources: [
+          { name: 'cpu', weight: 1 },
+          { name: 'memory', weight: 1 }
+        ],
+        requestedToCapacityRatio: {
+          shape: [
+            { utilization: 0, score: 10 },
+            { utilization: 100, score: 0 }
+          ]
+        }
+      },
+      57
+    ]
+  ])('%s', (_n, scoringStrategy, want) => {
+    const plugin = NodeResourcesFit.create({
+      scoringStrategy: scoringStrategy as NodeResourcesFit.NodeResourcesFitArgs['scoringStrategy']
+    });
+    expect(scores(plugin, incoming, [node], existing)).toEqual({ n: want });
+  });
+
+  it('scores a pod without requests with the non-zero defaults (100m, 200Mi)', () => {
+    // cpu (4000-100)*100/4000 = 97; memory (8192-200)*100/8192 = 97
+    expect(scores(NodeResourcesFit.create(), makePod('p'), [node])).toEqual({ n: 97 });
+  });
+
+  it('leaves out extended resources the pod does not request', () => {
+    const plugin = NodeResourcesFit.create({
+      scoringStrategy: {
+        type: 'LeastAllocated',
+        resources: [
+          { name: 'cpu', weight: 1 },
+          { name: 'nvidia.com/gpu', weight: 5 }
+        ]
+      }
+    });
+    const gpuNode = makeNode('n', { cpu: '4', extra: { 'nvidia.com/gpu': '4' } });
+    expect(scores(plugin, incoming, [gpuNode], existing)).toEqual({ n: 50 });
+    // With a GPU request: cpu 50 ×1, gpu (4-2)*100/4 = 50 ×5 → 300/6 = 50; with 3 GPUs: 25 ×5 + 50 = 175/6 = 29
+    const gpuPod = makePod('g', { cpu: '1', requests: { 'nvidia.com/gpu': '3' } });
+    expect(scores(plugin, gpuPod, [gpuNode], existing)).toEqual({ n: 29 });
+  });
+
+  it('integer helpers match upstream', () => {
+    expect(NodeResourcesFit.leastRequestedScore(3, 2)).toBe(0);
+    expect(NodeResourcesFit.leastRequestedScore(1, 3)).toBe(66);
+    expect(NodeResourcesFit.mostRequestedScore(5, 4)).toBe(100);
+    expect(NodeResourcesFit.mostRequestedScore(1, 3)).toBe(33);
+    const f = NodeResourcesFit.brokenLinear([
+      { utilization: 10, score: 20 },
+      { utilization: 50, score: 80 }
+    ]);
+    expect([f(0), f(10), f(30), f(33), f(50), f(90)]).toEqual([20, 20, 50, 54, 80, 80]);
+  });
+});
+
+describe('NodeResourcesBalancedAllocation', () => {
+  it('scores (1 - |f_cpu - f_mem| / 2) × 100 on actual requests', () => {
+    // cpu 2/4 = 0.5, memory 3/8 = 0.375 → std 0.0625 → 93
+    expect(scores(BalancedAllocation.create(), incoming, [node], existing)).toEqual({ n: 93 });
+  });
+
+  it('uses the population standard deviation for three resources', () => {
+    const plugin = BalancedAllocation.create({
+      resources: [
+        { name: 'cpu', weight: 1 },
+        { name: 'memory', weight: 1 },
+        { name: 'nvidia.com/gpu', weight: 1 }
+      ]
+    });
+    const gpuNode = makeNode('n', { cpu: '4', memory: '8Gi', extra: { 'nvidia.com/gpu': '4' } });
+    const pod = makePod('p', { cpu: '1', memory: '1Gi', requests: { 'nvidia.com/gpu': '2' } });
+    // fractions 0.5, 0.375, 0.5 → std 0.0589 → 94
+    expect(scores(plugin, pod, [gpuNode], existing)).toEqual({ n: 94 });
+  });
+
+  it('skips BestEffort pods at PreScore (issue #129138)', () => {
+    expect(scores(BalancedAllocation.create(), makePod('p'), [node], existing)).toEqual({
+      code: 'Skip',
+      reasons: []
+    });
+  });
+});
+
+describe('ImageLocality', () => {
+  const mb = 1024 * 1024;
+  const nodes = [
+    makeNode('a', { images: [{ names: ['nginx:1.25'], sizeBytes: 500 * mb }] }),
+    makeNode('b', { images: [{ names: ['nginx:1.25'], sizeBytes: 500 * mb }] }),
+    makeNode('c')
+  ];
+  it('scales image size by the share of nodes that have it', () => {
+    // 500MB × 2/3 = 349525333; 100 × (349525333 − 23MB) / (1000MB − 23MB) = 31
+    expect(scores(ImageLocality.create(), makePod('p', { image: 'nginx:1.25' }), nodes)).toEqual({
+      a: 31,
+      b: 31,
+      c: 0
+    });
+  });
+  it('raises the threshold with the number of containers', () => {
+    const pod = makePod('p', {
+      image: 'nginx:1.25',
+      spec: { initContainers: [{ name: 'i', image: 'busybox' }] }
+    });
+    // max threshold 2000MB: 100 × (349525333 − 24117248) / (2097152000 − 24117248) = 15
+    expect(scores(ImageLocality.create(), pod, nodes)).toEqual({ a: 15, b: 15, c: 0 });
+  });
+  it.each([
+    ['nginx', 'nginx:latest'],
+    ['registry:5000/app', 'registry:5000/app:latest'],
+    ['nginx:1.25', 'nginx:1.25'],
+    ['nginx@sha256:abcd', 'nginx@sha256:abcd']
+  ])('normalizes %s to %s', (name, want) => {
+    expect(ImageLocality.normalizedImageName(name)).toBe(want);
+  });
+});
+
+describe('TaintToleration score', () => {
+  const soft = (key: string) => ({ key, effect: 'PreferNoSchedule' });
+  const nodes = [
+    makeNode('n1'),
+    makeNode('n2', { taints: [soft('a')] }),
+    makeNode('n3', { taints: [soft('a'), soft('b')] })
+  ];
+  it.each([
+    ['untolerated PreferNoSchedule taints, reversed', [], { n1: 100, n2: 50, n3: 0 }],
+    [
+      'a toleration with an empty effect counts',
+      [{ key: 'a', operator: 'Exists' }],
+      { n1: 100, n2: 100, n3: 0 }
+    ],
+    [
+      'NoSchedule tolerations do not count',
+      [{ key: 'a', operator: 'Exists', effect: 'NoSchedule' }],
+      { n1: 100, n2: 50, n3: 0 }
+    ],
+    ['everything tolerated', [{ operator: 'Exists' }], { n1: 100, n2: 100, n3: 100 }]
+  ])('%s', (_n, tolerations, want) => {
+    expect(
+      scores(TaintToleration.create(undefined, { minor: 35 }), makePod('p', { spec: { tolerations } }), nodes)
+    ).toEqual(want);
+  });
+});
+
+describe('NodeAffinity score', () => {
+  const nodes = [
+    makeNode('n1', { labels: { zone: 'a' } }),
+    makeNode('n2', { labels: { disk: 'ssd' } }),
+    makeNode('n3', { labels: { zone: 'a', disk: 'ssd' } }),
+    makeNode('n4')
+  ];
+  const pref = (weight: number, key: string, value: string) => ({
+    weight,
+    preference: { matchExpressions: [{ key, operator: 'In', values: [value] }] }
+  });
+  it('sums matching weights and scales by the maximum', () => {
+    const pod = makePod('p', {
+      spec: {
+        affinity: {
+          nodeAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [pref(10, 'zone', 'a'), pref(30, 'disk', 'ssd')]
+          }
+        }
+      }
+    });
+    expect(scores(NodeAffinity.create(), pod, nodes)).toEqual({ n1: 25, n2: 75, n3: 100, n4: 0 });
+  });
+  it('skips pods without preferred terms', () => {
+    expect(scores(NodeAffinity.create(), makePod('p'), nodes)).toEqual({ code: 'Skip', reasons: [] });
+  });
+});
+
+describe('PodTopologySpread', () => {
+  const web = (name: string, nodeName: string) => makePod(name, { labels: { app: 'web' }, nodeName });
+  const zoned = [
+    makeNode('n1', { labels: { 'topology.kubernetes.io/zone': 'a' } }),
+    makeNode('n2', { labels: { 'topology.kubernetes.io/zone': 'b' } }),
+    makeNode('n3', { labels: { 'topology.kubernetes.io/zone': 'c' } })
+  ];
+  const constraint = (topologyKey: string, whenUnsatisfiable: string, maxSkew = 1) => ({
+    topologySpreadConstraints: [
+      { maxSkew, topologyKey, whenUnsatisfiable, labelSelector: { matchLabels: { app: 'web' } } }
+    ]
+  });
+
+  it('filters by skew against the least loaded domain', () => {
+    const pl = PodTopologySpread.create();
+    const pod = makePod('p', {
+      labels: { app: 'web' },
+      spec: constraint('topology.kubernetes.io/zone', 'DoNotSchedule')
+    });
+    const nodes = [...zoned, makeNode('n4')];
+    const { h } = env(nodes, [web('w1', 'n1')]);
+    const state: CycleState = new Map();
+    const pi = podInfo(pod);
+    expect(pl.preFilter!(state, pi, h)).toBeNull();
+    const got = Object.fromEntries(h.nodes.map((n) => [n.name, pl.filter!(state, pi, n, h)]));
+    expect(got).toEqual({
+      n1: { code: 'Unschedulable', reasons: ["node(s) didn't match pod topology spread constraints"] },
+      n2: null,
+      n3: null,
+      n4: {
+        code: 'UnschedulableAndUnresolvable',
+        reasons: ["node(s) didn't match pod topology spread constraints (missing required label)"]
+      }
+    });
+  });
+
+  it('scores cnt × log(domains + 2) + maxSkew − 1, fewer matching pods first', () => {
+    const pod = makePod('p', {
+      labels: { app: 'web' },
+      spec: constraint('kubernetes.io/hostname', 'ScheduleAnyway')
+    });
+    // raw: n1 round(2 × ln 5) = 3, n2 round(ln 5) = 2, n3 0 → 100 × (3 + 0 − s) / 3
+    const got = scores(PodTopologySpread.create(), pod, zoned, [
+      web('a', 'n1'),
+      web('b', 'n1'),
+      web('c', 'n2')
+    ]);
+    expect(got).toEqual({ n1: 0, n2: 33, n3: 100 });
+  });
+
+  it('applies the system default constraints to pods selected by a Service', () => {
+    const { cache } = env(zoned, [web('a', 'n1'), web('b', 'n1')]);
+    cache.setSources({
+      services: [
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'web', namespace: 'default' },
+          spec: { selector: { app: 'web' } }
+        }
+      ]
+    });
+    const h = cache.handle;
+    const pl = PodTopologySpread.create();
+    const state: CycleState = new Map();
+    const pi = podInfo(makePod('p', { labels: { app: 'web' } }));
+    expect(pl.preFilter!(state, pi, h)).toEqual({ code: 'Skip', reasons: [] });
+    expect(pl.preScore!(state, pi, h.nodes, h)).toBeNull();
+    // hostname (maxSkew 3): 2 × ln 5 + 2 = 5.22 on n1, 2 elsewhere; zone (maxSkew 5): 2 × ln 5 + 4 = 7.22 on n1, 4 elsewhere
+    const s = h.nodes.map((n) => pl.score!(state, pi, n, h));
+    expect(s).toEqual([12, 6, 6]);
+    pl.normalizeScore!(state, pi, s, h.nodes);
+    expect(s).toEqual([50, 100, 100]);
+  });
+
+  it('has no default constraints for a pod nothing selects', () => {
+    expect(scores(PodTopologySpread.create(), makePod('p', { labels: { app: 'web' } }), zoned)).toEqual({
+      code: 'Skip',
+      reasons: []
+    });
+  });
+});
+
+describe('InterPodAffinity', () => {
+  const nodes = [
+    makeNode('n1', { labels: { zone: 'a' } }),
+    makeNode('n2', { labels: { zone: 'b' } }),
+    makeNode('n3', { labels: { zone: 'c' } })
+  ];
+  const term = (app: string, topologyKey: string) => ({
+    labelSelector: { matchLabels: { app } },
+    topologyKey
+  });
+  function filter(pod: KubeObject, bound: KubeObject[]): Record<string, Status | null> {
+    const pl = InterPodAffinity.create();
+    const { h } = env(nodes, bound);
+    const state: CycleState = new Map();
+    const pi = podInfo(pod);
+    const pre = pl.preFilter!(state, pi, h);
+    if (pre) return { pre };
+    return Object.fromEntries(h.nodes.map((n) => [n.name, pl.filter!(state, pi, n, h)]));
+  }
+
+  it('required anti-affinity keeps the pod away', () => {
+    const pod = makePod('p', {
+      labels: { app: 'web' },
+      spec: {
+        affinity: {
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [term('web', 'kubernetes.io/hostname')]
+          }
+        }
+      }
+    });
+    expect(filter(pod, [makePod('w', { labels: { app: 'web' }, nodeName: 'n1' })])).toEqual({
+      n1: { code: 'Unschedulable', reasons: ["node(s) didn't match pod anti-affinity rules"] },
+      n2: null,
+      n3: null
+    });
+  });
+
+  it('required affinity needs a matching pod in the topology domain', () => {
+    const pod = makePod('p', {
+      spec: {
+        affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('db', 'zone')] } }
+      }
+    });
+    const r = filter(pod, [makePod('db', { labels: { app: 'db' }, nodeName: 'n2' })]);
+    expect(r.n1).toEqual({
+      code: 'UnschedulableAndUnresolvable',
+      reasons: ["node(s) didn't match pod affinity rules"]
+    });
+    expect(r.n2).toBeNull();
+  });
+
+  it('lets the first pod of a self-affine group in', () => {
+    const pod = makePod('p', {
+      labels: { app: 'web' },
+      spec: {
+        affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('web', 'zone')] } }
+      }
+    });
+    expect(filter(pod, [])).toEqual({ n1: null, n2: null, n3: null });
+  });
+
+  it("honours existing pods' anti-affinity", () => {
+    const guard = makePod('g', {
+      nodeName: 'n3',
+      spec: {
+        affinity: {
+          podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('web', 'zone')] }
+        }
+      }
+    });
+    const r = filter(makePod('p', { labels: { app: 'web' } }), [guard]);
+    expect(r.n3).toEqual({
+      code: 'Unschedulable',
+      reasons: ["node(s) didn't satisfy existing pods anti-affinity rules"]
+    });
+    expect(r.n1).toBeNull();
+  });
+
+  it('skips PreFilter when no pod has required terms', () => {
+    expect(filter(makePod('p'), [makePod('x', { nodeName: 'n1' })])).toEqual({
+      pre: { code: 'Skip', reasons: [] }
+    });
+  });
+
+  it('scores preferred terms min-max normalized', () => {
+    const pod = makePod('p', {
+      spec: {
+        affinity: {
+          podAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              { weight: 50, podAffinityTerm: term('cache', 'zone') }
+            ]
+          },
+          podAntiAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              { weight: 20, podAffinityTerm: term('batch', 'zone') }
+            ]
+          }
+        }
+      }
+    });
+    const bound = [
+      makePod('c', { labels: { app: 'cache' }, nodeName: 'n2' }),
+      makePod('b', { labels: { app: 'batch' }, nodeName: 'n3' })
+    ];
+    // raw n1 0, n2 50, n3 −20 → 100 × (s + 20) / 70
+    expect(scores(InterPodAffinity.create(), pod, nodes, bound)).toEqual({ n1: 28, n2: 100, n3: 0 });
+  });
+
+  it("counts existing pods' required affinity with hardPodAffinityWeight", () => {
+    const friend = makePod('f', {
+      nodeName: 'n1',
+      spec: {
+        affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('web', 'zone')] } }
+      }
+    });
+    const pod = makePod('p', { labels: { app: 'web' } });
+    expect(scores(InterPodAffinity.create(), pod, nodes, [friend])).toEqual({ n1: 100, n2: 0, n3: 0 });
+    expect(scores(InterPodAffinity.create({ hardPodAffinityWeight: 0 }), pod, nodes, [friend])).toEqual({
+      code: 'Skip',
+      reasons: []
+    });
+  });
+});
