@@ -81,7 +81,7 @@ function splitReasons(list: string): string[] {
 
 export function explainFailedScheduling(message: string): string[] {
   const [main, preemption] = message.split(/ preemption: /);
-  const m = /^(\d+)\/(\d+) nodes are available(?:: (.*))?$/.exec(main.trim().replace(/\.$/, ''));
+  const m = /^(\d+)\/(\d+) nodes are available(?::\s*(.*))?$/.exec(main.trim().replace(/\.$/, ''));
   if (!m) return [message];
   const out = [`None of the ${m[2]} nodes can run the pod (${m[1]} passed every filter).`];
   if (m[3]) out.push(...splitReasons(m[3]).map(explainReason));

@@ -1,6 +1,7 @@
 /**
- * Node condition history for the timeline: the Ready status of each node sampled once per
- * frame. After a jump back, entries later than the new clock are dropped (the run is
+ * Node condition history for the timeline: the Ready status of each node, sampled once per
+ * frame and dated by the condition's lastTransitionTime (a frame may cover minutes at high
+ * speed). After a jump back, entries later than the new clock are dropped (the run is
  * deterministic, so earlier entries still hold).
  */
 import type { LabView } from './viewmodel';
@@ -12,7 +13,7 @@ export interface ReadyChange {
 
 export function recordReady(
   history: Record<string, ReadyChange[]>,
-  view: Pick<LabView, 'now' | 'nodes'>
+  view: { now: number; nodes: Pick<LabView['nodes'][number], 'name' | 'exists' | 'ready' | 'readySince'>[] }
 ): Record<string, ReadyChange[]> {
   const out: Record<string, ReadyChange[]> = {};
   let changed = false;
@@ -25,8 +26,10 @@ export function recordReady(
   for (const n of view.nodes) {
     const status: ReadyChange['status'] = n.exists ? n.ready : 'Deleted';
     const list = out[n.name] ?? [];
-    if (list[list.length - 1]?.status !== status) {
-      out[n.name] = [...list, { t: view.now, status }];
+    const last = list[list.length - 1];
+    if (last?.status !== status) {
+      const since = status === 'Deleted' ? view.now : (n.readySince ?? view.now);
+      out[n.name] = [...list, { t: Math.min(view.now, Math.max(last?.t ?? 0, since)), status }];
       changed = true;
     }
   }

@@ -81,7 +81,7 @@ describe('recordReady', () => {
         { t: 55_000, status: 'Unknown' }
       ]
     });
-    h = recordReady(h, { now: 30_000, nodes: [node('True')] });
+    h = recordReady(h, { now: 30_000, nodes: [node('True', 0)] });
     expect(h).toEqual({ w: [{ t: 0, status: 'True' }] });
   });
 });

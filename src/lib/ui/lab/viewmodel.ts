@@ -37,6 +37,8 @@ export interface PodView {
 export interface NodeView {
   name: string;
   ready: ConditionStatus;
+  /** Virtual ms of the Ready condition's lastTransitionTime. */
+  readySince?: number;
   conditions: { type: string; status: string; reason?: string; message?: string }[];
   taints: { key: string; value?: string; effect: string }[];
   unschedulable: boolean;
@@ -219,6 +221,11 @@ function readyOf(node: Node): ConditionStatus {
   return (c?.status as ConditionStatus) ?? 'Unknown';
 }
 
+function readySince(cluster: Cluster, node: Node | undefined): number | undefined {
+  const ts = node?.status?.conditions?.find((x) => x.type === 'Ready')?.lastTransitionTime;
+  return ts ? cluster.api.timeOf(ts) : undefined;
+}
+
 function componentRunning(
   cluster: Cluster,
   id: string,
@@ -257,6 +264,7 @@ export function buildView(cluster: Cluster): LabView {
       name,
       exists: !!node,
       ready: node ? readyOf(node) : 'Unknown',
+      readySince: readySince(cluster, node),
       conditions: (node?.status?.conditions ?? []).map(
         (c: { type: string; status: string; reason?: string; message?: string }) => ({
           type: c.type,
