@@ -435,7 +435,13 @@ function checkEvent(c: EventCheck, ctx: CheckContext): CheckResult {
       e.t > after
   ).length;
   if (n >= (c.min ?? 1)) return OK;
-  const window = [c.after ? `after ${c.after}` : '', c.before ? `before ${c.before}` : '']
+  const window = [
+    c.after ? `after ${c.after}` : '',
+    c.before ? `before ${c.before}` : '',
+    c.afterFault
+      ? `within ${c.within ?? 'any time'} of ${c.afterFault.action}${c.afterFault.target ? ` ${c.afterFault.target}` : ''}`
+      : ''
+  ]
     .filter(Boolean)
     .join(' ');
   return fail(ctx, 'event', { reason: c.reason, object: c.object ?? '', window });
