@@ -70,11 +70,17 @@ describe('buildView', () => {
 });
 
 describe('recordReady', () => {
-  it('appends changes and drops entries after the clock when time jumps back', () => {
-    const node = (ready: 'True' | 'Unknown') => ({ name: 'w', exists: true, ready }) as never;
-    let h = recordReady({}, { now: 0, nodes: [node('True')] });
-    h = recordReady(h, { now: 10_000, nodes: [node('True')] });
-    h = recordReady(h, { now: 55_000, nodes: [node('Unknown')] });
+  it('dates changes by lastTransitionTime and drops entries after the clock when time jumps back', () => {
+    const node = (ready: 'True' | 'Unknown', readySince: number) => ({
+      name: 'w',
+      exists: true,
+      ready,
+      readySince
+    });
+    let h = recordReady({}, { now: 0, nodes: [node('True', 0)] });
+    h = recordReady(h, { now: 10_000, nodes: [node('True', 0)] });
+    // One frame covered 10 s → 5 min; the change is dated by lastTransitionTime, not the frame.
+    h = recordReady(h, { now: 300_000, nodes: [node('Unknown', 55_000)] });
     expect(h).toEqual({
       w: [
         { t: 0, status: 'True' },
