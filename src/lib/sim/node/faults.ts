@@ -53,7 +53,7 @@ registerFault('StopRuntime', 'Stop the container runtime (containerd / CRI-O) on
   rt.running = false;
   rt.since = c.now;
   rt.pid = undefined;
-  k.journal('I', '', 'msg="Stop CRI service"', rt.name === 'cri-o' ? 'crio' : 'containerd');
+  k.journal('I', 'service.go:211', '"Stop CRI service"', rt.name === 'cri-o' ? 'crio' : 'containerd');
 });
 
 registerFault('StartRuntime', 'Start the container runtime on a node', (c, p) => {
@@ -63,12 +63,8 @@ registerFault('StartRuntime', 'Start the container runtime on a node', (c, p) =>
   rt.running = true;
   rt.since = c.now;
   rt.pid = 300 + c.engine.random.int(700);
-  k.journal(
-    'I',
-    '',
-    `msg="containerd successfully booted in 0.042s"`,
-    rt.name === 'cri-o' ? 'crio' : 'containerd'
-  );
+  if (rt.name === 'cri-o') k.journal('I', 'server.go:556', '"Started CRI-O"', 'crio');
+  else k.journal('I', 'main.go:286', '"containerd successfully booted in 0.042s"', 'containerd');
 });
 
 registerFault('PartitionNode', 'Cut a node off from the control plane', (c, p) => {

@@ -111,7 +111,7 @@ export class ContainerRuntime {
       sizeBytes
     };
     this.state.images.push(img);
-    this.log({ level: 'I', source: '', message: `msg="ImageCreate event name:\\"${ref.full}\\""` });
+    this.log({ level: 'I', source: 'events.go:412', message: `"ImageCreate event" name="${ref.full}"` });
     return img;
   }
 
@@ -145,8 +145,8 @@ export class ContainerRuntime {
     this.state.sandboxes.push(sb);
     this.log({
       level: 'I',
-      source: '',
-      message: `msg="RunPodSandbox for &PodSandboxMetadata{Name:${pod.name},Uid:${pod.uid},Namespace:${pod.namespace},Attempt:${sb.attempt},} returns sandbox id \\"${sb.id}\\""`
+      source: 'sandbox_run.go:389',
+      message: `"RunPodSandbox returns sandbox id" podSandboxMetadata="&PodSandboxMetadata{Name:${pod.name},Uid:${pod.uid},Namespace:${pod.namespace},Attempt:${sb.attempt},}" sandboxID="${sb.id}"`
     });
     return sb;
   }
@@ -161,8 +161,8 @@ export class ContainerRuntime {
     sb.state = 'SANDBOX_NOTREADY';
     this.log({
       level: 'I',
-      source: '',
-      message: `msg="StopPodSandbox for \\"${id}\\" returns successfully"`
+      source: 'sandbox_stop.go:47',
+      message: `"StopPodSandbox returns successfully" podSandboxID="${id}"`
     });
   }
 
@@ -214,8 +214,8 @@ export class ContainerRuntime {
     this.state.containers.push(c);
     this.log({
       level: 'I',
-      source: '',
-      message: `msg="StartContainer for \\"${c.id}\\" returns successfully"`
+      source: 'container_start.go:226',
+      message: `"StartContainer returns successfully" containerID="${c.id}"`
     });
     return c;
   }
@@ -230,8 +230,8 @@ export class ContainerRuntime {
     c.finishedAt = this.engine.now;
     this.log({
       level: 'I',
-      source: '',
-      message: `msg="TaskExit event container_id:\\"${id}\\" exit_status:${exitCode}"`
+      source: 'events.go:147',
+      message: `"TaskExit event" containerID="${id}" exitStatus=${exitCode}`
     });
     return c;
   }
