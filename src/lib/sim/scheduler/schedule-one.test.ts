@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { fitErrorMessage } from './fiterror';
+import { numFeasibleNodesToFind } from './schedule-one';
+import { simulateScheduling } from './simulate';
+import { makeNode, makePod } from './testing';
+import type { Status } from './types';
+
+describe('numFeasibleNodesToFind', () => {
+  it.each([
+    [undefined, 50, 50],
+    [undefined, 100, 100],
+    [undefined, 1000, 420],
+    [undefined, 5000, 500],
+    [undefined, 6000, 300],
+    [10, 5000, 500],
+    [1, 1000, 100],
+    [100, 5000, 5000]
+  ])('percentage %s of %i nodes → %i', (pct, nodes, want) => {
+    expect(numFeasibleNodesToFind(pct, nodes)).toBe(want);
+  });
+});
+
+describe('FitError message', () => {
+  const st = (code: Status['code'], ...reasons: string[]): Status => ({ code, reasons });
+  it('counts reasons and sorts them as strings', () => {
+    const m = new Map<string, Status>();
+    for (let i = 0; i < 10; i++)
+      m.set(`w${i}`, st('Unschedulable', 'Insufficient cpu', 'Insufficient memory'));
+    m.set('cp', st('UnschedulableAndUnresolvable', 'node(s) had untolerated taint(s)'));
+    m.set('x', st('UnschedulableAndUnresolvable', 'node(s) had untolerated taint(s)'));
+    expect(fitErrorMessage(12, m, '', '', 35)).toBe(
+      '0/12 nodes are available: 10 Insufficient cpu, 10 Insufficient memory, 2 node(s) had untolerated taint(s).'
+    );
+  });
+  it('ends the preemption part with one period since v1.27, two before', () => {
+    const m = new Map([
+      ['a', st('UnschedulableAndUnresolvable', "node(s) didn't match Pod's node affinity/selector")]
+    ]);
+    const post = 'preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.';
+    expect(fitErrorMessage(1, m, '', post, 35)).toBe(
+      "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+    );
+    expect(fitErrorMessage(1, m, '', post, 26)).toMatch(/scheduling\.\.$/);
+  });
+});
+
+describe('a scheduling cycle', () => {
+  const nodes = ['a', 'b', 'c'].map((n) => makeNode(n));
+
+  it('gives the brief example message for taints and cpu', () => {
+    const r = simulateScheduling({
+      nodes: [
+        makeNode('cp', {
+          cpu: '8',
+          taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]
+        }),
+        makeNode('w1', { cpu: '2' }),
+        makeNode('w2', { cpu: '2' })
+      ],
+      pods: [makePod('big', { cpu: '3' })]
+    });
+    expect(r.pods[0].message).toBe(
+      '0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.'
+    );
+  });
+
+  it('counts each binding before the next pod', () => {
+    const r = simulateScheduling({
+      nodes: [makeNode('a', { cpu: '2' }), makeNode('b', { cpu: '1' })],
+      pods: [makePod('p1', { cpu: '1500m' }), makePod('p2', { cpu: '1' }), makePod('p3', { cpu: '1' })]
+    });
+    expect(r.pods.map((p) => p.selectedNode)).toEqual(['a', 'b', null]);
+    expect(r.pods[2].message).toBe(
+      '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.'
+    );
+  });
+
+  it('records raw, normalized and weighted scores per plugin', () => {
+    const r = simulateScheduling({ nodes, pods: [makePod('p', { cpu: '1', memory: '1Gi' })] });
+    const a = r.pods[0].attempts[0].nodes.a;
+    expect(a.rawScore.NodeResourcesFit).toBe(81);
+    expect(a.score.TaintToleration).toBe(100);
+    expect(a.weightedScore.TaintToleration).toBe(300);
+    // 300 (taints ×3) + 81 (cpu 75, memory 87) + 93 (balance: |0.25 − 0.125| / 2) + 0 (images)
+    expect(a.finalScore).toBe(474);
+  });
+
+  it('breaks ties with the seeded random, the same way every run', () => {
+    const run = (seed: number) =>
+      simulateScheduling({ nodes, pods: [1, 2, 3, 4, 5, 6].map((i) => makePod(`p${i}`)), seed }).pods.map(
+        (p) => p.selectedNode
+      );
+    expect(run(7)).toEqual(run(7));
+    expect(new Set(run(7)).size).toBeGreaterThan(1);
+  });
+
+  it('skips scoring when one node fits', () => {
+    const r = simulateScheduling({
+      nodes: [makeNode('a', { cpu: '1' }), makeNode('b', { cpu: '4' })],
+      pods: [makePod('p', { cpu: '2' })]
+    });
+    expect(r.pods[0].selectedNode).toBe('b');
+    expect(r.pods[0].nodes.b.finalScore).toBeNull();
+  });
+
+  it('walks nodes round-robin from where the last cycle stopped', () => {
+    const many = Array.from({ length: 200 }, (_, i) => makeNode(`n${String(i).padStart(3, '0')}`));
+    const r = simulateScheduling({ nodes: many, pods: [makePod('p1'), makePod('p2')] });
+    // 200 nodes: 50 − 200/125 = 49% → 98 → raised to 100 feasible nodes to find
+    expect(r.pods[0].attempts[0].evaluatedNodes).toBe(100);
+    expect(Object.keys(r.pods[0].nodes)[0]).toBe('n000');
+    expect(Object.keys(r.pods[1].nodes)[0]).toBe('n100');
+  });
+
+  it('preempts lower-priority pods and nominates the node', () => {
+    const r = simulateScheduling({
+      nodes: [makeNode('a', { cpu: '2' }), makeNode('b', { cpu: '2' })],
+      pods: [
+        makePod('low-a', { cpu: '1500m', nodeName: 'a', spec: { priority: 10 } }),
+        makePod('low-b', { cpu: '1', nodeName: 'b', spec: { priority: 0 } }),
+        makePod('mid-b', { cpu: '500m', nodeName: 'b', spec: { priority: 5 } }),
+        makePod('high', { cpu: '1500m', spec: { priority: 1000 } })
+      ]
+    });
+    const p = r.pods[0];
+    // a would lose low-a (priority 10); on b mid-b (5) is reprieved as 0.5 + 1.5 cpu fit in 2, so only low-b (0) goes.
+    expect(p.preemption).toEqual({
+      nominatedNodeName: 'b',
+      victims: ['default/low-b'],
+      message: '0/2 nodes are available: 2 Insufficient cpu.'
+    });
+    expect(p.selectedNode).toBe('b');
+  });
+
+  it('does not preempt for preemptionPolicy Never', () => {
+    const r = simulateScheduling({
+      nodes: [makeNode('a', { cpu: '1' })],
+      pods: [
+        makePod('low', { cpu: '1', nodeName: 'a' }),
+        makePod('high', { cpu: '1', spec: { priority: 1000, preemptionPolicy: 'Never' } })
+      ]
+    });
+    expect(r.pods[0].message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.'
+    );
+  });
+});
