@@ -164,6 +164,36 @@ describe('systemctl and journalctl', () => {
     run('systemctl restart kubelet');
     expect(cluster.faultLog.map((f) => f.action)).toEqual(['StopKubelet', 'StartKubelet']);
   });
+  it('a restarted kubelet logs under a new PID, after systemd says it started', () => {
+    const { cluster, host, run } = setup();
+    host.state.journal.push({
+      t: 1_000,
+      unit: 'kubelet',
+      level: 'I',
+      source: 'server.go:529',
+      message: '"Kubelet version"'
+    });
+    cluster.advance(60_000);
+    run('systemctl restart kubelet');
+    host.state.journal.push({
+      t: 60_000,
+      unit: 'kubelet',
+      level: 'I',
+      source: 'server.go:529',
+      message: '"Kubelet version"'
+    });
+    const lines = run('journalctl -u kubelet').stdout.split('\n');
+    const pids = lines.map((l) => /kubelet\[(\d+)\]/.exec(l)?.[1]).filter(Boolean);
+    expect(pids).toHaveLength(2);
+    expect(pids[1]).toBe('1042');
+    expect(pids[0]).not.toBe('1042');
+    expect(lines.slice(1, 5).map((l) => l.replace(/^.*?: /, ''))).toEqual([
+      'Stopping kubelet.service - kubelet: The Kubernetes Node Agent...',
+      'kubelet.service: Deactivated successfully.',
+      'Stopped kubelet.service - kubelet: The Kubernetes Node Agent.',
+      'Started kubelet.service - kubelet: The Kubernetes Node Agent.'
+    ]);
+  });
   it('units of the other runtime are not installed', () => {
     const { run } = setup();
     expect(run('systemctl status crio')).toEqual({

@@ -63,31 +63,56 @@ function running(host: ShellHost, unit: Unit): boolean {
 
 const out = (stdout: string, exitCode = 0, stderr = ''): ShellResult => ({ stdout, stderr, exitCode });
 
+/** Virtual times the unit was started on this node (fault log), oldest first. */
+function starts(cluster: Cluster, node: string, unit: Unit): number[] {
+  return cluster.faultLog.filter((f) => f.target === node && f.action === UNITS[unit].start).map((f) => f.t);
+}
+
+/**
+ * The PID of the unit's process at time `t`: each start gets a new process. The running process
+ * has the host's PID; earlier (and stopped) ones get a stable PID derived from the node and run.
+ */
+export function pidAt(cluster: Cluster, host: ShellHost, unit: Unit, t: number, previousRun = false): number {
+  const runs = starts(cluster, host.view.nodeName, unit);
+  const run = runs.filter((s) => (previousRun ? s < t : s <= t)).length;
+  const current = host.view.pid(unit);
+  if (run === runs.length && current) return current;
+  let h = 0;
+  for (const ch of `${host.view.nodeName}/${unit}/${run}`) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return 1000 + (h % 60000);
+}
+
 /** Lines for `systemctl status` and `journalctl`: journald prefix + klog header (S2). */
 export function journalLines(cluster: Cluster, host: ShellHost, unit: Unit): { t: number; line: string }[] {
   const epoch = cluster.api.epochMs;
   const node = host.view.nodeName;
-  const pid = host.view.pid(unit) ?? 0;
-  const lines: { t: number; line: string }[] = host.view.journal(unit).map((e: JournalEntry) => ({
-    t: e.t,
-    line: `${syslogTime(epoch + e.t)} ${node} ${unit}[${pid}]: ${e.level}${klogTime(epoch + e.t)} ${String(
-      pid
-    ).padStart(7)} ${e.source}] ${e.message}`
-  }));
+  // systemd's "Stopping"/"Started" come before the unit's own lines of that instant, the rest after.
+  const lines: { t: number; rank: number; line: string }[] = host.view
+    .journal(unit)
+    .map((e: JournalEntry) => {
+      const pid = pidAt(cluster, host, unit, e.t);
+      return {
+        t: e.t,
+        rank: 0,
+        line: `${syslogTime(epoch + e.t)} ${node} ${unit}[${pid}]: ${e.level}${klogTime(epoch + e.t)} ${String(
+          pid
+        ).padStart(7)} ${e.source}] ${e.message}`
+      };
+    });
   const info = UNITS[unit];
   const unitLabel = `${unit}.service - ${info.description}`;
   for (const f of cluster.faultLog) {
     if (f.target !== node) continue;
     const prefix = `${syslogTime(epoch + f.t)} ${node} systemd[1]: `;
     if (f.action === info.stop) {
-      lines.push({ t: f.t, line: `${prefix}Stopping ${unitLabel}...` });
-      lines.push({ t: f.t, line: `${prefix}${unit}.service: Deactivated successfully.` });
-      lines.push({ t: f.t, line: `${prefix}Stopped ${unitLabel}.` });
+      lines.push({ t: f.t, rank: -1, line: `${prefix}Stopping ${unitLabel}...` });
+      lines.push({ t: f.t, rank: 1, line: `${prefix}${unit}.service: Deactivated successfully.` });
+      lines.push({ t: f.t, rank: 1, line: `${prefix}Stopped ${unitLabel}.` });
     } else if (f.action === info.start) {
-      lines.push({ t: f.t, line: `${prefix}Started ${unitLabel}.` });
+      lines.push({ t: f.t, rank: 1.5, line: `${prefix}Started ${unitLabel}.` });
     }
   }
-  return lines.sort((a, b) => a.t - b.t);
+  return lines.sort((a, b) => a.t - b.t || a.rank - b.rank).map(({ t, line }) => ({ t, line }));
 }
 
 function status(cluster: Cluster, host: ShellHost, unit: Unit): ShellResult {
@@ -96,8 +121,8 @@ function status(cluster: Cluster, host: ShellHost, unit: Unit): ShellResult {
   const epoch = cluster.api.epochMs;
   const up = running(host, unit);
   const since = host.view.unitSince(unit);
-  const pid = host.view.pid(unit);
-  const name = unit === 'crio' ? 'crio' : unit;
+  const pid = up ? host.view.pid(unit) : pidAt(cluster, host, unit, since);
+  const name = unit;
   let s = `${up ? '●' : '○'} ${unit}.service - ${info.description}\n`;
   s += `     Loaded: loaded (/usr/lib/systemd/system/${unit}.service; enabled; preset: enabled)\n`;
   if (info.dropIn)
@@ -183,8 +208,6 @@ export function systemctl(cluster: Cluster, host: ShellHost, argv: string[]): Sh
   }
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
 /** journalctl --since: `5 min ago`, `-10m`, `HH:MM[:SS]`, `YYYY-MM-DD HH:MM[:SS]`, `today`. Virtual ms. */
 export function parseSince(spec: string, nowMs: number, epoch: number): number | undefined {
   const s = spec.trim();
@@ -217,7 +240,6 @@ export function parseSince(spec: string, nowMs: number, epoch: number): number |
     );
     return t - epoch;
   }
-  void MONTHS;
   return undefined;
 }
 
