@@ -9,10 +9,11 @@ import { podKey, updatePodCondition } from '../util/pods';
 
 const SOURCE = { component: 'node-controller' };
 
-export function markPodsNotReady(host: ControllerHost, nodeName: string): boolean {
+export function markPodsNotReady(host: ControllerHost, nodeName: string, only?: string): boolean {
   const api = host.cluster.api;
   let ok = true;
   for (const pod of api.podsOnNode<KubeObject>(nodeName)) {
+    if (only !== undefined && podKey(pod) !== only) continue;
     const ready = (pod.status?.conditions ?? []).find((c: NodeCondition) => c.type === 'Ready');
     if (!ready) continue;
     const upd = clone(pod);

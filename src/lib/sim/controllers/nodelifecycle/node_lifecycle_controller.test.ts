@@ -255,3 +255,33 @@ describe('node lifecycle controller: heartbeat loss on a 3-node cluster (v1.35 d
     });
   });
 });
+
+describe('node lifecycle controller: pods bound to a node that is not Ready', () => {
+  it('marks a pod bound to an Unknown node NotReady, with the NodeNotReady event', () => {
+    const { cluster, harness } = testCluster({ nodes: ['w1', 'w2'], schedule: false });
+    cluster.runUntil(55_000);
+    harness.kill('w2');
+    cluster.runUntil(120_000);
+    const api = cluster.api;
+    api.create({
+      ...testPod('late', 'w2'),
+      status: {
+        phase: 'Running',
+        conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: api.timestamp() }]
+      }
+    });
+    cluster.advance(1);
+    const ready = (api.get<KubeObject>('Pod', 'default', 'late').status.conditions as PodCondition[]).find(
+      (c) => c.type === 'Ready'
+    );
+    expect(ready?.status).toBe('False');
+    expect(cluster.eventLog).toContainEqual(
+      expect.objectContaining({
+        t: 120_001,
+        reason: 'NodeNotReady',
+        object: 'Pod/default/late',
+        message: 'Node is not ready'
+      })
+    );
+  });
+});

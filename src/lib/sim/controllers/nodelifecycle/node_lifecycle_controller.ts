@@ -6,6 +6,7 @@
 import type { KubeObject, NodeCondition, Taint } from '../../api/types';
 import type { Controller, ControllerHost } from '../controller';
 import { markPodsNotReady } from './mark_pods_not_ready';
+import { splitKey } from '../util/pods';
 import {
   TAINT_DISK_PRESSURE,
   TAINT_MEMORY_PRESSURE,
@@ -78,6 +79,13 @@ export class NodeLifecycleController implements Controller {
     return [
       this.host.cluster.api.watch('Node', (type, node) => {
         if (type !== 'DELETED') this.host.enqueue(node.metadata.name);
+      }),
+      // podUpdated: a pod newly bound to a node that is not Ready is marked not ready too.
+      this.host.cluster.api.watch('Pod', (type, pod, old) => {
+        const node = pod.spec?.nodeName;
+        if (type !== 'DELETED' && node && node !== old?.spec?.nodeName) {
+          this.host.enqueue(`pod:${pod.metadata.namespace}/${pod.metadata.name}`);
+        }
       })
     ];
   }
@@ -120,8 +128,27 @@ export class NodeLifecycleController implements Controller {
     }
   }
 
-  /** The NoSchedule pass for one node (doNoScheduleTaintingPass), run from the node work queue. */
-  sync(nodeName: string): void {
+  sync(key: string): void {
+    if (key.startsWith('pod:')) {
+      this.processPod(key.slice(4));
+      return;
+    }
+    this.doNoScheduleTaintingPass(key);
+  }
+
+  private processPod(key: string): void {
+    const api = this.host.cluster.api;
+    const [ns, name] = splitKey(key);
+    const nodeName = api.tryGet<KubeObject>('Pod', ns, name)?.spec?.nodeName as string | undefined;
+    if (!nodeName || !this.s.health[nodeName]) return;
+    const node = api.tryGet<KubeObject>('Node', undefined, nodeName);
+    const ready = node && readyCondition(node);
+    if (!ready || ready.status === 'True') return;
+    if (!markPodsNotReady(this.host, nodeName, key)) throw new Error(`unable to mark pod ${key} NotReady`);
+  }
+
+  /** doNoScheduleTaintingPass: NoSchedule taints mirror the node's conditions and spec.unschedulable. */
+  private doNoScheduleTaintingPass(nodeName: string): void {
     const node = this.host.cluster.api.tryGet<KubeObject>('Node', undefined, nodeName);
     if (!node) return;
     const want: Taint[] = [];

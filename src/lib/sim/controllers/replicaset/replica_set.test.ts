@@ -110,3 +110,40 @@ describe('replicaset controller', () => {
     expect(cmp(pod('notready', 0), 1, pod('ready', 0, 0), 1)).toBeLessThan(0);
   });
 });
+
+describe('replicaset controller: ownership', () => {
+  it('adopts a matching orphan instead of creating a pod, and releases a pod relabelled out', () => {
+    const { cluster } = testCluster({ nodes: ['w1'], schedule: false });
+    const api = cluster.api;
+    api.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'orphan', namespace: 'default', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] }
+    });
+    const owner = api.create<KubeObject>(rs(2));
+    cluster.advance(1);
+    expect(api.get<KubeObject>('Pod', 'default', 'orphan').metadata.ownerReferences).toEqual([
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        name: 'web',
+        uid: owner.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true
+      }
+    ]);
+    expect(api.list('Pod')).toHaveLength(2);
+    api.patch(
+      'Pod',
+      'default',
+      'orphan',
+      { metadata: { labels: { app: 'debug' } } },
+      { component: 'kubectl' }
+    );
+    cluster.advance(1);
+    expect(api.get<KubeObject>('Pod', 'default', 'orphan').metadata.ownerReferences).toBeUndefined();
+    expect(api.list<KubeObject>('Pod', { labelSelector: 'app=web' })).toHaveLength(2);
+    expect(api.list('Pod')).toHaveLength(3);
+  });
+});

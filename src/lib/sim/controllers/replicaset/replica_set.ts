@@ -5,7 +5,16 @@
 import type { KubeObject, OwnerReference } from '../../api/types';
 import { clone } from '../../api/types';
 import { errorMessage, type Controller, type ControllerHost } from '../controller';
-import { controllerRef, isPodActive, isPodAvailable, isPodReady, podKey, splitKey } from '../util/pods';
+import { matchLabelSelector } from '../../api/selectors';
+import {
+  controllerRef,
+  isPodActive,
+  isPodAvailable,
+  isPodReady,
+  newControllerRef,
+  podKey,
+  splitKey
+} from '../util/pods';
 import { podFromTemplate } from '../util/podtemplate';
 import { compareForDeletion } from './ranking';
 
@@ -27,8 +36,15 @@ export class ReplicaSetController implements Controller {
       api.watch('ReplicaSet', (type, rs) => {
         if (type !== 'DELETED') this.host.enqueue(podKey(rs));
       }),
-      api.watch('Pod', (_type, pod, old) => {
-        enqueueOwner(controllerRef(pod), pod.metadata.namespace);
+      api.watch('Pod', (type, pod, old) => {
+        const ref = controllerRef(pod);
+        enqueueOwner(ref, pod.metadata.namespace);
+        // An orphan may be adopted by every ReplicaSet whose selector matches it.
+        if (!ref && type !== 'DELETED') {
+          for (const rs of api.list<KubeObject>('ReplicaSet', { namespace: pod.metadata.namespace })) {
+            if (matchLabelSelector(rs.spec?.selector, pod.metadata.labels)) this.host.enqueue(podKey(rs));
+          }
+        }
         if (old && controllerRef(old)?.uid !== controllerRef(pod)?.uid) {
           enqueueOwner(controllerRef(old), old.metadata.namespace);
         }
@@ -53,9 +69,7 @@ export class ReplicaSetController implements Controller {
     const [ns, name] = splitKey(key);
     const rs = api.tryGet<KubeObject>('ReplicaSet', ns, name);
     if (!rs) return;
-    const owned = api
-      .list<KubeObject>('Pod', { namespace: ns })
-      .filter((p) => controllerRef(p)?.uid === rs.metadata.uid);
+    const owned = this.claimPods(rs);
     const active = owned.filter(isPodActive);
     let manageErr: unknown;
     if (!rs.metadata.deletionTimestamp) {
@@ -67,6 +81,42 @@ export class ReplicaSetController implements Controller {
     }
     this.updateStatus(rs, active, manageErr);
     if (manageErr) throw manageErr;
+  }
+
+  /**
+   * ClaimPods (PodControllerRefManager): adopt orphans the selector matches, release owned pods it
+   * no longer matches, ignore pods another controller owns.
+   */
+  private claimPods(rs: KubeObject): KubeObject[] {
+    const api = this.host.cluster.api;
+    const owned: KubeObject[] = [];
+    const ns = rs.metadata.namespace;
+    for (const p of api.list<KubeObject>('Pod', { namespace: ns })) {
+      const ref = controllerRef(p);
+      const matches = matchLabelSelector(rs.spec?.selector, p.metadata.labels);
+      if (ref) {
+        if (ref.uid !== rs.metadata.uid) continue;
+        if (matches || rs.metadata.deletionTimestamp) {
+          owned.push(p);
+          continue;
+        }
+        const refs = (p.metadata.ownerReferences ?? []).filter((r) => r.uid !== rs.metadata.uid);
+        api.patch(
+          'Pod',
+          ns,
+          p.metadata.name,
+          { metadata: { ownerReferences: refs.length ? refs : null } },
+          this.host.ctx
+        );
+        continue;
+      }
+      if (!matches || rs.metadata.deletionTimestamp || p.metadata.deletionTimestamp) continue;
+      const refs = [...(p.metadata.ownerReferences ?? []), newControllerRef(rs)];
+      owned.push(
+        api.patch('Pod', ns, p.metadata.name, { metadata: { ownerReferences: refs } }, this.host.ctx)
+      );
+    }
+    return owned;
   }
 
   private manageReplicas(rs: KubeObject, active: KubeObject[], owned: KubeObject[]): void {
