@@ -5,6 +5,7 @@
  */
 import type { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
+import { hostView } from '../node/host';
 import { sha256Hex } from './hash';
 import { addrAt, parseCidr, intToIp, subnet } from './ip';
 
@@ -47,9 +48,23 @@ export function setCniInstalled(cluster: Cluster, nodeName: string, installed: b
   else ext.cniRemoved[nodeName] = true;
 }
 
-/** A CNI config is present on the node: the runtime reports NetworkReady=true. */
+/**
+ * A CNI config is present on the node: the runtime reports NetworkReady=true. The kubelet's host
+ * view owns /etc/cni/net.d (RemoveCNI empties it); without a kubelet the flag above decides.
+ */
 export function cniInstalled(cluster: Cluster, nodeName: string): boolean {
-  return cluster.config.network.cni !== 'none' && !networkExtension(cluster).cniRemoved?.[nodeName];
+  if (cluster.config.network.cni === 'none' && !hostView(cluster, nodeName)) return false;
+  const host = hostView(cluster, nodeName);
+  if (host) return Object.keys(host.cniConfig).length > 0;
+  return !networkExtension(cluster).cniRemoved?.[nodeName];
+}
+
+/** The plugin whose config is in the node's /etc/cni/net.d, or 'none'. */
+export function cniPlugin(cluster: Cluster, nodeName: string): CniPlugin {
+  if (!cniInstalled(cluster, nodeName)) return 'none';
+  const files = Object.keys(hostView(cluster, nodeName)?.cniConfig ?? {}).join(' ');
+  for (const p of ['calico', 'cilium', 'flannel'] as const) if (files.includes(p)) return p;
+  return cluster.config.network.cni === 'none' ? 'calico' : cluster.config.network.cni;
 }
 
 /** The runtime's NetworkReady=false text when /etc/cni/net.d is empty (containerd). */
@@ -62,7 +77,10 @@ export function nodeInternalIP(node: KubeObject): string | undefined {
   )?.address;
 }
 
-/** Nodes with their IP and pod CIDR: spec.podCIDR when node IPAM set it, else the /24 by join order. */
+/**
+ * Nodes with their IP and pod CIDR: spec.podCIDR when node IPAM set it, else the kubelet's fallback
+ * /24 (index kept in extensions['node/podCIDRs']), else the /24 by join order.
+ */
 export function nodeAddrs(cluster: Cluster): NodeAddr[] {
   const nodes = [...cluster.api.list('Node')].sort(
     (a, b) =>
@@ -70,10 +88,13 @@ export function nodeAddrs(cluster: Cluster): NodeAddr[] {
         cluster.api.timeOf(b.metadata.creationTimestamp as string) ||
       (a.metadata.name < b.metadata.name ? -1 : 1)
   );
+  const fallback = (cluster.extensions['node/podCIDRs'] as Record<string, number> | undefined) ?? {};
   return nodes.map((n, i) => ({
     name: n.metadata.name,
     ip: nodeInternalIP(n) ?? addrAt('10.0.0.0/24', 11 + i),
-    podCIDR: (n.spec?.podCIDR as string | undefined) ?? subnet(cluster.config.network.clusterCIDR, 24, i)
+    podCIDR:
+      (n.spec?.podCIDR as string | undefined) ??
+      subnet(cluster.config.network.clusterCIDR, 24, fallback[n.metadata.name] ?? i)
   }));
 }
 

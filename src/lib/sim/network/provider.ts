@@ -12,7 +12,7 @@ import { renderIptablesList } from './listing';
 import { kubeProxyOf } from './kubeproxy';
 import {
   cniConfigFiles,
-  cniInstalled,
+  cniPlugin,
   cniMode,
   ipAddr,
   networkExtension,
@@ -63,7 +63,7 @@ export function nodeDataplane(cluster: Cluster, nodeName: string): NodeDataplane
   const all = nodeAddrs(cluster);
   const self = all.find((n) => n.name === nodeName)!;
   const wall = () => cluster.api.epochMs + cluster.now;
-  const plugin = cniInstalled(cluster, nodeName) ? cluster.config.network.cni : 'none';
+  const plugin = cniPlugin(cluster, nodeName);
   const mode = cniMode(cluster);
   return {
     iptablesSave: (table) => renderIptablesSave(prog.iptables, wall(), table),

@@ -22,7 +22,7 @@ import {
 import { renderIpvsadm } from './ipvs';
 import { endpointChainBase, serviceChainBase } from './nftables';
 import { categorize, endpointString, portNameString, type EndpointInfo } from './model';
-import { cniInstalled, cniMode, encapsulation, nodeAddrs, podInterface, routes } from './cni';
+import { cniPlugin, cniMode, encapsulation, nodeAddrs, podInterface, routes } from './cni';
 import { nodeProgram, podAddrsOnNode, type NodeProgram } from './provider';
 
 export interface TraceHop {
@@ -123,7 +123,7 @@ export function trace(cluster: Cluster, from: string, to: string, opts: { seed?:
   sp = findPort(prog);
   result.mode = prog.mode;
   const self = nodes.find((n) => n.name === nodeName)!;
-  const plugin = cniInstalled(cluster, nodeName) ? cluster.config.network.cni : 'none';
+  const plugin = cniPlugin(cluster, nodeName);
   if (src.pod && !src.pod.spec?.hostNetwork)
     hops.push({
       node: nodeName,
