@@ -112,6 +112,7 @@ export function apply(ctx: KubectlContext, argv: string[]): ConsoleResult {
   const { objs, ns } = manifests(ctx, argv);
   let stdout = '';
   let stderr = '';
+  let failed = false;
   for (const raw of objs) {
     try {
       const obj = withNamespace(raw, ns);
@@ -144,9 +145,11 @@ export function apply(ctx: KubectlContext, argv: string[]): ConsoleResult {
       stdout += `${id} configured\n`;
     } catch (e) {
       stderr += errorText(e) + '\n';
+      failed = true;
     }
   }
-  return { stdout, stderr, exitCode: stderr ? 1 : 0 };
+  // Warnings go to stderr without failing the command, as kubectl does.
+  return { stdout, stderr, exitCode: failed ? 1 : 0 };
 }
 
 /** A merge patch with `null` for every key present in `prev` but absent from `next`. */
