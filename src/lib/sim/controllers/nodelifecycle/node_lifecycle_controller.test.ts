@@ -277,7 +277,7 @@ describe('node lifecycle controller: pods bound to a node that is not Ready', ()
     expect(ready?.status).toBe('False');
     expect(cluster.eventLog).toContainEqual(
       expect.objectContaining({
-        t: 120_001,
+        t: 120_000,
         reason: 'NodeNotReady',
         object: 'Pod/default/late',
         message: 'Node is not ready'
