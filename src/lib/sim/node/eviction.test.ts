@@ -149,4 +149,20 @@ describe('node-pressure eviction', () => {
       reason: 'KubeletHasDiskPressure'
     });
   });
+
+  it('tracks pid.available when configured and evicts by priority with a Killing event', () => {
+    const { c } = clusterWithNode({ evictionHard: { 'pid.available': '4194200' } });
+    createPod(c);
+    c.runUntil(20_100);
+    // 180 system processes + 4 per running container: 4194304 − 184 = 4194120 < 4194200.
+    expect(pod(c)!.status.message).toBe(
+      'The node was low on resource: pids. Threshold quantity: 4194200, available: 4194120. '
+    );
+    expect(events(c, 'Killing')).toEqual([[10_100, 'Stopping container app']]);
+    expect(nodeCondition(c, 'PIDPressure')).toMatchObject({
+      status: 'True',
+      reason: 'KubeletHasInsufficientPID',
+      message: 'kubelet has insufficient PID available'
+    });
+  });
 });

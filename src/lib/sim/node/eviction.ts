@@ -8,6 +8,7 @@
 import type { KubeObject } from '../api/types';
 import { formatBytes, tryParseQuantity } from '../api/quantity';
 import { containerId } from './containers';
+import { fieldPath } from './images';
 import type { Kubelet } from './kubelet';
 import { evictionHard, thresholdQuantity } from './allocatable';
 import { killNow } from './containers';
@@ -86,7 +87,7 @@ export function observe(k: Kubelet): Observations {
 
 interface Met {
   signal: string;
-  resource: 'memory' | 'ephemeral-storage';
+  resource: 'memory' | 'ephemeral-storage' | 'pids';
   threshold: number;
   available: number;
 }
@@ -104,6 +105,7 @@ function thresholdsMet(k: Kubelet, o: Observations): Met[] {
   // Without a separate image filesystem, imagefs and nodefs are the same disk.
   check('imagefs.available', 'ephemeral-storage', o.fsCapacity, o.fsAvailable);
   check('nodefs.available', 'ephemeral-storage', o.fsCapacity, o.fsAvailable);
+  check('pid.available', 'pids', PID_MAX, o.pidAvailable);
   return out;
 }
 
@@ -123,6 +125,7 @@ export function evictionTick(k: Kubelet): void {
     'nodefs.inodesFree',
     'imagefs.inodesFree'
   ]);
+  s.pressure.pid = recent(['pid.available']);
   if (!met.length) return;
 
   const first = met[0];
@@ -156,7 +159,13 @@ function rank(k: Kubelet, resource: Met['resource']): Candidate[] {
     if (rec.terminal || rec.terminating) continue;
     const pod = k.cluster.api.tryGet<KubeObject>('Pod', rec.namespace, rec.name);
     if (!pod || pod.metadata.uid !== rec.uid) continue;
-    const u = resource === 'memory' ? podMemory(k, rec.uid) : podDisk(k, rec.uid);
+    // Processes have no requests: for pids only priority orders pods (rankPIDPressure).
+    const u =
+      resource === 'memory'
+        ? podMemory(k, rec.uid)
+        : resource === 'pids'
+          ? { total: 0, byContainer: {} }
+          : podDisk(k, rec.uid);
     const request = (
       (pod.spec?.containers ?? []) as { resources?: { requests?: Record<string, string> } }[]
     ).reduce((sum, c) => sum + bytesOf(c.resources?.requests?.[resource]), 0);
@@ -174,7 +183,8 @@ function rank(k: Kubelet, resource: Met['resource']): Candidate[] {
 /** The message helpers.go builds: node resource, threshold and each container over its request. */
 export function evictionMessage(m: Met, pod: KubeObject, byContainer: Record<string, number>): string {
   let msg = `The node was low on resource: ${m.resource}. `;
-  msg += `Threshold quantity: ${formatBytes(m.threshold * 1000)}, available: ${formatBytes(m.available * 1000)}. `;
+  const q = (v: number) => (m.resource === 'pids' ? String(v) : formatBytes(v * 1000));
+  msg += `Threshold quantity: ${q(m.threshold)}, available: ${q(m.available)}. `;
   for (const c of (pod.spec?.containers ?? []) as {
     name: string;
     resources?: { requests?: Record<string, string> };
@@ -209,6 +219,15 @@ function evictOne(k: Kubelet, m: Met): void {
   for (const c of rec.containers) {
     const ctr = k.runtime.container(c.containerId);
     if (ctr?.state === 'CONTAINER_RUNNING') {
+      k.cluster.recorder.event(
+        pod,
+        'Normal',
+        'Killing',
+        `Stopping container ${c.name}`,
+        k.source,
+        k.ctx,
+        fieldPath(c)
+      );
       k.journal(
         'I',
         'kuberuntime_container.go:808',

@@ -311,4 +311,19 @@ describe('faults', () => {
     c.advance(8_000);
     expect(c.api.get<KubeObject>('Lease', 'kube-node-lease', 'worker-1').spec.renewTime).not.toBe(before);
   });
+
+  it('a pod deleted during a partition stays Terminating until the node is healed', () => {
+    const { c, k } = clusterWithNode();
+    createPod(c);
+    c.advance(10_000);
+    c.applyFault('PartitionNode', { target: 'worker-1' });
+    c.api.delete('Pod', 'default', 'web');
+    c.advance(120_000);
+    expect(pod(c)!.metadata.deletionTimestamp).toBeDefined();
+    expect(k.host.containers()[0].state).toBe('CONTAINER_RUNNING');
+    c.applyFault('HealNode', { target: 'worker-1' });
+    c.advance(2_000);
+    expect(pod(c)).toBeUndefined();
+    expect(events(c, 'Killing')).toEqual([[132_000, 'Stopping container app']]);
+  });
 });
