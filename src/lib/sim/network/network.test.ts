@@ -234,3 +234,49 @@ describe('SetProxyMode', () => {
     expect(last.changed).toEqual(['default/sticky/TCP', 'default/web:http/TCP']);
   });
 });
+
+describe('other modes and CNI paths', () => {
+  it('traces through the nftables verdict map and numgen, then the Calico BGP route to the other node', () => {
+    const c = scenario('nftables');
+    const r = trace(c, 'default/client', '10.96.100.20:80');
+    expect(r.verdict).toBe('delivered');
+    expect(r.hops.map((h) => h.where)).toContain('nft kube-proxy/@service-ips');
+    expect(r.hops.find((h) => h.where === 'nft kube-proxy/@service-ips')!.rule).toBe(
+      '10.96.100.20 . tcp . 80 : goto service-FKIP43JP-default/api/tcp/http'
+    );
+    const route = r.hops.find((h) => h.where === 'route' && h.node === 'worker-1')!;
+    expect(route.rule).toBe('10.244.2.0/26 via 10.0.0.12 dev eth0 proto bird');
+    expect(route.action).toContain('BGP');
+  });
+
+  it('goes through the IPVS virtual server and real server lines in IPVS mode', () => {
+    const c = scenario('ipvs');
+    const r = trace(c, 'default/client', '10.96.100.10:80', { seed: 5 });
+    expect(r.hops.find((h) => h.where === 'ipvs')!.rule).toBe('TCP  10.96.100.10:80 rr');
+    expect(r.hops.filter((h) => h.where === 'ipvs')[1].rule).toMatch(
+      /^ {2}-> 10\.244\.\d+\.\d+:8080 +Masq {4}1 {6}0 {10}0 {9}$/
+    );
+  });
+
+  it('uses flannel.1 (VXLAN VNI 1, UDP 8472) routes with Flannel', () => {
+    const c = scenario();
+    c.config.network.cni = 'flannel';
+    const dp = dataplane(c, 'worker-1')!;
+    expect(dp.ipRoute()).toContain('10.244.2.0/24 via 10.244.2.0 dev flannel.1 onlink \n');
+    expect(dp.ipRoute()).toContain('10.244.1.0/24 dev cni0 proto kernel scope link src 10.244.1.1 \n');
+    expect(Object.keys(dp.cniConfigFiles())).toEqual(['10-flannel.conflist']);
+    const r = trace(c, 'default/client', '10.96.100.20:80');
+    expect(r.hops.find((h) => h.where === 'route')!.action).toContain('VXLAN VNI 1 over UDP 8472');
+  });
+
+  it('a restored snapshot keeps the programmed rules and continues syncing identically', () => {
+    const c = scenario();
+    const restored = Cluster.restore(c.snapshot());
+    expect(dataplane(restored, 'worker-2')!.iptablesSave()).toBe(dataplane(c, 'worker-2')!.iptablesSave());
+    for (const k of [c, restored]) {
+      pod(k, 'web-9', 'worker-2', '10.244.2.99', { app: 'web' });
+      k.advance(2000);
+    }
+    expect(kubeProxyOf(restored, 'worker-2')!.state).toEqual(kubeProxyOf(c, 'worker-2')!.state);
+  });
+});
