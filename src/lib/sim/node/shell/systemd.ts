@@ -86,17 +86,19 @@ export function pidAt(cluster: Cluster, host: ShellHost, unit: Unit, t: number, 
 export function journalLines(cluster: Cluster, host: ShellHost, unit: Unit): { t: number; line: string }[] {
   const epoch = cluster.api.epochMs;
   const node = host.view.nodeName;
-  // systemd's "Stopping"/"Started" come before the unit's own lines of that instant, the rest after.
+  // Within one instant: systemd's "Stopping", the old process's last lines, "Deactivated" and
+  // "Stopped", then "Started" and the new process's first lines (a restart does all of it at once).
+  const startTimes = new Set(starts(cluster, node, unit));
   const lines: { t: number; rank: number; line: string }[] = host.view
     .journal(unit)
     .map((e: JournalEntry) => {
-      const pid = pidAt(cluster, host, unit, e.t);
+      const oldRun = startTimes.has(e.t) && e.message.includes('Shutting down');
+      const pid = pidAt(cluster, host, unit, e.t, oldRun);
+      const header = `${e.level}${klogTime(epoch + e.t)} ${String(pid).padStart(7)} ${e.source}]`;
       return {
         t: e.t,
-        rank: 0,
-        line: `${syslogTime(epoch + e.t)} ${node} ${unit}[${pid}]: ${e.level}${klogTime(epoch + e.t)} ${String(
-          pid
-        ).padStart(7)} ${e.source}] ${e.message}`
+        rank: startTimes.has(e.t) && !oldRun ? 2 : 0,
+        line: `${syslogTime(epoch + e.t)} ${node} ${unit}[${pid}]: ${header} ${e.message}`
       };
     });
   const info = UNITS[unit];
