@@ -1,8 +1,30 @@
-// Runs before first paint: apply the theme the learner chose (mirrored from IndexedDB into
-// localStorage by the app), so a dark-theme choice never flashes light.
-try {
-  var theme = localStorage.getItem('nodeplane.theme');
-  if (theme === 'light' || theme === 'dark') document.documentElement.setAttribute('data-theme', theme);
-} catch {
-  // Storage can be blocked (private mode, policy); the system theme applies then.
-}
+// Runs before first paint. Pages are prerendered in English; for a learner who reads another
+// language this hides the page until the app has switched it (the app removes the attribute;
+// the timer is a safety net if the app fails to start). It also applies the chosen theme so a
+// dark-theme choice never flashes light. Both choices are mirrored from IndexedDB to localStorage.
+(function () {
+  var root = document.documentElement;
+  var saved = {};
+  try {
+    saved.theme = localStorage.getItem('nodeplane.theme');
+    saved.locale = localStorage.getItem('nodeplane.locale');
+  } catch {
+    // Storage can be blocked (private mode, policy); the system theme and language apply then.
+  }
+  if (saved.theme === 'light' || saved.theme === 'dark') root.setAttribute('data-theme', saved.theme);
+
+  var locale = saved.locale;
+  if (!locale) {
+    var languages = navigator.languages || [navigator.language || 'en'];
+    for (var i = 0; i < languages.length && !locale; i++) {
+      var base = String(languages[i]).toLowerCase().split('-')[0];
+      if (base === 'en' || base === 'ru') locale = base;
+    }
+  }
+  if (locale && locale !== 'en') {
+    root.setAttribute('data-locale-pending', '');
+    setTimeout(function () {
+      root.removeAttribute('data-locale-pending');
+    }, 3000);
+  }
+})();

@@ -37,32 +37,46 @@ async function waitForServiceWorker(page: Page) {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 
-test('the home page renders in English and in Russian', async ({ page }) => {
-  await page.goto('/');
-  await ready(page);
-  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Roadmap');
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
-    'Roadmap',
-    'Sandbox',
-    'Settings'
-  ]);
+test.describe('languages', () => {
+  // Without a service worker, page.route sees (and can delay) the app's start-up script.
+  test.use({ serviceWorkers: 'block' });
 
-  await page.getByLabel('Language').selectOption('ru');
-  await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Дорожная карта');
-  await expect(page.getByRole('navigation', { name: 'Основная навигация' }).getByRole('link')).toHaveText([
-    'Дорожная карта',
-    'Песочница',
-    'Настройки'
-  ]);
-  await expect(page.getByRole('link', { name: 'Перейти к основному содержимому' })).toBeAttached();
+  test('the home page renders in English and in Russian', async ({ page }) => {
+    await page.goto('/');
+    await ready(page);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Roadmap');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
+      'Roadmap',
+      'Sandbox',
+      'Settings'
+    ]);
 
-  // The choice is remembered.
-  await page.reload();
-  await ready(page);
-  await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Дорожная карта');
+    await page.getByLabel('Language').selectOption('ru');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Дорожная карта');
+    await expect(page.getByRole('navigation', { name: 'Основная навигация' }).getByRole('link')).toHaveText([
+      'Дорожная карта',
+      'Песочница',
+      'Настройки'
+    ]);
+    await expect(page.getByRole('link', { name: 'Перейти к основному содержимому' })).toBeAttached();
+
+    // The choice is remembered. The prerendered English page stays hidden until it is switched.
+    const hiddenAtFirstPaint = page
+      .waitForEvent('domcontentloaded')
+      .then(() => page.evaluate(() => document.documentElement.hasAttribute('data-locale-pending')));
+    await page.route('**/_app/immutable/entry/start.*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
+    await page.reload();
+    expect(await hiddenAtFirstPaint).toBe(true);
+    await ready(page);
+    await expect(page.locator('html')).not.toHaveAttribute('data-locale-pending');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Дорожная карта');
+  });
 });
 
 test('the theme override is applied and remembered', async ({ page }) => {

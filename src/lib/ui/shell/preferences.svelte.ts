@@ -9,6 +9,7 @@ export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 
 const THEME_MIRROR = 'nodeplane.theme';
+const LOCALE_MIRROR = 'nodeplane.locale';
 
 export const preferences = $state({ theme: 'system' as Theme, storage: true });
 
@@ -16,16 +17,29 @@ export function isTheme(value: unknown): value is Theme {
   return typeof value === 'string' && (THEMES as readonly string[]).includes(value);
 }
 
+function mirror(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // The mirror only saves a flash of the wrong theme or language; IndexedDB holds the choice.
+  }
+}
+
 function applyTheme(theme: Theme): void {
   preferences.theme = theme;
   const root = document.documentElement;
   if (theme === 'system') root.removeAttribute('data-theme');
   else root.setAttribute('data-theme', theme);
+  mirror(THEME_MIRROR, theme);
+}
+
+async function applyLocale(lang: Locale): Promise<void> {
   try {
-    localStorage.setItem(THEME_MIRROR, theme);
-  } catch {
-    // The mirror only saves a flash of the wrong theme; IndexedDB holds the choice.
+    await setLocale(lang);
+  } finally {
+    document.documentElement.removeAttribute('data-locale-pending');
   }
+  mirror(LOCALE_MIRROR, lang);
 }
 
 async function saved(name: string): Promise<unknown> {
@@ -42,7 +56,7 @@ export async function initPreferences(): Promise<void> {
   preferences.storage = storageAvailable();
   const [lang, theme] = await Promise.all([saved('locale'), saved('theme')]);
   applyTheme(isTheme(theme) ? theme : 'system');
-  await setLocale(isLocale(lang) ? lang : negotiateLocale(navigator.languages ?? [navigator.language]));
+  await applyLocale(isLocale(lang) ? lang : negotiateLocale(navigator.languages ?? [navigator.language]));
 }
 
 async function remember(name: string, value: string): Promise<void> {
@@ -54,7 +68,7 @@ async function remember(name: string, value: string): Promise<void> {
 }
 
 export async function chooseLocale(lang: Locale): Promise<void> {
-  await setLocale(lang);
+  await applyLocale(lang);
   await remember('locale', lang);
 }
 
