@@ -14,6 +14,7 @@ import { loadBootstrap } from './integrations';
 import { LabSession, type LabRecording, type Speed } from './session';
 import { buildView, type LabView } from './viewmodel';
 import { recordReady, type ReadyChange } from './history';
+import { checkResizable, nodeResizes, RESIZE_FAULT } from './resize';
 
 export interface ConsoleLine {
   id: number;
@@ -271,7 +272,11 @@ export class Lab {
   }
 
   private applyTo(cluster: Cluster, yaml: string, fileName: string): void {
-    applyManifests(cluster, parseManifests(yaml, fileName).objects, { component: 'kubectl' });
+    const { objects } = parseManifests(yaml, fileName);
+    const resizes = nodeResizes(cluster, objects);
+    checkResizable(objects, resizes);
+    applyManifests(cluster, objects, { component: 'kubectl' });
+    for (const r of resizes) cluster.applyFault(RESIZE_FAULT, { target: r.target, capacity: r.capacity });
   }
 
   private print(kind: ConsoleLine['kind'], text: string): void {

@@ -1,0 +1,102 @@
+/**
+ * Lesson progress as stored in IndexedDB (`ProgressRecord`, src/lib/persist) and read back by the
+ * player and the roadmap. The record's `state` holds what the common fields do not: the answers,
+ * hints per task, whether the solution was viewed and the time spent.
+ */
+import type { JsonValue, ProgressInput, ProgressRecord } from '$lib/persist';
+import type { LessonSummary } from '$lib/lessons/bundle';
+
+export interface PlayerState {
+  answers: Record<string, { value: string | number; correct: boolean }>;
+  hints: Record<string, number>;
+  solutionViewed: boolean;
+  /** Wall-clock milliseconds the lesson page was open and visible. */
+  timeSpentMs: number;
+  /** Virtual ms of the lab clock when the last task was done. */
+  virtualDoneAt?: number;
+}
+
+export const emptyState = (): PlayerState => ({ answers: {}, hints: {}, solutionViewed: false, timeSpentMs: 0 });
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Read the player state out of a record, tolerating missing or foreign fields. */
+export function readState(record: ProgressRecord | undefined): PlayerState {
+  const s = emptyState();
+  const raw = record?.state;
+  if (!isObj(raw)) return s;
+  if (isObj(raw.answers)) {
+    for (const [k, v] of Object.entries(raw.answers)) {
+      if (isObj(v) && (typeof v.value === 'string' || typeof v.value === 'number') && typeof v.correct === 'boolean')
+        s.answers[k] = { value: v.value, correct: v.correct };
+    }
+  }
+  if (isObj(raw.hints)) {
+    for (const [k, v] of Object.entries(raw.hints)) if (Number.isInteger(v) && (v as number) > 0) s.hints[k] = v as number;
+  }
+  s.solutionViewed = raw.solutionViewed === true;
+  if (typeof raw.timeSpentMs === 'number' && raw.timeSpentMs >= 0) s.timeSpentMs = raw.timeSpentMs;
+  if (typeof raw.virtualDoneAt === 'number') s.virtualDoneAt = raw.virtualDoneAt;
+  return s;
+}
+
+export function totalHints(hints: Record<string, number>): number {
+  return Object.values(hints).reduce((a, b) => a + b, 0);
+}
+
+/** The record to save for a lesson in this state. */
+export function progressInput(slug: string, done: string[], complete: boolean, state: PlayerState): ProgressInput {
+  return {
+    slug,
+    status: complete ? 'completed' : 'started',
+    completedSteps: done,
+    hintsUsed: totalHints(state.hints),
+    state: JSON.parse(JSON.stringify(state)) as JsonValue
+  };
+}
+
+export type RoadmapStatus = 'new' | 'started' | 'completed';
+
+export interface RoadmapEntry {
+  lesson: LessonSummary;
+  status: RoadmapStatus;
+  /** Tasks of this lesson done (only ids the lesson still has count). */
+  done: number;
+  total: number;
+}
+
+export function roadmapEntries(lessons: LessonSummary[], records: ProgressRecord[]): RoadmapEntry[] {
+  const bySlug = new Map(records.map((r) => [r.slug, r]));
+  return lessons.map((lesson) => {
+    const r = bySlug.get(lesson.slug);
+    const done = r ? lesson.tasks.filter((t) => r.completedSteps.includes(t)).length : 0;
+    return {
+      lesson,
+      status: !r ? 'new' : r.status === 'completed' ? 'completed' : 'started',
+      done,
+      total: lesson.tasks.length
+    };
+  });
+}
+
+/**
+ * "Continue where you left off": the lesson in progress touched last; else the first lesson not
+ * yet completed; undefined when every lesson is done.
+ */
+export function continueTarget(lessons: LessonSummary[], records: ProgressRecord[]): LessonSummary | undefined {
+  const started = records
+    .filter((r) => r.status === 'started' && lessons.some((l) => l.slug === r.slug))
+    .sort((a, b) => b.updatedAt - a.updatedAt)[0];
+  if (started) return lessons.find((l) => l.slug === started.slug);
+  const completed = new Set(records.filter((r) => r.status === 'completed').map((r) => r.slug));
+  return lessons.find((l) => !completed.has(l.slug));
+}
+
+/** Wall-clock duration for the summary: `42s`, `7m05s`, `1h02m`. */
+export function formatSpent(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
