@@ -103,6 +103,12 @@ describe('kubectl get', () => {
       '5m50s   v1.35.0\n\nNAMESPACE         NAME                                 HOLDER     AGE\nkube-node-lease   lease.coordination.k8s.io/cp-1       cp-1       5m50s\n'
     );
   });
+  it('get all prints one table per kind with kind/name', () => {
+    const out = s.exec('kubectl get all -n kube-system').stdout;
+    expect(out.split('\n\n')).toHaveLength(1);
+    expect(out.split('\n')[0]).toBe('NAME                   READY   STATUS    RESTARTS   AGE');
+    expect(out.split('\n')[1]).toBe('pod/kube-proxy-7k2xq   1/1     Running   0          5m40s');
+  });
   it('jsonpath, json and yaml output', () => {
     expect(s.exec(`kubectl get nodes -o jsonpath={.items[*].metadata.name}`).stdout).toBe(
       'cp-1 worker-1 worker-2 worker-3'

@@ -19,6 +19,9 @@ import { parseOutput, printObjects, type OutputKind } from '../printers/output';
 import { headerFor, tableFor } from '../printers/table';
 import { GET_TABLE, TabWriter } from '../tabwriter';
 
+/** The `all` category, in the order kubectl prints it (for the kinds Nodeplane serves). */
+const ALL = ['pods', 'services', 'daemonsets', 'deployments', 'replicasets'];
+
 export interface GetTarget {
   r: ResourceInfo;
   names: string[];
@@ -48,7 +51,11 @@ export function resolveTargets(args: string[]): GetTarget[] {
     return out;
   }
   const [types, ...names] = args;
-  return types.split(',').map((t) => ({ r: resolveResource(t), names }));
+  return types
+    .split(',')
+    .flatMap((t) =>
+      t === 'all' ? ALL.map((k) => ({ r: resolveResource(k), names })) : [{ r: resolveResource(t), names }]
+    );
 }
 
 interface Fetched {
@@ -173,7 +180,7 @@ export function get(ctx: KubectlContext, argv: string[]): ConsoleResult {
     showLabels: bool(p, 'show-labels'),
     labelColumns: list(p, 'label-columns').flatMap((l) => l.split(',')),
     noHeaders: bool(p, 'no-headers'),
-    withKind: targets.length > 1 || bool(p, 'show-kind')
+    withKind: targets.length > 1 || bool(p, 'show-kind') || p.positional[0] === 'all'
   };
   const writer = new TabWriter(GET_TABLE);
   let stdout = '';
