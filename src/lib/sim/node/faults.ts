@@ -7,7 +7,7 @@ import { FaultError, registerFault, type Cluster, type FaultTarget } from '../cl
 import { tryParseQuantity } from '../api/quantity';
 import { thresholdQuantity, evictionHard } from './allocatable';
 import { observe } from './eviction';
-import type { Kubelet } from './kubelet';
+import { baselineSystemUsage, type Kubelet } from './kubelet';
 import { CNI_CONFIGS } from './nodestatus';
 
 export function kubeletFor(cluster: Cluster, params: FaultTarget): Kubelet {
@@ -128,3 +128,27 @@ registerFault('DeleteNode', 'Delete the Node object and remove the machine', (c,
   }
   c.removeComponent(k.id);
 });
+
+registerFault(
+  'ReconfigureNode',
+  'Resize the machine (capacity; pods sets maxPods) and restart the kubelet so it reports the new capacity',
+  (c, p) => {
+    const k = kubeletFor(c, p);
+    const wanted = (p.capacity ?? {}) as Record<string, unknown>;
+    const args = structuredClone(k.args);
+    for (const [name, value] of Object.entries(wanted)) {
+      if (name.startsWith('hugepages-')) continue;
+      if (tryParseQuantity(value) === undefined) {
+        throw new FaultError(`invalid capacity ${name}: "${String(value)}": use a quantity such as 8Gi or 4`);
+      }
+      if (name === 'pods') args.maxPods = parseInt(String(value), 10);
+      else args.capacity[name] = String(value);
+    }
+    const restart = k.running;
+    k.stopService();
+    k.args = args;
+    const fill = { fillMemory: k.state.system.fillMemory, fillDisk: k.state.system.fillDisk };
+    k.state.system = { ...baselineSystemUsage(args), ...fill };
+    if (restart) k.startService();
+  }
+);

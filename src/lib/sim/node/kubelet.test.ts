@@ -326,4 +326,23 @@ describe('faults', () => {
     expect(pod(c)).toBeUndefined();
     expect(events(c, 'Killing')).toEqual([[132_000, 'Stopping container app']]);
   });
+
+  it('ReconfigureNode resizes the machine and the restarted kubelet reports the new capacity', () => {
+    const { c } = clusterWithNode();
+    c.advance(5_000);
+    c.applyFault('ReconfigureNode', { target: 'worker-1', capacity: { memory: '16Gi', pods: '50' } });
+    c.advance(200);
+    const n = c.api.get<KubeObject>('Node', undefined, 'worker-1');
+    expect(n.status.capacity).toMatchObject({ cpu: '4', memory: '16Gi', pods: '50' });
+    expect(n.status.allocatable).toMatchObject({ memory: '16284Mi', pods: '50' });
+    expect(c.eventLog.filter((e) => e.reason === 'Starting').map((e) => e.t)).toEqual([0, 6_000]);
+    const snap = c.snapshot();
+    expect(snap.components.find((x) => x.id === 'kubelet/worker-1')!.args).toMatchObject({
+      capacity: { memory: '16Gi' },
+      maxPods: 50
+    });
+    expect(() => c.applyFault('ReconfigureNode', { target: 'worker-1', capacity: { cpu: 'lots' } })).toThrow(
+      'invalid capacity cpu: "lots": use a quantity such as 8Gi or 4'
+    );
+  });
 });

@@ -39,7 +39,7 @@ export class Kubelet implements Component {
 
   constructor(
     readonly cluster: Cluster,
-    readonly args: KubeletArgs
+    public args: KubeletArgs
   ) {
     this.id = `kubelet/${args.nodeName}`;
     this.state = {
@@ -298,7 +298,7 @@ export class Kubelet implements Component {
 }
 
 /** The OS, systemd units, the kubelet and the runtime use some memory and disk before any pod runs. */
-function baselineSystemUsage(args: KubeletArgs): KubeletState['system'] {
+export function baselineSystemUsage(args: KubeletArgs): KubeletState['system'] {
   const bytes = (q: string | undefined) => Math.round((tryParseQuantity(q) ?? 0) / 1000);
   return {
     // Whole 4Ki pages, as cAdvisor reports memory.
