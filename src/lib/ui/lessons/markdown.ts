@@ -105,6 +105,7 @@ export function renderMarkdown(text: string): string {
 /** Every event reason any ```watch embed of the body asks for. */
 export function watchedReasons(steps: Step[]): string[] {
   const out = new Set<string>();
-  for (const s of steps) for (const g of s.segments) if (g.kind === 'watch') g.reasons.forEach((r) => out.add(r));
+  for (const s of steps)
+    for (const g of s.segments) if (g.kind === 'watch') g.reasons.forEach((r) => out.add(r));
   return [...out];
 }

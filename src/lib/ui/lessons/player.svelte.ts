@@ -146,9 +146,14 @@ export class LessonPlayer {
 
   private evaluate(): void {
     const s = this.session!;
-    const newly = s.evaluateTasks();
-    const changed = s.tasks.some((t, i) => t.done !== this.tasks[i].done || t.detail !== this.tasks[i].detail);
-    if (changed) this.tasks = s.tasks.map((t) => ({ id: t.id, done: t.done, detail: t.done ? '' : t.detail }));
+    s.evaluateTasks();
+    // Diffed against the view: `session.answer()` also evaluates, so a tick may predate this call.
+    const newly = s.tasks.filter((t, i) => t.done && !this.tasks[i].done);
+    const changed = s.tasks.some(
+      (t, i) => t.done !== this.tasks[i].done || (t.done ? '' : t.detail) !== this.tasks[i].detail
+    );
+    if (changed)
+      this.tasks = s.tasks.map((t) => ({ id: t.id, done: t.done, detail: t.done ? '' : t.detail }));
     if (newly.length) {
       this.announcement = newly.map((t) => this.taskTitle(t.id)).join('; ');
       if (s.complete && !this.complete) {

@@ -16,9 +16,15 @@ export interface PlayerState {
   virtualDoneAt?: number;
 }
 
-export const emptyState = (): PlayerState => ({ answers: {}, hints: {}, solutionViewed: false, timeSpentMs: 0 });
+export const emptyState = (): PlayerState => ({
+  answers: {},
+  hints: {},
+  solutionViewed: false,
+  timeSpentMs: 0
+});
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Read the player state out of a record, tolerating missing or foreign fields. */
 export function readState(record: ProgressRecord | undefined): PlayerState {
@@ -27,12 +33,17 @@ export function readState(record: ProgressRecord | undefined): PlayerState {
   if (!isObj(raw)) return s;
   if (isObj(raw.answers)) {
     for (const [k, v] of Object.entries(raw.answers)) {
-      if (isObj(v) && (typeof v.value === 'string' || typeof v.value === 'number') && typeof v.correct === 'boolean')
+      if (
+        isObj(v) &&
+        (typeof v.value === 'string' || typeof v.value === 'number') &&
+        typeof v.correct === 'boolean'
+      )
         s.answers[k] = { value: v.value, correct: v.correct };
     }
   }
   if (isObj(raw.hints)) {
-    for (const [k, v] of Object.entries(raw.hints)) if (Number.isInteger(v) && (v as number) > 0) s.hints[k] = v as number;
+    for (const [k, v] of Object.entries(raw.hints))
+      if (Number.isInteger(v) && (v as number) > 0) s.hints[k] = v as number;
   }
   s.solutionViewed = raw.solutionViewed === true;
   if (typeof raw.timeSpentMs === 'number' && raw.timeSpentMs >= 0) s.timeSpentMs = raw.timeSpentMs;
@@ -45,7 +56,12 @@ export function totalHints(hints: Record<string, number>): number {
 }
 
 /** The record to save for a lesson in this state. */
-export function progressInput(slug: string, done: string[], complete: boolean, state: PlayerState): ProgressInput {
+export function progressInput(
+  slug: string,
+  done: string[],
+  complete: boolean,
+  state: PlayerState
+): ProgressInput {
   return {
     slug,
     status: complete ? 'completed' : 'started',
@@ -83,7 +99,10 @@ export function roadmapEntries(lessons: LessonSummary[], records: ProgressRecord
  * "Continue where you left off": the lesson in progress touched last; else the first lesson not
  * yet completed; undefined when every lesson is done.
  */
-export function continueTarget(lessons: LessonSummary[], records: ProgressRecord[]): LessonSummary | undefined {
+export function continueTarget(
+  lessons: LessonSummary[],
+  records: ProgressRecord[]
+): LessonSummary | undefined {
   const started = records
     .filter((r) => r.status === 'started' && lessons.some((l) => l.slug === r.slug))
     .sort((a, b) => b.updatedAt - a.updatedAt)[0];

@@ -1,0 +1,187 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Cluster } from '$lib/sim/cluster';
+import { bundledLessons } from '$lib/lessons/bundle';
+import type { Lesson } from '$lib/lessons/format';
+import { loadLesson } from '$lib/lessons/loader';
+import { simRuntime } from '$lib/lessons/runtime';
+import type { ProgressInput, ProgressRecord } from '$lib/persist';
+import { LessonPlayer, type PlayerLab } from './player.svelte';
+
+const FIXTURE = 'tests/fixtures/lessons/01-fixture';
+
+function fixture(): Lesson {
+  const files = Object.fromEntries(
+    readdirSync(FIXTURE).map((f) => [f, readFileSync(`${FIXTURE}/${f}`, 'utf8')])
+  );
+  return loadLesson(FIXTURE, files);
+}
+
+/** The lab's doors on a plain cluster, without the page's animation loop. */
+class TestLab implements PlayerLab {
+  cluster: Cluster;
+  output: string[] = [];
+  constructor(private lesson: Lesson) {
+    this.cluster = simRuntime.createCluster(lesson.scenario, lesson.paths.scenario);
+  }
+  exec(line: string) {
+    this.output.push(simRuntime.runCommand(this.cluster, line, this.lesson.spec.spec.files ?? {}).output);
+  }
+  applyYaml(yaml: string) {
+    try {
+      simRuntime.applyYaml(this.cluster, yaml, 'solution.yaml');
+      return { ok: true, message: '' };
+    } catch (e) {
+      return { ok: false, message: (e as Error).message };
+    }
+  }
+  fault(action: string, target?: string) {
+    try {
+      this.cluster.applyFault(action, target ? { target } : {});
+      return undefined;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+  reset() {
+    this.cluster = simRuntime.createCluster(this.lesson.scenario, this.lesson.paths.scenario);
+  }
+  setPlaying() {}
+}
+
+function setup(lesson: Lesson, lang: 'en' | 'ru' = 'en') {
+  const saved: ProgressInput[] = [];
+  let wall = 0;
+  const player = new LessonPlayer(lesson, {
+    lang: () => lang,
+    runtime: simRuntime,
+    save: async (i) => void saved.push(i),
+    wallClock: () => wall
+  });
+  const lab = new TestLab(lesson);
+  player.attach(lab);
+  const run = (toMs: number) => {
+    for (let t = lab.cluster.now + 1000; t <= toMs && !player.complete; t += 1000) {
+      lab.cluster.runUntil(t);
+      player.frame(lab.cluster);
+    }
+  };
+  return { player, lab, saved, run, setWall: (ms: number) => (wall = ms) };
+}
+
+describe('LessonPlayer', () => {
+  it('starts with every task open and says what is not yet true', () => {
+    const { player } = setup(fixture());
+    expect(player.tasks.map((t) => [t.id, t.done])).toEqual([
+      ['predict', false],
+      ['silent', false]
+    ]);
+    expect(player.tasks[1].detail).toMatch(/worker-2/);
+  });
+
+  it('ticks a question task on the right answer only, and keeps it after a wrong retry', async () => {
+    const { player, saved } = setup(fixture());
+    expect(player.answer('grace', 80)).toBe(false);
+    expect(player.tasks[0].done).toBe(false);
+    expect(player.answer('grace', 52)).toBe(true);
+    expect(player.tasks[0].done).toBe(true);
+    expect(player.announcement).toBe('Predict the grace period');
+    player.answer('grace', 10);
+    expect(player.answers.grace).toEqual({ value: 52, correct: true });
+    await player.save();
+    expect(saved.at(-1)).toMatchObject({
+      slug: '01-fixture',
+      status: 'started',
+      completedSteps: ['predict']
+    });
+  });
+
+  it('ticks a cluster task the frame the node turns Unknown, then completes', async () => {
+    const { player, lab, run, saved, setWall } = setup(fixture());
+    player.resumeClock();
+    player.answer('grace', 50);
+    lab.cluster.runUntil(30_000);
+    lab.fault('StopKubelet', 'worker-2');
+    run(40_000);
+    expect(player.tasks[1].done).toBe(false);
+    setWall(95_000);
+    run(180_000);
+    expect(player.complete).toBe(true);
+    // 50s --node-monitor-grace-period after the last status, checked every 5s (--node-monitor-period).
+    expect(player.virtualDoneAt).toBeGreaterThanOrEqual(80_000);
+    expect(player.virtualDoneAt).toBeLessThanOrEqual(95_000);
+    await player.save();
+    const last = saved.at(-1)!;
+    expect(last).toMatchObject({ status: 'completed', completedSteps: ['predict', 'silent'], hintsUsed: 0 });
+    expect(last.state).toMatchObject({ solutionViewed: false, timeSpentMs: 95_000 });
+  });
+
+  it('reveals hints one at a time and counts them', async () => {
+    const lesson = bundledLessons().lessons.find((l) => l.slug === '06-heartbeats')!;
+    const { player, saved } = setup(lesson);
+    expect(player.hintsLeft('predict')).toBe(3);
+    expect(player.hint('predict')).toBe(lesson.text.en.tasks.predict.hints[0]);
+    expect(player.hint('predict')).toBe(lesson.text.en.tasks.predict.hints[1]);
+    expect(player.hintsShown('predict')).toHaveLength(2);
+    player.hint('silence');
+    await player.save();
+    expect(saved.at(-1)!.hintsUsed).toBe(3);
+  });
+
+  it('refuses the commands and faults the lesson disables, with its reason', () => {
+    const lesson = bundledLessons().lessons.find((l) => l.slug === '06-heartbeats')!;
+    const { player } = setup(lesson, 'ru');
+    expect(player.disabledReason(['kubectl', 'delete', 'pod', 'web-1'])).toBe(
+      lesson.text.ru.disabled!['kubectl delete']
+    );
+    expect(player.disabledReason(['kubectl', 'get', 'pods'])).toBeUndefined();
+    expect(player.faultRefusal('DeleteNode', 'no faults')).toBe(lesson.text.ru.disabled!.DeleteNode);
+    expect(player.faultRefusal('StopKubelet', 'no faults')).toBeUndefined();
+  });
+
+  it('restores ticks, answers, hints and time from a saved record', () => {
+    const { player } = setup(fixture());
+    const record: ProgressRecord = {
+      schema: 2,
+      slug: '01-fixture',
+      status: 'started',
+      completedSteps: ['predict'],
+      hintsUsed: 1,
+      state: {
+        answers: { grace: { value: 50, correct: true } },
+        hints: { silent: 1 },
+        solutionViewed: true,
+        timeSpentMs: 60_000
+      },
+      startedAt: 1,
+      updatedAt: 2
+    };
+    player.restore(record);
+    expect(player.tasks.map((t) => t.done)).toEqual([true, false]);
+    expect(player.session!.answers.grace.correct).toBe(true);
+    expect(player.hintsShown('silent')).toEqual(['Stop the kubelet on worker-2']);
+    expect(player.solutionViewed).toBe(true);
+    expect(player.spent()).toBe(60_000);
+  });
+
+  it('show solution plays lesson 6 on the lab at the steps’ times and completes it within its budget', async () => {
+    const lesson = bundledLessons().lessons.find((l) => l.slug === '06-heartbeats')!;
+    const { player, lab, run, saved } = setup(lesson);
+    player.showSolution();
+    expect(player.solutionViewed).toBe(true);
+    // The 0s step (answer evict-time) applies at once.
+    expect(player.answers['evict-time']).toEqual({ value: 350, correct: true });
+    run(39_000);
+    expect(lab.cluster.faultLog.length).toBe(0);
+    run(41_000);
+    expect(lab.cluster.faultLog.map((f) => f.action)).toEqual(['StopKubelet']);
+    run(10 * 60_000);
+    expect(player.complete).toBe(true);
+    expect(player.solution.error).toBe('');
+    expect(player.solution.active).toBe(false);
+    expect(player.virtualDoneAt).toBeLessThanOrEqual(10 * 60_000);
+    await player.save();
+    expect(saved.at(-1)).toMatchObject({ status: 'completed', state: { solutionViewed: true } });
+    expect(saved.at(-1)!.completedSteps).toEqual(lesson.spec.spec.tasks.map((t) => t.id));
+  });
+});
