@@ -110,7 +110,12 @@ export class Cluster {
   /** Extra JSON state owned by optional modules (network, node pools), saved in snapshots. */
   extensions: Record<string, unknown> = {};
 
-  constructor(config: ClusterConfig = defaultConfig(), etcd?: Etcd, engine?: Engine) {
+  constructor(
+    config: ClusterConfig = defaultConfig(),
+    etcd?: Etcd,
+    engine?: Engine,
+    opts: { restoring?: boolean } = {}
+  ) {
     this.config = config;
     this.engine = engine ?? new Engine(config.seed);
     this.etcd = etcd ?? Etcd.withMembers(1);
@@ -118,6 +123,9 @@ export class Cluster {
     this.recorder = new EventRecorder(this.api, this.engine);
     this.api.reachable = (ctx) => this.checkReachable(ctx);
     installAdmission(this.api, this);
+    // A restored cluster gets its namespaces from the snapshot; creating them here would draw
+    // uids from the restored random source and change every name that follows.
+    if (opts.restoring) return;
     for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
       this.api.create({
         apiVersion: 'v1',
@@ -219,7 +227,7 @@ export class Cluster {
     const engine = Engine.fromSnapshot(snap.engine);
     const etcd = new Etcd([]);
     etcd.restore(snap.etcd);
-    const c = new Cluster(snap.config, etcd, engine);
+    const c = new Cluster(snap.config, etcd, engine, { restoring: true });
     c.api.restore(snap.api);
     c.recorder.restore(snap.events);
     c.faultLog = snap.faults;

@@ -89,3 +89,30 @@ describe('quantity', () => {
     expect(() => parseQuantity('-x')).toThrow(/quantities must match/);
   });
 });
+
+describe('ApiServer deletes and snapshots', () => {
+  it('re-deleting a terminating pod on the same terms writes nothing', () => {
+    const c = new Cluster();
+    c.api.create(pod('bound', 'n1'));
+    c.api.delete('Pod', 'default', 'bound');
+    const rv = c.api.resourceVersion;
+    let notified = 0;
+    c.api.watch('Pod', () => notified++);
+    c.api.delete('Pod', 'default', 'bound');
+    expect(c.api.resourceVersion).toBe(rv);
+    expect(notified).toBe(0);
+    c.api.delete('Pod', 'default', 'bound', { gracePeriodSeconds: 5 });
+    expect(c.api.get('Pod', 'default', 'bound').metadata.deletionGracePeriodSeconds).toBe(5);
+  });
+
+  it('a restored cluster draws the same uids and names as the original', () => {
+    const a = new Cluster();
+    a.api.create(pod('x'));
+    const snap = JSON.parse(JSON.stringify(a.snapshot()));
+    const mk = (c: Cluster) => c.api.create({ ...pod(''), metadata: { generateName: 'web-' } });
+    const fromOriginal = mk(a);
+    const fromRestored = mk(Cluster.restore(snap));
+    expect(fromRestored.metadata.name).toBe(fromOriginal.metadata.name);
+    expect(fromRestored.metadata.uid).toBe(fromOriginal.metadata.uid);
+  });
+});

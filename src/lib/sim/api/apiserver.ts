@@ -285,11 +285,15 @@ export class ApiServer {
     }
     const hasFinalizers = !!obj.metadata.finalizers?.length;
     if (grace > 0 || hasFinalizers) {
+      let changed = false;
       if (!obj.metadata.deletionTimestamp || grace < (obj.metadata.deletionGracePeriodSeconds ?? Infinity)) {
         obj.metadata.deletionTimestamp = this.timestamp(grace * 1000);
         obj.metadata.deletionGracePeriodSeconds = grace;
+        changed = true;
       }
       if (!hasFinalizers && grace === 0) return this.remove(obj);
+      // Deleting an object that is already terminating on the same terms writes nothing.
+      if (!changed) return old;
       return this.commit('MODIFIED', obj, old);
     }
     return this.remove(obj);
