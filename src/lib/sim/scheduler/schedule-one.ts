@@ -228,7 +228,8 @@ function scoreAndSelect(
   for (let j = 0; j < plugins.length; j++) {
     const p = plugins[j];
     if (skipped.has(p.name)) continue;
-    for (let i = 0; i < feasible.length; i++) scores[i] = p.score!(state, pod, feasible[i], h);
+    if (p.scoreAll) p.scoreAll(state, pod, feasible, scores, h);
+    else for (let i = 0; i < feasible.length; i++) scores[i] = p.score!(state, pod, feasible[i], h);
     const raw = attempt ? scores.slice() : null;
     p.normalizeScore?.(state, pod, scores, feasible);
     const w = fw.weights[j];

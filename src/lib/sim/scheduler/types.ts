@@ -93,6 +93,8 @@ export interface Plugin {
   postFilter?(state: CycleState, pod: PodInfo, statuses: Map<string, Status>, h: Handle): PostFilterResult;
   preScore?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], h: Handle): Status | null;
   score?(state: CycleState, pod: PodInfo, node: NodeInfo, h: Handle): number;
+  /** Score every node into `out` (same result as `score` per node; one monomorphic loop per plugin). */
+  scoreAll?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], out: number[], h: Handle): void;
   normalizeScore?(state: CycleState, pod: PodInfo, scores: number[], nodes: NodeInfo[]): void;
   reserve?(state: CycleState, pod: PodInfo, node: string): Status | null;
   unreserve?(state: CycleState, pod: PodInfo, node: string): void;

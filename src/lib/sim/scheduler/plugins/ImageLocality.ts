@@ -2,7 +2,7 @@
  * ImageLocality (Score): favours nodes that already hold the pod's images, each image's size
  * scaled by the share of nodes that have it.
  */
-import type { Plugin } from '../types';
+import type { CycleState, NodeInfo, Plugin, PodInfo } from '../types';
 
 export const Name = 'ImageLocality';
 const mb = 1024 * 1024;
@@ -21,29 +21,46 @@ export function calculatePriority(sumScores: number, numContainers: number): num
   return Math.trunc((100 * (sum - minThreshold)) / (maxThreshold - minThreshold));
 }
 
+interface PodImages {
+  names: string[];
+  count: number;
+}
+
+function imagesOf(state: CycleState, pod: PodInfo): PodImages {
+  let images = state.get(Name) as PodImages | undefined;
+  if (!images) {
+    const containers = [...(pod.pod.spec?.initContainers ?? []), ...(pod.pod.spec?.containers ?? [])];
+    images = { names: containers.map((c) => normalizedImageName(c.image ?? '')), count: containers.length };
+    state.set(Name, images);
+  }
+  return images;
+}
+
+function score(
+  images: PodImages,
+  node: NodeInfo,
+  nodesWithImage: Map<string, number>,
+  total: number
+): number {
+  let sum = 0;
+  for (let i = 0; i < images.names.length; i++) {
+    const img = images.names[i];
+    const size = node.images.get(img);
+    if (size === undefined) continue;
+    // scaledImageScore: the spread factor damps "node heating" by widely present images.
+    sum += Math.trunc(size * ((nodesWithImage.get(img) ?? 0) / total));
+  }
+  return calculatePriority(sum, images.count);
+}
+
 export function create(): Plugin {
   return {
     name: Name,
-    score(state, pod, node, h) {
-      let images = state.get(Name) as { names: string[]; count: number } | undefined;
-      if (!images) {
-        const containers = [...(pod.pod.spec?.initContainers ?? []), ...(pod.pod.spec?.containers ?? [])];
-        images = {
-          names: containers.map((c) => normalizedImageName(c.image ?? '')),
-          count: containers.length
-        };
-        state.set(Name, images);
-      }
-      const total = h.nodes.length;
-      let sum = 0;
-      for (const img of images.names) {
-        const size = node.images.get(img);
-        if (size === undefined) continue;
-        // scaledImageScore: the spread factor damps "node heating" by widely present images.
-        const spread = (h.imageNodeCount.get(img) ?? 0) / total;
-        sum += Math.trunc(size * spread);
-      }
-      return calculatePriority(sum, images.count);
+    score: (state, pod, node, h) => score(imagesOf(state, pod), node, h.imageNodeCount, h.nodes.length),
+    scoreAll(state, pod, nodes, out, h) {
+      const images = imagesOf(state, pod);
+      for (let i = 0; i < nodes.length; i++)
+        out[i] = score(images, nodes[i], h.imageNodeCount, h.nodes.length);
     }
   };
 }

@@ -3,7 +3,7 @@
  * utilization (actual requests, not the non-zero defaults) stay close. BestEffort pods are
  * skipped so they do not pile onto one node (issue #129138).
  */
-import { status, type Plugin } from '../types';
+import { status, type NodeInfo, type Plugin, type PodInfo } from '../types';
 import { allocatableAndRequested, defaultResources, type ResourceSpec } from './NodeResourcesFit';
 import { getResource } from '../resources';
 
@@ -40,6 +40,11 @@ export function create(args: BalancedAllocationArgs = {}): Plugin {
   const resources = args.resources ?? defaultResources();
   const ar: number[] = new Array(resources.length * 2).fill(0);
   const fractions: number[] = new Array(resources.length).fill(0);
+  const score = (pod: PodInfo, node: NodeInfo): number => {
+    for (let i = 0; i < resources.length; i++)
+      allocatableAndRequested(node, pod, resources[i].name, true, ar, i);
+    return balancedResourceScorer(ar, fractions);
+  };
   return {
     name: Name,
     preScore(_s, pod) {
@@ -47,10 +52,9 @@ export function create(args: BalancedAllocationArgs = {}): Plugin {
       return status('Skip');
       return null;
     },
-    score(_s, pod, node) {
-      for (let i = 0; i < resources.length; i++)
-        allocatableAndRequested(node, pod, resources[i].name, true, ar, i);
-      return balancedResourceScorer(ar, fractions);
+    score: (_s, pod, node) => score(pod, node),
+    scoreAll(_s, pod, nodes, out) {
+      for (let i = 0; i < nodes.length; i++) out[i] = score(pod, nodes[i]);
     }
   };
 }

@@ -157,6 +157,33 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
   const raw = brokenLinear(shape);
   const strategyCode = strategy === 'LeastAllocated' ? 0 : strategy === 'MostAllocated' ? 1 : 2;
   const ar: number[] = new Array(resources.length * 2).fill(0);
+  const score = (pod: PodInfo, node: NodeInfo): number => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < resources.length; i++) {
+      allocatableAndRequested(node, pod, resources[i].name, false, ar, i);
+      const alloc = ar[2 * i];
+      const req = ar[2 * i + 1];
+      if (alloc === 0) continue;
+      const w = resources[i].weight;
+      if (strategyCode === 0) {
+        nodeScore += leastRequestedScore(req, alloc) * w;
+        weightSum += w;
+      } else if (strategyCode === 1) {
+        nodeScore += mostRequestedScore(req, alloc) * w;
+        weightSum += w;
+      } else {
+        const util = req > alloc ? MAX_UTILIZATION : Math.trunc((req * MAX_UTILIZATION) / alloc);
+        const s = raw(util);
+        if (s > 0) {
+          nodeScore += s * w;
+          weightSum += w;
+        }
+      }
+    }
+    if (weightSum === 0) return 0;
+    return strategyCode === 2 ? Math.round(nodeScore / weightSum) : Math.trunc(nodeScore / weightSum);
+  };
   return {
     name: Name,
     filter(_s, pod, node) {
@@ -169,32 +196,9 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
         reasons
       };
     },
-    score(_s, pod, node) {
-      let nodeScore = 0;
-      let weightSum = 0;
-      for (let i = 0; i < resources.length; i++) {
-        allocatableAndRequested(node, pod, resources[i].name, false, ar, i);
-        const alloc = ar[2 * i];
-        const req = ar[2 * i + 1];
-        if (alloc === 0) continue;
-        const w = resources[i].weight;
-        if (strategyCode === 0) {
-          nodeScore += leastRequestedScore(req, alloc) * w;
-          weightSum += w;
-        } else if (strategyCode === 1) {
-          nodeScore += mostRequestedScore(req, alloc) * w;
-          weightSum += w;
-        } else {
-          const util = req > alloc ? MAX_UTILIZATION : Math.trunc((req * MAX_UTILIZATION) / alloc);
-          const s = raw(util);
-          if (s > 0) {
-            nodeScore += s * w;
-            weightSum += w;
-          }
-        }
-      }
-      if (weightSum === 0) return 0;
-      return strategyCode === 2 ? Math.round(nodeScore / weightSum) : Math.trunc(nodeScore / weightSum);
+    score: (_s, pod, node) => score(pod, node),
+    scoreAll(_s, pod, nodes, out) {
+      for (let i = 0; i < nodes.length; i++) out[i] = score(pod, nodes[i]);
     }
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { Taint, Toleration } from '../../api/types';
 import { normalizeByMax, toleratesTaint, tolerationsTolerateTaint } from '../helpers';
-import { status, type Plugin } from '../types';
+import { status, type NodeInfo, type Plugin } from '../types';
 
 export const Name = 'TaintToleration';
 /** v1.35 dropped the taint from the reason (the value may be sensitive, PR#134740). */
@@ -19,6 +19,18 @@ const preScoreKey = 'PreScore' + Name;
 const NO_TAINTS: Taint[] = [];
 
 export function create(_args: unknown, ctx: { minor: number }): Plugin {
+  const score = (tols: Toleration[], node: NodeInfo): number => {
+    const taints = (node.node.spec?.taints ?? NO_TAINTS) as Taint[];
+    let n = 0;
+    for (let i = 0; i < taints.length; i++) {
+      const t = taints[i];
+      if (t.effect !== 'PreferNoSchedule') continue;
+      let tolerated = false;
+      for (const tol of tols) if (toleratesTaint(tol, t)) tolerated = true;
+      if (!tolerated) n++;
+    }
+    return n;
+  };
   return {
     name: Name,
     filter(_s, pod, node) {
@@ -39,14 +51,10 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
       state.set(preScoreKey, tols);
       return null;
     },
-    score(state, _pod, node) {
+    score: (state, _pod, node) => score((state.get(preScoreKey) ?? []) as Toleration[], node),
+    scoreAll(state, _pod, nodes, out) {
       const tols = (state.get(preScoreKey) ?? []) as Toleration[];
-      let n = 0;
-      for (const t of (node.node.spec?.taints ?? NO_TAINTS) as Taint[]) {
-        if (t.effect !== 'PreferNoSchedule') continue;
-        if (!tols.some((tol) => toleratesTaint(tol, t))) n++;
-      }
-      return n;
+      for (let i = 0; i < nodes.length; i++) out[i] = score(tols, nodes[i]);
     },
     normalizeScore(_s, _p, scores) {
       normalizeByMax(scores, true);
