@@ -109,7 +109,8 @@ describe('ApiServer deletes and snapshots', () => {
     const a = new Cluster();
     a.api.create(pod('x'));
     const snap = JSON.parse(JSON.stringify(a.snapshot()));
-    const mk = (c: Cluster) => c.api.create({ ...pod(''), metadata: { name: '', generateName: 'web-' } });
+    const mk = (c: Cluster): KubeObject =>
+      c.api.create<KubeObject>({ ...pod(''), metadata: { name: '', generateName: 'web-' } });
     const fromOriginal = mk(a);
     const fromRestored = mk(Cluster.restore(snap));
     expect(fromRestored.metadata.name).toBe(fromOriginal.metadata.name);
