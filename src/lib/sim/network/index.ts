@@ -12,7 +12,13 @@ import './allocator';
 import { kubeProxyReplaced } from './provider';
 
 export { trace, renderTrace, type TraceHop, type TraceResult } from './trace';
-export { nodeProgram, nodeDataplane, kubeProxyReplaced } from './provider';
+export {
+  nodeProgram,
+  nodeDataplane,
+  kubeProxyReplaced,
+  ciliumServiceList,
+  setKubeProxyReplacement
+} from './provider';
 export { installServiceAllocator, serviceAllocator, NODE_PORT_RANGE } from './allocator';
 export { LB_POOL, LB_PROVISION_MS } from './lbcontroller';
 export {
@@ -20,7 +26,14 @@ export {
   EndpointSliceKcmController,
   MAX_ENDPOINTS_PER_SLICE
 } from '../controllers/endpointslice/controller';
-export { setCniInstalled, cniInstalled, cniConfigFiles, CNI_NOT_READY_MESSAGE, nodeAddrs } from './cni';
+export {
+  setCniInstalled,
+  cniInstalled,
+  cniPlugin,
+  cniConfigFiles,
+  CNI_NOT_READY_MESSAGE,
+  nodeAddrs
+} from './cni';
 export { rules, syncTime, firstPacketLookup, programmingLatency, CALIBRATION, FITTED } from './costmodel';
 export { kubeProxyOf, KUBE_PROXY_DEFAULTS, type ProxyMode } from './kubeproxy';
 

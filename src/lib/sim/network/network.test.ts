@@ -5,6 +5,7 @@ import { defaultConfig } from '../config';
 import { Random } from '../engine/random';
 import { dataplane } from './dataplane';
 import { installNetworking, installServiceAllocator, kubeProxyOf, renderTrace, trace } from './index';
+import { ciliumServiceList, setKubeProxyReplacement } from './provider';
 import { chooseIptables } from './trace';
 import { rules } from './costmodel';
 import { buildIptables, countRules } from './iptables';
@@ -278,5 +279,37 @@ describe('other modes and CNI paths', () => {
       k.advance(2000);
     }
     expect(kubeProxyOf(restored, 'worker-2')!.state).toEqual(kubeProxyOf(c, 'worker-2')!.state);
+  });
+});
+
+describe('Cilium kube-proxy replacement', () => {
+  it('has no kube-proxy rules; Services are eBPF map entries and traffic still reaches a backend', () => {
+    const cfg = defaultConfig(7);
+    cfg.network.cni = 'cilium';
+    const c = new Cluster(cfg);
+    setKubeProxyReplacement(c, true);
+    node(c, 'worker-1', '10.0.0.11', '10.244.1.0/24');
+    pod(c, 'web-1', 'worker-1', '10.244.1.10', { app: 'web' });
+    pod(c, 'client', 'worker-1', '10.244.1.50', { app: 'client' });
+    c.api.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        clusterIP: '10.96.100.10',
+        selector: { app: 'web' },
+        ports: [{ name: 'http', port: 80, targetPort: 8080 }]
+      }
+    });
+    installNetworking(c);
+    c.advance(1000);
+    expect(c.componentsOfKind('kube-proxy')).toEqual([]);
+    expect(dataplane(c, 'worker-1')!.iptablesSave('nat')).not.toContain('KUBE-SERVICES');
+    expect(ciliumServiceList(c, 'worker-1')).toBe(
+      'ID   Frontend                Service Type   Backend\n1    10.96.100.10:80/TCP     ClusterIP      1 => 10.244.1.10:8080/TCP (active)\n'
+    );
+    const r = trace(c, 'default/client', 'web:80');
+    expect(r.verdict).toBe('delivered');
+    expect(r.hops.map((h) => h.where)).toContain('cilium eBPF lb4_services_v2');
   });
 });

@@ -20,7 +20,8 @@ import {
   routes,
   type PodAddr
 } from './cni';
-import type { ServicePortInfo } from './model';
+import { collectServicePorts, type ServicePortInfo } from './model';
+import { ciliumServices, renderCiliumServiceList } from './cilium';
 
 export interface NodeProgram {
   node: NodeNet;
@@ -38,7 +39,10 @@ export function nodeProgram(cluster: Cluster, nodeName: string): NodeProgram | u
   const node: NodeNet = { nodeName, nodeIP: self.ip, clusterCIDR: cluster.config.network.clusterCIDR };
   const kp = kubeProxyOf(cluster, nodeName);
   const mode = kp?.state.programmedMode ?? 'none';
-  const ports = kp?.state.ports ?? [];
+  // With Cilium's kube-proxy replacement the agent, not kube-proxy, watches Services and slices.
+  const ports = kubeProxyReplaced(cluster)
+    ? collectServicePorts(cluster.api.list('Service'), cluster.api.list('EndpointSlice'))
+    : (kp?.state.ports ?? []);
   if (mode === 'iptables') return { node, mode, ports, iptables: buildIptables(ports, node).tables };
   if (mode === 'ipvs') {
     const ipvs = buildIpvs(ports, node, kp!.state.scheduler);
@@ -91,4 +95,16 @@ registerDataplaneProvider(nodeDataplane);
 /** Cilium with kubeProxyReplacement: kube-proxy is absent and Services live in eBPF maps. */
 export function kubeProxyReplaced(cluster: Cluster): boolean {
   return cluster.config.network.cni === 'cilium' && networkExtension(cluster).kubeProxyReplacement === true;
+}
+
+/** `cilium-dbg service list` on a node when Cilium replaces kube-proxy; undefined otherwise. */
+export function ciliumServiceList(cluster: Cluster, nodeName: string): string | undefined {
+  if (!kubeProxyReplaced(cluster)) return undefined;
+  const prog = nodeProgram(cluster, nodeName);
+  return prog ? renderCiliumServiceList(ciliumServices(prog.ports, nodeName, prog.node.nodeIP)) : undefined;
+}
+
+/** Turn Cilium's kube-proxy replacement on or off (scenario setting); kube-proxies go away or come back. */
+export function setKubeProxyReplacement(cluster: Cluster, on: boolean): void {
+  networkExtension(cluster).kubeProxyReplacement = on;
 }

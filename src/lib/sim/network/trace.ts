@@ -23,7 +23,8 @@ import { renderIpvsadm } from './ipvs';
 import { endpointChainBase, serviceChainBase } from './nftables';
 import { categorize, endpointString, portNameString, type EndpointInfo } from './model';
 import { cniPlugin, cniMode, encapsulation, nodeAddrs, podInterface, routes } from './cni';
-import { nodeProgram, podAddrsOnNode, type NodeProgram } from './provider';
+import { kubeProxyReplaced, nodeProgram, podAddrsOnNode, type NodeProgram } from './provider';
+import { ciliumServices, renderCiliumServiceList } from './cilium';
 
 export interface TraceHop {
   node: string;
@@ -131,7 +132,7 @@ export function trace(cluster: Cluster, from: string, to: string, opts: { seed?:
       rule: `${src.ip} dev ${podInterface(plugin, src.desc)} scope link`,
       action: `leave the pod through its veth into the host network namespace`
     });
-  if (!sp || prog.mode === 'none') {
+  if (!sp || (prog.mode === 'none' && !kubeProxyReplaced(cluster))) {
     hops.push({
       node: nodeName,
       where: 'route',
@@ -418,6 +419,37 @@ export function trace(cluster: Cluster, from: string, to: string, opts: { seed?:
         rule: 'masquerade fully-random',
         action: `SNAT ${src.ip} → ${self.ip}`
       });
+  }
+  if (prog.mode === 'none') {
+    // Cilium kube-proxy replacement: one eBPF service map lookup, backend chosen at connect().
+    const svcs = ciliumServices([sp], nodeName, self.ip);
+    const fe =
+      svcs.find((x) => x.frontend === `${viaNodePort ? self.ip : dst.ip}:${dst.port}/${sp.protocol}`) ??
+      svcs[0];
+    const lines = renderCiliumServiceList([fe]).split('\n');
+    if (!fe.backends.length || !candidates.length)
+      return drop(
+        'cilium eBPF lb4_services_v2',
+        lines[1],
+        'dropped',
+        'no backend for this frontend on this node: dropped'
+      );
+    const i = rng.int(candidates.length);
+    chosen = candidates[i];
+    hops.push({
+      node: nodeName,
+      where: 'cilium eBPF lb4_services_v2',
+      rule: lines[1],
+      action: `O(1) service map lookup, ${fe.backends.length} backends`
+    });
+    hops.push({
+      node: nodeName,
+      where: 'cilium eBPF lb4_backends_v3',
+      rule: lines[1 + i],
+      action: `backend chosen: DNAT → ${endpointString(chosen)}`
+    });
+    if (masq)
+      hops.push({ node: nodeName, where: 'cilium eBPF nodeport', action: `SNAT ${src.ip} → ${self.ip}` });
   }
   if (!chosen) return result;
   result.endpoint = {
