@@ -83,7 +83,7 @@ export class KubeScheduler implements Component {
     this.cache = new SchedulerCache({ minor: this.minor });
     this.resync();
     this.unwatch.push(
-      cluster.api.watch('Node', (type, obj) => this.onNode(type, obj)),
+      cluster.api.watch('Node', (type, obj, old) => this.onNode(type, obj, old)),
       cluster.api.watch('Pod', (type, obj, old) => this.onPod(type, obj, old)),
       cluster.api.watch('Service', () => this.refreshSources()),
       cluster.api.watch('ReplicaSet', () => this.refreshSources()),
@@ -175,10 +175,18 @@ export class KubeScheduler implements Component {
     return this.frameworks.has(pod.spec?.schedulerName ?? 'default-scheduler');
   }
 
-  private onNode(type: string, node: KubeObject): void {
-    if (type === 'DELETED') this.cache.removeNode(node.metadata.name);
-    else this.cache.upsertNode(node);
-    if (type !== 'DELETED' && moveOnEvent(this.state.queue, this.cluster.now, () => true)) this.kick();
+  private onNode(type: string, node: KubeObject, old: KubeObject | undefined): void {
+    if (type === 'DELETED') {
+      this.cache.removeNode(node.metadata.name);
+      return;
+    }
+    // Heartbeats (conditions, lastHeartbeatTime) change nothing a plugin looks at.
+    if (type === 'MODIFIED' && old && !schedulingRelevantChange(old, node)) {
+      this.cache.upsertNode(node);
+      return;
+    }
+    this.cache.upsertNode(node);
+    if (moveOnEvent(this.state.queue, this.cluster.now, () => true)) this.kick();
   }
 
   private onPod(type: string, pod: KubeObject, old: KubeObject | undefined): void {
@@ -416,6 +424,19 @@ export class KubeScheduler implements Component {
       }
     }
   }
+}
+
+/** The node fields filters and scores read: labels, taints, unschedulable, allocatable, images. */
+function schedulingRelevantChange(a: KubeObject, b: KubeObject): boolean {
+  const pick = (n: KubeObject) =>
+    JSON.stringify([
+      n.metadata.labels,
+      n.spec?.taints,
+      n.spec?.unschedulable,
+      n.status?.allocatable,
+      n.status?.images
+    ]);
+  return pick(a) !== pick(b);
 }
 
 function errorText(e: unknown): string {

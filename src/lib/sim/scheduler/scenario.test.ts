@@ -200,4 +200,55 @@ describe('kube-scheduler in a cluster', () => {
     expect(times(copy)).toEqual(times(c));
     expect(c.eventLog.filter((e) => e.reason === 'FailedScheduling').map((e) => e.count)).toEqual([1, 2]);
   });
+
+  it('does not retry on node heartbeats, only on changes a plugin reads', () => {
+    const c = cluster();
+    c.api.create(
+      makePod('big', { cpu: '3', spec: { nodeSelector: { 'topology.kubernetes.io/zone': 'b' } } })
+    );
+    c.advance(1_000);
+    const beat = clone(c.api.get<KubeObject>('Node', undefined, 'worker-2'));
+    beat.status.conditions = [{ type: 'Ready', status: 'True', lastHeartbeatTime: c.api.timestamp() }];
+    c.api.update(beat, undefined, { subresource: 'status' });
+    c.advance(1_000);
+    expect(getSchedulingHistory(c, 'default/big')).toHaveLength(1);
+    const bigger = clone(c.api.get<KubeObject>('Node', undefined, 'worker-2'));
+    bigger.status.allocatable = { ...bigger.status.allocatable, cpu: '4' };
+    c.api.update(bigger, undefined, { subresource: 'status' });
+    c.advance(1_000);
+    expect(nodeOf(c, 'big')).toBe('worker-2');
+  });
+
+  it("schedules with the profile the pod names, and leaves other schedulers' pods alone", () => {
+    const c = new Cluster(defaultConfig(1));
+    for (const n of [makeNode('a', { cpu: '4' }), makeNode('b', { cpu: '4' })]) {
+      c.api.create(n);
+      const cur = clone(c.api.get<KubeObject>('Node', undefined, n.metadata.name));
+      cur.spec.taints = [];
+      c.api.update(cur);
+    }
+    c.api.create(makePod('filler', { cpu: '1', nodeName: 'a' }));
+    c.addComponent('kube-scheduler', {
+      config: {
+        apiVersion: 'kubescheduler.config.k8s.io/v1',
+        kind: 'KubeSchedulerConfiguration',
+        profiles: [
+          { schedulerName: 'default-scheduler' },
+          {
+            schedulerName: 'bin-packing',
+            pluginConfig: [{ name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'MostAllocated' } } }]
+          }
+        ]
+      }
+    });
+    c.api.create(makePod('spread', { cpu: '1' }));
+    c.api.create(makePod('packed', { cpu: '1', spec: { schedulerName: 'bin-packing' } }));
+    c.api.create(makePod('other', { spec: { schedulerName: 'my-scheduler' } }));
+    c.advance(1_000);
+    expect(nodeOf(c, 'spread')).toBe('b');
+    expect(nodeOf(c, 'packed')).toBe('a');
+    expect(nodeOf(c, 'other')).toBeUndefined();
+    expect(c.eventLog.find((e) => e.object === 'Pod/default/packed')!.source).toBe('bin-packing');
+    expect(getSchedulingHistory(c, 'default/other')).toEqual([]);
+  });
 });
