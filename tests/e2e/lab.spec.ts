@@ -92,8 +92,7 @@ test('bad YAML shows an error marker at its line and changes nothing', async ({ 
   );
 });
 
-test.fixme('editing a Node capacity in the editor lets a Pending pod schedule', async ({ page }) => {
-  // Needs a node-plane hook that lets a Node edit resize the machine the kubelet reports (see docs/lab.md).
+test('editing a Node capacity in the editor lets a Pending pod schedule', async ({ page }) => {
   await open(page, 'gpu-pending.yaml');
   await page.getByRole('button', { name: 'Jump forward 1 minute' }).click();
   await expect(page.getByRole('group', { name: 'Pending pods' })).toContainText('train');

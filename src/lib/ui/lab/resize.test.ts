@@ -73,3 +73,21 @@ describe('Node capacity edits', () => {
     }
   );
 });
+
+describe('Node capacity edits with the node plane resize hook', () => {
+  it.runIf(knownFaults().some((f) => f.action === RESIZE_FAULT))(
+    'a bigger cpu capacity lets the Pending pod schedule',
+    () => {
+      const c = placeholderCluster();
+      c.runUntil(30_000);
+      expect(c.api.get('Pod', 'default', 'big').spec.nodeName).toBeUndefined();
+      const { objects } = parseManifests(nodeYaml('8'), 'editor.yaml');
+      const resizes = nodeResizes(c, objects);
+      checkResizable(objects, resizes);
+      for (const r of resizes) c.applyFault(RESIZE_FAULT, { target: r.target, capacity: r.capacity });
+      c.runUntil(120_000);
+      expect(c.api.get('Node', undefined, 'worker-1').status.capacity.cpu).toBe('8');
+      expect(c.api.get('Pod', 'default', 'big').spec.nodeName).toBe('worker-1');
+    }
+  );
+});

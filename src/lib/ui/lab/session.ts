@@ -65,13 +65,15 @@ export class LabSession {
   /** True when the last frame ran out of budget before reaching the wall-clock target. */
   lagging = false;
   private snapshots: StoredSnapshot[] = [];
-  private readonly every: number;
+  private readonly minEvery: number;
+  /** Widened when snapshots are expensive, so big clusters do not stall every 10 s of sim time. */
+  private every: number;
   private readonly maxSnapshots: number;
   private readonly budget: number;
   private readonly maxGap: number;
 
   constructor(private readonly opts: LabSessionOptions) {
-    this.every = opts.snapshotEvery ?? 10_000;
+    this.every = this.minEvery = opts.snapshotEvery ?? 10_000;
     this.maxSnapshots = opts.maxSnapshots ?? 360;
     this.budget = opts.frameBudgetMs ?? 12;
     this.maxGap = opts.maxFrameGapMs ?? 250;

@@ -123,7 +123,12 @@ export function podStatus(p: Pod): string {
   return reason;
 }
 
+/** Stored objects are frozen and replaced on every write, so a pod object's requests never change. */
+const requestCache = new WeakMap<object, Record<string, number>>();
+
 function sumRequests(pod: Pod): Record<string, number> {
+  const cached = requestCache.get(pod);
+  if (cached) return cached;
   const out: Record<string, number> = {};
   for (const c of pod.spec?.containers ?? []) {
     for (const [k, v] of Object.entries(c.resources?.requests ?? {})) {
@@ -136,6 +141,7 @@ function sumRequests(pod: Pod): Record<string, number> {
       out[k] = Math.max(out[k] ?? 0, tryParseQuantity(v) ?? 0);
     }
   }
+  requestCache.set(pod, out);
   return out;
 }
 
@@ -234,8 +240,7 @@ function componentRunning(
 ): { present: boolean; running: boolean } {
   const c = cluster.component(id);
   if (!c) return { present: false, running: false };
-  const st = c.getState() as { running?: unknown } | undefined;
-  if (st && typeof st.running === 'boolean') return { present: true, running: st.running };
+  // getState() may copy a large state (the scheduler's history); the fault log is enough here.
   return { present: true, running: !stoppedByFaults(cluster.faultLog, id, stop, start) };
 }
 
