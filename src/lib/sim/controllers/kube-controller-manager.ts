@@ -26,6 +26,7 @@ import { DaemonSetsController } from './daemon/daemon_controller';
 import { PodGCController } from './podgc/gc_controller';
 import { GarbageCollector } from './garbagecollector/garbagecollector';
 import { NodeIpamController } from './nodeipam/node_ipam_controller';
+import { DisruptionController } from './disruption/disruption';
 
 export const KCM_ID = 'kube-controller-manager';
 export const KCM_KIND = 'kube-controller-manager';
@@ -65,7 +66,8 @@ export class KubeControllerManager implements Component {
       new DeploymentController(this.host('deployment-controller')),
       new DaemonSetsController(this.host('daemonset-controller')),
       new PodGCController(this.host('pod-garbage-collector-controller')),
-      new GarbageCollector(this.host('garbage-collector-controller'))
+      new GarbageCollector(this.host('garbage-collector-controller')),
+      new DisruptionController(this.host('disruption-controller'))
     ];
     for (const c of this.controllers) this.state.queues[c.name] = newWorkQueue();
     for (const c of this.controllers) this.unwatch.push(...c.watch());
