@@ -97,6 +97,32 @@ export class Framework {
     return null;
   }
 
+  /** Filter a batch of nodes into `out` (null = passed), plugin by plugin, first failure wins. */
+  runFilterBatch(
+    state: CycleState,
+    pod: PodInfo,
+    nodes: NodeInfo[],
+    out: (Status | null)[],
+    h: Handle,
+    active: Plugin[]
+  ): void {
+    for (let j = 0; j < active.length; j++) {
+      const p = active[j];
+      if (p.filterAll) p.filterAll(state, pod, nodes, out, h);
+      else {
+        for (let k = 0; k < nodes.length; k++) {
+          if (out[k] !== null) continue;
+          const st = p.filter!(state, pod, nodes[k], h);
+          if (st !== null && st.code !== 'Success' && st.code !== 'Skip') out[k] = st;
+        }
+      }
+      for (let k = 0; k < nodes.length; k++) {
+        const st = out[k];
+        if (st !== null && st.plugin === undefined) st.plugin = p.name;
+      }
+    }
+  }
+
   /** PreFilter then Filter for one node, in a fresh cycle state (preemption's dry runs). */
   filtersFor(pod: PodInfo, node: NodeInfo, h: Handle): Status | null {
     const state: CycleState = new Map();

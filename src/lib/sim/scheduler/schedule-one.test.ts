@@ -144,4 +144,26 @@ describe('a scheduling cycle', () => {
       '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.'
     );
   });
+
+  it('decides the same with and without recorded explanations (batched filters)', () => {
+    const nodes = Array.from({ length: 120 }, (_, i) =>
+      makeNode(`n${i}`, {
+        cpu: String(1 + (i % 4)),
+        labels: { 'topology.kubernetes.io/zone': `z${i % 3}` },
+        unschedulable: i % 17 === 0,
+        taints: i % 5 === 0 ? [{ key: 'dedicated', value: 'x', effect: 'NoSchedule' }] : undefined
+      })
+    );
+    const pods = Array.from({ length: 150 }, (_, i) =>
+      makePod(`p${i}`, {
+        cpu: `${500 + (i % 7) * 250}m`,
+        spec: i % 9 === 0 ? { tolerations: [{ key: 'dedicated', operator: 'Exists' }] } : {}
+      })
+    );
+    const run = (explain: boolean) =>
+      simulateScheduling({ nodes, pods, seed: 3, explain }).pods.map((p) => [p.selectedNode, p.message]);
+    const a = run(true);
+    expect(run(false)).toEqual(a);
+    expect(a.filter(([n]) => n === null).length).toBeGreaterThan(0);
+  }, 30_000);
 });

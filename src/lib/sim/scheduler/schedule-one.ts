@@ -136,13 +136,32 @@ export function scheduleOne(
       );
       let processed = 0;
       const start = next % numAll;
-      for (let i = 0; i < numAll && feasible.length < want; i++) {
-        const n = nodes[(start + i) % numAll];
-        processed++;
-        const rec = attempt ? (attempt.nodes[n.name] = emptyExplanation()).filter : undefined;
-        const st = fw.runFilter(state, pod, n, h, active, rec, skipped);
-        if (st) statuses.set(n.name, st);
-        else feasible.push(n);
+      if (attempt) {
+        for (let i = 0; i < numAll && feasible.length < want; i++) {
+          const n = nodes[(start + i) % numAll];
+          processed++;
+          const rec = (attempt.nodes[n.name] = emptyExplanation()).filter;
+          const st = fw.runFilter(state, pod, n, h, active, rec, skipped);
+          if (st) statuses.set(n.name, st);
+          else feasible.push(n);
+        }
+      } else {
+        // Same verdicts without recording: each plugin filters a chunk of nodes in one loop.
+        // A chunk never holds more nodes than feasible ones still wanted, so the walk stops
+        // exactly where the one-node-at-a-time walk would.
+        while (feasible.length < want && processed < numAll) {
+          const chunk = Math.min(want - feasible.length, numAll - processed);
+          const cand = new Array<NodeInfo>(chunk);
+          const out = new Array<Status | null>(chunk).fill(null);
+          for (let k = 0; k < chunk; k++) cand[k] = nodes[(start + processed + k) % numAll];
+          fw.runFilterBatch(state, pod, cand, out, h, active);
+          for (let k = 0; k < chunk; k++) {
+            const st = out[k];
+            if (st) statuses.set(cand[k].name, st);
+            else feasible.push(cand[k]);
+          }
+          processed += chunk;
+        }
       }
       next = (start + processed) % numAll;
       if (attempt) attempt.evaluatedNodes = processed;

@@ -90,6 +90,8 @@ export interface Plugin {
   readonly name: string;
   preFilter?(state: CycleState, pod: PodInfo, h: Handle): Status | null;
   filter?(state: CycleState, pod: PodInfo, node: NodeInfo, h: Handle): Status | null;
+  /** Filter the nodes whose `out` entry is still null; set a failure Status where one fails. */
+  filterAll?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], out: (Status | null)[], h: Handle): void;
   postFilter?(state: CycleState, pod: PodInfo, statuses: Map<string, Status>, h: Handle): PostFilterResult;
   preScore?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], h: Handle): Status | null;
   score?(state: CycleState, pod: PodInfo, node: NodeInfo, h: Handle): number;

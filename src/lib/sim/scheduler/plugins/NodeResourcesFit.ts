@@ -4,7 +4,7 @@
  * RequestedToCapacityRatio) over requests with the non-zero cpu/memory defaults.
  */
 import { getResource, isScalarResource } from '../resources';
-import { type NodeInfo, type Plugin, type PodInfo } from '../types';
+import { type NodeInfo, type Plugin, type PodInfo, type Status } from '../types';
 
 export const Name = 'NodeResourcesFit';
 export const ErrReasonTooManyPods = 'Too many pods';
@@ -157,6 +157,15 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
   const raw = brokenLinear(shape);
   const strategyCode = strategy === 'LeastAllocated' ? 0 : strategy === 'MostAllocated' ? 1 : 2;
   const ar: number[] = new Array(resources.length * 2).fill(0);
+  const filter = (pod: PodInfo, node: NodeInfo): Status | null => {
+    const fit = fitsRequest(pod, node, ignored);
+    if (!fit) return null;
+    // Requests above the node's total allocatable became UnschedulableAndUnresolvable in v1.32.
+    return {
+      code: fit.unresolvable && ctx.minor >= 32 ? 'UnschedulableAndUnresolvable' : 'Unschedulable',
+      reasons: fit.reasons
+    };
+  };
   const score = (pod: PodInfo, node: NodeInfo): number => {
     let nodeScore = 0;
     let weightSum = 0;
@@ -186,15 +195,9 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
   };
   return {
     name: Name,
-    filter(_s, pod, node) {
-      const fit = fitsRequest(pod, node, ignored);
-      if (!fit) return null;
-      const { reasons, unresolvable } = fit;
-      // Requests above the node's total allocatable became UnschedulableAndUnresolvable in v1.32.
-      return {
-        code: unresolvable && ctx.minor >= 32 ? 'UnschedulableAndUnresolvable' : 'Unschedulable',
-        reasons
-      };
+    filter: (_s, pod, node) => filter(pod, node),
+    filterAll(_s, pod, nodes, out) {
+      for (let k = 0; k < nodes.length; k++) if (out[k] === null) out[k] = filter(pod, nodes[k]);
     },
     score: (_s, pod, node) => score(pod, node),
     scoreAll(_s, pod, nodes, out) {

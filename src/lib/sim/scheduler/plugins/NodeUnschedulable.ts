@@ -1,18 +1,22 @@
 /** NodeUnschedulable (Filter): `spec.unschedulable` nodes, unless the pod tolerates the unschedulable taint. */
 import { tolerationsTolerateTaint } from '../helpers';
-import { status, type Plugin } from '../types';
+import { status, type NodeInfo, type Plugin, type PodInfo, type Status } from '../types';
 
 export const Name = 'NodeUnschedulable';
 export const ErrReasonUnschedulable = 'node(s) were unschedulable';
 const unschedulableTaint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 
 export function create(): Plugin {
+  const filter = (pod: PodInfo, node: NodeInfo): Status | null => {
+    if (!node.node.spec?.unschedulable) return null;
+    if (tolerationsTolerateTaint(pod.pod.spec?.tolerations, unschedulableTaint)) return null;
+    return status('UnschedulableAndUnresolvable', ErrReasonUnschedulable);
+  };
   return {
     name: Name,
-    filter(_s, pod, node) {
-      if (!node.node.spec?.unschedulable) return null;
-      if (tolerationsTolerateTaint(pod.pod.spec?.tolerations, unschedulableTaint)) return null;
-      return status('UnschedulableAndUnresolvable', ErrReasonUnschedulable);
+    filter: (_s, pod, node) => filter(pod, node),
+    filterAll(_s, pod, nodes, out) {
+      for (let k = 0; k < nodes.length; k++) if (out[k] === null) out[k] = filter(pod, nodes[k]);
     }
   };
 }

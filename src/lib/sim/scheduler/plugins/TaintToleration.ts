@@ -4,7 +4,7 @@
  */
 import type { Taint, Toleration } from '../../api/types';
 import { normalizeByMax, toleratesTaint, tolerationsTolerateTaint } from '../helpers';
-import { status, type NodeInfo, type Plugin } from '../types';
+import { status, type NodeInfo, type Plugin, type Status } from '../types';
 
 export const Name = 'TaintToleration';
 /** v1.35 dropped the taint from the reason (the value may be sensitive, PR#134740). */
@@ -19,6 +19,17 @@ const preScoreKey = 'PreScore' + Name;
 const NO_TAINTS: Taint[] = [];
 
 export function create(_args: unknown, ctx: { minor: number }): Plugin {
+  const filter = (tols: Toleration[] | undefined, node: NodeInfo): Status | null => {
+    const taints = (node.node.spec?.taints ?? NO_TAINTS) as Taint[];
+    for (let i = 0; i < taints.length; i++) {
+      const t = taints[i];
+      if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
+      if (!tolerationsTolerateTaint(tols, t)) {
+        return status('UnschedulableAndUnresolvable', untoleratedReason(t, ctx.minor));
+      }
+    }
+    return null;
+  };
   const score = (tols: Toleration[], node: NodeInfo): number => {
     const taints = (node.node.spec?.taints ?? NO_TAINTS) as Taint[];
     let n = 0;
@@ -33,16 +44,10 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
   };
   return {
     name: Name,
-    filter(_s, pod, node) {
-      const taints = (node.node.spec?.taints ?? NO_TAINTS) as Taint[];
+    filter: (_s, pod, node) => filter(pod.pod.spec?.tolerations, node),
+    filterAll(_s, pod, nodes, out) {
       const tols = pod.pod.spec?.tolerations as Toleration[] | undefined;
-      for (const t of taints) {
-        if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
-        if (!tolerationsTolerateTaint(tols, t)) {
-          return status('UnschedulableAndUnresolvable', untoleratedReason(t, ctx.minor));
-        }
-      }
-      return null;
+      for (let k = 0; k < nodes.length; k++) if (out[k] === null) out[k] = filter(tols, nodes[k]);
     },
     preScore(state, pod) {
       const tols = ((pod.pod.spec?.tolerations ?? []) as Toleration[]).filter(
