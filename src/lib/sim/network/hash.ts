@@ -13,10 +13,15 @@ const K = new Uint32Array([
   0xc67178f2
 ]);
 
+const ENCODER = new TextEncoder();
+
+/** Message schedule, reused between calls (the simulator is single-threaded). */
+const W = new Uint32Array(64);
+
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
 export function sha256(input: string): Uint8Array {
-  const msg = new TextEncoder().encode(input);
+  const msg = ENCODER.encode(input);
   const bitLen = msg.length * 8;
   const padded = new Uint8Array(((msg.length + 9 + 63) >> 6) << 6);
   padded.set(msg);
@@ -27,7 +32,7 @@ export function sha256(input: string): Uint8Array {
   const h = new Uint32Array([
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
   ]);
-  const w = new Uint32Array(64);
+  const w = W;
   for (let off = 0; off < padded.length; off += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4);
     for (let i = 16; i < 64; i++) {
@@ -35,7 +40,14 @@ export function sha256(input: string): Uint8Array {
       const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
       w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
     }
-    let [a, b, c, d, e, f, g, hh] = h;
+    let a = h[0],
+      b = h[1],
+      c = h[2],
+      d = h[3],
+      e = h[4],
+      f = h[5],
+      g = h[6],
+      hh = h[7];
     for (let i = 0; i < 64; i++) {
       const S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
       const ch = (e & f) ^ (~e & g);

@@ -38,17 +38,36 @@ export function newTable(name: Table['name']): Table {
   return { name, builtins: BUILTINS[name], chains: [], rules: [] };
 }
 
+const chainIndex = new WeakMap<Table, Set<string>>();
+
 export function addChain(t: Table, chain: string): void {
-  if (!t.chains.includes(chain)) t.chains.push(chain);
+  let seen = chainIndex.get(t);
+  if (!seen) chainIndex.set(t, (seen = new Set(t.chains)));
+  if (seen.has(chain)) return;
+  seen.add(chain);
+  t.chains.push(chain);
 }
 
 export function addRule(t: Table, chain: string, spec: string): void {
   t.rules.push({ chain, spec });
 }
 
+const hashCache = new Map<string, string>();
+
+/** base32(sha256(s))[:16], memoised: the same names are hashed on every sync and every render. */
+export function hash16(s: string): string {
+  let h = hashCache.get(s);
+  if (h === undefined) {
+    if (hashCache.size > 100_000) hashCache.clear();
+    h = base32(sha256(s)).slice(0, 16);
+    hashCache.set(s, h);
+  }
+  return h;
+}
+
 /** portProtoHash: first 16 characters of base32(sha256(servicePortName + protocol)). */
 export function portProtoHash(sp: ServicePortInfo): string {
-  return base32(sha256(portNameString(sp) + sp.protocol.toLowerCase())).slice(0, 16);
+  return hash16(portNameString(sp) + sp.protocol.toLowerCase());
 }
 
 export const svcChain = (sp: ServicePortInfo) => `KUBE-SVC-${portProtoHash(sp)}`;
@@ -56,7 +75,7 @@ export const svlChain = (sp: ServicePortInfo) => `KUBE-SVL-${portProtoHash(sp)}`
 export const extChain = (sp: ServicePortInfo) => `KUBE-EXT-${portProtoHash(sp)}`;
 
 export function sepChain(sp: ServicePortInfo, ep: { ip: string; port: number }): string {
-  return `KUBE-SEP-${base32(sha256(portNameString(sp) + sp.protocol.toLowerCase() + endpointString(ep))).slice(0, 16)}`;
+  return `KUBE-SEP-${hash16(portNameString(sp) + sp.protocol.toLowerCase() + endpointString(ep))}`;
 }
 
 /**
@@ -365,9 +384,16 @@ export function renderIptablesSave(
     for (const b of t.builtins) out += `:${b} ACCEPT [0:0]\n`;
     const user = [...t.chains].sort();
     for (const c of user) out += `:${c} - [0:0]\n`;
-    for (const c of [...t.builtins, ...user]) {
-      for (const r of t.rules) if (r.chain === c) out += `-A ${c} ${r.spec}\n`;
+    const byChain = new Map<string, string[]>();
+    for (const r of t.rules) {
+      const list = byChain.get(r.chain);
+      if (list) list.push(r.spec);
+      else byChain.set(r.chain, [r.spec]);
     }
+    const lines: string[] = [];
+    for (const c of [...t.builtins, ...user])
+      for (const spec of byChain.get(c) ?? []) lines.push(`-A ${c} ${spec}\n`);
+    out += lines.join('');
     out += `COMMIT\n# Completed on ${when}\n`;
   }
   return out;

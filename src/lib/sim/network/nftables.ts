@@ -3,8 +3,7 @@
  * verdict-map lookup and load balancing is `numgen random mod N vmap`. Structure and names follow
  * pkg/proxy/nftables/proxier.go (setupNFTables, syncProxyRules); rendering follows `nft list`.
  */
-import { base32, sha256 } from './hash';
-import type { NodeNet } from './iptables';
+import { hash16, type NodeNet } from './iptables';
 import {
   categorize,
   endpointString,
@@ -39,7 +38,7 @@ export interface NftTable {
 
 /** hashAndTruncate: first 8 characters of base32(sha256(name)), a dash, then the name. */
 export function hashAndTruncate(name: string): string {
-  const n = base32(sha256(name)).slice(0, 8) + '-' + name;
+  const n = hash16(name).slice(0, 8) + '-' + name;
   const max = 256 - 16;
   return n.length > max ? n.slice(0, max - 3) + '...' : n;
 }
@@ -65,13 +64,15 @@ function formatTimeout(seconds: number): string {
 
 export function buildNftables(ports: ServicePortInfo[], node: NodeNet): NftTable {
   const chains: NftChain[] = [];
+  const byName = new Map<string, NftChain>();
   const chain = (name: string, base?: string, comment?: string) => {
-    let c = chains.find((x) => x.name === name);
+    let c = byName.get(name);
     if (!c) {
       c = { name, rules: [] };
       if (base) c.base = base;
       if (comment) c.comment = comment;
       chains.push(c);
+      byName.set(name, c);
     }
     return c;
   };
