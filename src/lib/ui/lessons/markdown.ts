@@ -109,3 +109,12 @@ export function watchedReasons(steps: Step[]): string[] {
     for (const g of s.segments) if (g.kind === 'watch') g.reasons.forEach((r) => out.add(r));
   return [...out];
 }
+
+/** Inline Markdown (a question prompt, an option) to sanitized HTML without a paragraph. */
+export function renderInline(text: string): string {
+  if (!DOMPurify.isSupported) throw new Error('renderInline needs a DOM to sanitize');
+  return DOMPurify.sanitize(marked.parseInline(text, { async: false }), {
+    ALLOWED_TAGS: ['code', 'em', 'strong', 'a', 'kbd', 'sub', 'sup', 'del'],
+    ALLOWED_ATTR: ['href', 'title']
+  });
+}

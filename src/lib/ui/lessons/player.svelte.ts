@@ -63,7 +63,7 @@ export class LessonPlayer {
   readonly steps: { step: SolutionStep; at: number }[];
   session?: LessonSession;
   private lab?: PlayerLab;
-  private watchReasons: Set<string>;
+  private watchReasons: readonly string[];
   private visibleSince?: number;
   private saving: Promise<unknown> = Promise.resolve();
   private lastNow = 0;
@@ -79,7 +79,7 @@ export class LessonPlayer {
     this.steps = lesson.spec.spec.solution
       .map((step) => ({ step, at: parseDuration(step.at) }))
       .sort((a, b) => a.at - b.at);
-    this.watchReasons = new Set(watchReasons);
+    this.watchReasons = watchReasons;
   }
 
   /** Restore saved progress: answers, ticks, hints, solution viewed, time spent. */
@@ -90,8 +90,8 @@ export class LessonPlayer {
     this.solutionViewed = s.solutionViewed;
     this.timeSpentMs = s.timeSpentMs;
     this.virtualDoneAt = s.virtualDoneAt;
-    const done = new Set(record?.completedSteps ?? []);
-    this.tasks = this.tasks.map((t) => ({ ...t, done: done.has(t.id) }));
+    const done = record?.completedSteps ?? [];
+    this.tasks = this.tasks.map((t) => ({ ...t, done: done.includes(t.id) }));
     this.complete = this.tasks.every((t) => t.done);
     if (this.session) this.pushToSession();
   }
@@ -132,7 +132,7 @@ export class LessonPlayer {
     this.lastNow = now;
     this.now = now;
     this.evaluate();
-    if (this.watchReasons.size) {
+    if (this.watchReasons.length) {
       const log = cluster.eventLog;
       if (log.length !== this.watchedFrom || log !== this.watchedLog) this.collectWatched(log);
     }
@@ -141,7 +141,7 @@ export class LessonPlayer {
   private collectWatched(log: readonly EventLogEntry[]): void {
     this.watchedLog = log;
     this.watchedFrom = log.length;
-    this.watched = log.filter((e) => this.watchReasons.has(e.reason));
+    this.watched = log.filter((e) => this.watchReasons.includes(e.reason));
   }
 
   private evaluate(): void {
