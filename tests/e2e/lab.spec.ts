@@ -93,26 +93,38 @@ test('bad YAML shows an error marker at its line and changes nothing', async ({ 
 });
 
 test('editing a Node capacity in the editor lets a Pending pod schedule', async ({ page }) => {
-  await open(page, 'gpu-pending.yaml');
+  await open(page, 'three-nodes.yaml');
   await page.getByRole('button', { name: 'Jump forward 1 minute' }).click();
-  await expect(page.getByRole('group', { name: 'Pending pods' })).toContainText('train');
-  await node(page, 'gpu-1')
-    .getByRole('button', { name: /Select node gpu-1/ })
-    .click();
   await page.getByRole('tab', { name: 'YAML editor' }).click();
-  await page.getByRole('button', { name: 'Load selected object' }).click();
   const editor = page.locator('.monaco-editor').first();
-  await expect(editor).toContainText('nvidia.com/gpu');
+  await expect(editor).toBeVisible({ timeout: 20_000 });
   await editor.click();
-  // Monaco's replace widget: capacity and allocatable of nvidia.com/gpu from 1 to 2.
+  await page.keyboard.press('Control+A');
+  // 6 CPUs: more than any 4-CPU worker has.
+  await page.keyboard.insertText(
+    'apiVersion: v1\nkind: Pod\nmetadata: {name: big}\nspec: {containers: [{name: c, image: nginx:1.27, resources: {requests: {cpu: "6"}}}]}\n'
+  );
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Applied.' })).toBeVisible();
+  await page.getByRole('button', { name: 'Jump forward 1 minute' }).click();
+  await expect(page.getByRole('group', { name: 'Pending pods' })).toContainText('big');
+
+  await node(page, 'worker-1')
+    .getByRole('button', { name: /Select node worker-1/ })
+    .click();
+  await page.getByRole('button', { name: 'Load selected object' }).click();
+  await expect(editor).toContainText('capacity');
+  await editor.click();
+  // Monaco's replace widget: cpu 4 → 8 (capacity and allocatable).
   await page.keyboard.press('Control+H');
-  await page.keyboard.insertText('nvidia.com/gpu: "1"');
+  await page.keyboard.insertText('cpu: "4"');
   await page.keyboard.press('Tab');
-  await page.keyboard.insertText('nvidia.com/gpu: "2"');
+  await page.keyboard.insertText('cpu: "8"');
   await page.keyboard.press('Control+Alt+Enter');
   await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Applied.' })).toBeVisible();
   await page.getByRole('button', { name: 'Jump forward 1 minute' }).click();
-  await expect(node(page, 'gpu-1').getByRole('button', { name: /Select pod train/ })).toBeVisible();
+  await expect(node(page, 'worker-1').getByRole('button', { name: /Select pod big/ })).toBeVisible();
 });
 
 for (const [w, h] of [
