@@ -117,3 +117,30 @@ describe('ApiServer deletes and snapshots', () => {
     expect(fromRestored.metadata.uid).toBe(fromOriginal.metadata.uid);
   });
 });
+
+describe('ApiServer owner index', () => {
+  it('lists objects by their controller and keeps the index through updates and deletes', () => {
+    const c = new Cluster();
+    const owned = (name: string, uid: string): KubeObject => ({
+      ...pod(name),
+      metadata: {
+        name,
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid, controller: true }]
+      }
+    });
+    c.api.create(owned('a', 'rs-1'));
+    c.api.create(owned('b', 'rs-1'));
+    c.api.create(pod('orphan'));
+    expect(c.api.listByController('Pod', 'rs-1').map((p) => p.metadata.name)).toEqual(['a', 'b']);
+    expect(c.api.listByController('Pod', '').map((p) => p.metadata.name)).toEqual(['orphan']);
+    c.api.patch('Pod', 'default', 'a', { metadata: { ownerReferences: null } });
+    c.api.delete('Pod', 'default', 'b');
+    expect(c.api.listByController('Pod', 'rs-1')).toEqual([]);
+    expect(
+      c.api
+        .listByController('Pod', '')
+        .map((p) => p.metadata.name)
+        .sort()
+    ).toEqual(['a', 'orphan']);
+  });
+});

@@ -87,6 +87,8 @@ export class ApiServer {
   private rv = 0;
   private store = new Map<string, Map<string, KubeObject>>();
   private podsByNode = new Map<string, Map<string, KubeObject>>();
+  /** kind → controller owner uid ('' for objects without a controller) → key → object. */
+  private byController = new Map<string, Map<string, Map<string, KubeObject>>>();
   private watchers = new Map<string, Set<WatchHandler>>();
   private dispatching = 0;
 
@@ -130,6 +132,18 @@ export class ApiServer {
   /** Pods bound to a node, from the spec.nodeName index. */
   podsOnNode<T extends KubeObject>(nodeName: string): T[] {
     return [...(this.podsByNode.get(nodeName)?.values() ?? [])] as T[];
+  }
+
+  /**
+   * Objects of `kind` whose controller ownerReference has `ownerUid` ('' lists the objects with
+   * no controller, the orphans a controller may adopt). An index, as controllers' informers keep.
+   */
+  listByController<T extends KubeObject>(kind: string, ownerUid: string, namespace?: string): T[] {
+    const m = this.byController.get(kind)?.get(ownerUid);
+    if (!m) return [];
+    const out: T[] = [];
+    for (const o of m.values()) if (!namespace || o.metadata.namespace === namespace) out.push(o as T);
+    return out;
   }
 
   count(kind: string): number {
@@ -321,6 +335,7 @@ export class ApiServer {
   restore(s: ApiServerSnapshot): void {
     this.store.clear();
     this.podsByNode.clear();
+    this.byController.clear();
     for (const o of s.objects) this.put(deepFreeze(clone(o)));
     this.rv = s.resourceVersion;
     this.requests = new Map(Object.entries(s.requests));
@@ -384,6 +399,7 @@ export class ApiServer {
     const stored = this.get(obj.kind, obj.metadata.namespace, obj.metadata.name);
     this.store.get(obj.kind)!.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
     if (obj.kind === 'Pod') this.unindexPod(stored);
+    this.unindexController(stored);
     obj.metadata.resourceVersion = String(++this.rv);
     const frozen = deepFreeze(obj);
     this.notify('DELETED', frozen, stored);
@@ -394,6 +410,13 @@ export class ApiServer {
     let m = this.store.get(obj.kind);
     if (!m) this.store.set(obj.kind, (m = new Map()));
     m.set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
+    if (old) this.unindexController(old);
+    let byOwner = this.byController.get(obj.kind);
+    if (!byOwner) this.byController.set(obj.kind, (byOwner = new Map()));
+    const owner = controllerUid(obj);
+    let owned = byOwner.get(owner);
+    if (!owned) byOwner.set(owner, (owned = new Map()));
+    owned.set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
     if (obj.kind === 'Pod') {
       if (old) this.unindexPod(old);
       const node = obj.spec?.nodeName as string | undefined;
@@ -403,6 +426,11 @@ export class ApiServer {
         idx.set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
       }
     }
+  }
+
+  private unindexController(old: KubeObject): void {
+    const owned = this.byController.get(old.kind)?.get(controllerUid(old));
+    owned?.delete(objectKey(old.metadata.namespace, old.metadata.name));
   }
 
   private unindexPod(old: KubeObject): void {
@@ -420,6 +448,10 @@ export class ApiServer {
       this.dispatching--;
     }
   }
+}
+
+function controllerUid(o: KubeObject): string {
+  return o.metadata.ownerReferences?.find((r) => r.controller)?.uid ?? '';
 }
 
 /** RFC 7386 JSON merge patch: objects merge, null deletes, everything else replaces. */

@@ -91,7 +91,12 @@ export class ReplicaSetController implements Controller {
     const api = this.host.cluster.api;
     const owned: KubeObject[] = [];
     const ns = rs.metadata.namespace;
-    for (const p of api.list<KubeObject>('Pod', { namespace: ns })) {
+    // The pods this ReplicaSet controls, plus the orphans it may adopt (owner index, not a full list).
+    const candidates = [
+      ...api.listByController<KubeObject>('Pod', rs.metadata.uid!, ns),
+      ...api.listByController<KubeObject>('Pod', '', ns)
+    ];
+    for (const p of candidates) {
       const ref = controllerRef(p);
       const matches = matchLabelSelector(rs.spec?.selector, p.metadata.labels);
       if (ref) {
