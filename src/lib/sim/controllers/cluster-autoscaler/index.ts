@@ -1,0 +1,27 @@
+/**
+ * Cluster Autoscaler. Importing this module registers the `cluster-autoscaler` component kind and
+ * a scenario bootstrap hook that adds it when a node pool can grow (`max` above `count`) or sets a
+ * `min`. Import it after `scenario/bootstrap` has loaded (it registers the hook at import time).
+ */
+import { registerBootstrapHook } from '../../scenario/bootstrap';
+import { autoscaledPools } from './template';
+import { CA_KIND, type AutoscalerArgs } from './autoscaler';
+
+export { ClusterAutoscaler, CA_ID, CA_KIND, CA_DEFAULTS, type AutoscalerArgs } from './autoscaler';
+export {
+  planScaleUp,
+  choose,
+  EXPANDERS,
+  PRIORITY_CONFIGMAP,
+  type Expander,
+  type ScaleUpPlan
+} from './scaleup';
+export { checkNode, blockingReason, utilization, TO_BE_DELETED_TAINT, SAFE_TO_EVICT } from './scaledown';
+export { STATUS_CONFIGMAP } from './status';
+export { autoscaledPools, templateNode, POOL_LABEL } from './template';
+
+registerBootstrapHook('cluster-autoscaler', (cluster, scenario) => {
+  const pools = autoscaledPools(scenario.spec.nodePools ?? []);
+  if (!pools.length) return;
+  cluster.addComponent(CA_KIND, { pools: structuredClone(pools) } satisfies AutoscalerArgs);
+});
