@@ -197,6 +197,7 @@ export class ClusterAutoscaler implements Component {
     this.state.target[g.name] = newSize;
     this.state.lastScaleUp = this.cluster.now;
     const taken = new Set([
+      ...[...this.cluster.components.keys()].map((id) => id.replace(/^kubelet\//, '')),
       ...Object.keys(this.state.provisioning),
       ...this.cluster.api.list<KubeObject>('Node').map((n) => n.metadata.name)
     ]);
@@ -268,21 +269,31 @@ export class ClusterAutoscaler implements Component {
     if (Object.values(this.state.deleting).some((d) => !d.empty)) return;
     let emptyBudget = CA_DEFAULTS.maxEmptyBulkDelete;
     let drainStarted = false;
+    const all = Object.values(byGroup).flat();
+    const isEmpty = (name: string) => verdicts[name]?.podsToMove.length === 0;
+    // Empty nodes first (in bulk), then at most one node to drain.
     const removable = Object.entries(this.state.unneededSince)
       .filter(([, since]) => now - since >= CA_DEFAULTS.scaleDownUnneededTimeMs)
       .map(([name]) => name)
-      .sort();
+      .sort((a, b) => Number(isEmpty(b)) - Number(isEmpty(a)) || (a < b ? -1 : 1));
     for (const name of removable) {
-      const node = Object.values(byGroup)
-        .flat()
-        .find((n) => n.metadata.name === name);
+      const node = all.find((n) => n.metadata.name === name);
       const g = node?.metadata.labels?.[POOL_LABEL];
       if (!node || !g) continue;
       const group = this.group(g);
       const leaving = Object.values(this.state.deleting).filter((d) => d.group === g).length;
       if (byGroup[g].length - leaving - 1 < group.min) continue;
-      const empty = verdicts[name]?.podsToMove.length === 0;
+      const empty = isEmpty(name);
       if (empty ? emptyBudget <= 0 : drainStarted) continue;
+      if (!empty) {
+        // Its pods must still fit once the nodes chosen in this pass are gone.
+        const elsewhere = this.cluster.api
+          .list<KubeObject>('Node')
+          .filter(
+            (o) => o.metadata.name !== name && !this.state.deleting[o.metadata.name] && !hasToBeDeleted(o)
+          );
+        if (!checkNode(this.cluster, node, elsewhere).unneeded) continue;
+      }
       if (empty) emptyBudget--;
       else drainStarted = true;
       this.startDeletion(node, g, empty);

@@ -61,6 +61,8 @@ export function planScaleUp(
     m[r] = (m[r] ?? 0) + 1;
   };
   const options: ScaleUpOption[] = [];
+  // Pods that fit some group's template: they get no NotTriggerScaleUp even when max limits them.
+  const schedulable = new Set<string>();
   for (const group of groups) {
     const current = sizes[group.name] ?? 0;
     if (current >= group.max) {
@@ -72,8 +74,10 @@ export function planScaleUp(
     const fits: KubeObject[] = [];
     for (const p of pending) {
       const r = simulateScheduling({ nodes: one.nodes, pods: [...one.ds, p], explain: true }).pods[0];
-      if (r?.selectedNode) fits.push(p);
-      else {
+      if (r?.selectedNode) {
+        fits.push(p);
+        schedulable.add(podKey(p));
+      } else {
         const f = Object.values(r?.nodes ?? {})[0]?.filter ?? {};
         const rs = Object.values(f).flatMap((x) => x.reasons);
         for (const reason of rs.length ? rs : [r?.message ?? 'unschedulable']) note(podKey(p), reason);
@@ -112,7 +116,7 @@ export function planScaleUp(
       }
     });
   }
-  const helped = new Set(options.flatMap((o) => o.pods));
+  const helped = new Set([...options.flatMap((o) => o.pods), ...schedulable]);
   const notHelped: Record<string, string> = {};
   for (const p of pending) {
     const k = podKey(p);
