@@ -27,6 +27,7 @@ import { PodGCController } from './podgc/gc_controller';
 import { GarbageCollector } from './garbagecollector/garbagecollector';
 import { NodeIpamController } from './nodeipam/node_ipam_controller';
 import { DisruptionController } from './disruption/disruption';
+import { EndpointSliceKcmController } from './endpointslice/controller';
 
 export const KCM_ID = 'kube-controller-manager';
 export const KCM_KIND = 'kube-controller-manager';
@@ -67,7 +68,8 @@ export class KubeControllerManager implements Component {
       new DaemonSetsController(this.host('daemonset-controller')),
       new PodGCController(this.host('pod-garbage-collector-controller')),
       new GarbageCollector(this.host('garbage-collector-controller')),
-      new DisruptionController(this.host('disruption-controller'))
+      new DisruptionController(this.host('disruption-controller')),
+      new EndpointSliceKcmController(this.host('endpointslice-controller'))
     ];
     for (const c of this.controllers) this.state.queues[c.name] = newWorkQueue();
     for (const c of this.controllers) this.unwatch.push(...c.watch());

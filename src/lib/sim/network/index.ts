@@ -37,9 +37,13 @@ export {
 export { rules, syncTime, firstPacketLookup, programmingLatency, CALIBRATION, FITTED } from './costmodel';
 export { kubeProxyOf, KUBE_PROXY_DEFAULTS, type ProxyMode } from './kubeproxy';
 
-/** Add the EndpointSlice controller and a kube-proxy for every Node that has none yet. */
+/** Add the cloud load-balancer controller and a kube-proxy for every Node that has none yet. */
 export function installNetworking(cluster: Cluster): void {
-  if (!cluster.component('endpointslice-controller')) cluster.addComponent('endpointslice-controller', {});
+  // EndpointSlices are kept by kube-controller-manager's endpointslice-controller; a cluster
+  // without the manager (unit tests) runs it standalone.
+  if (!cluster.component('kube-controller-manager') && !cluster.component('endpointslice-controller')) {
+    cluster.addComponent('endpointslice-controller', {});
+  }
   if (!cluster.component('service-lb-controller')) cluster.addComponent('service-lb-controller', {});
   ensureKubeProxies(cluster);
 }
