@@ -109,7 +109,8 @@ export function scheduleOne(
     return out(
       {
         selectedNode: null,
-        message: fitErrorMessage(0, statuses, '', '', opts.minor),
+        // ErrNoNodesAvailable (schedule_one.go): not a FitError, so no "0/0 nodes are available".
+        message: 'no nodes available to schedule pods',
         unschedulablePlugins: []
       },
       next
