@@ -3,6 +3,7 @@
  * This file defines the contract the UI and the CLI use and implements the session: history,
  * completion, simple pipes (`| grep`, `| head`, `| tail`, `| wc -l`) and the node-shell mode.
  */
+import { renderTrace, trace } from '../network/trace';
 import type { Cluster } from '../cluster';
 import { lookupResource, RESOURCES } from '../api/resources';
 import { ParseError, splitWords } from './args';
@@ -40,11 +41,14 @@ export interface ConsoleOptions {
   disabled?: (argv: string[]) => string | undefined;
 }
 
-const TOP_COMMANDS = ['kubectl', 'ssh', 'node-shell', 'clear', 'help', 'history'];
+const TOP_COMMANDS = ['kubectl', 'ssh', 'node-shell', 'nodeplane', 'clear', 'help', 'history'];
 
 export const CONSOLE_HELP = `Nodeplane console. Commands:
   kubectl <verb> ...      talk to the simulated cluster (kubectl help lists the verbs)
   ssh <node>              open a shell on a node (also: node-shell <node>); exit leaves
+  nodeplane trace <from> <to>
+                          trace a connection through kube-proxy's rules and the CNI:
+                          from = [ns/]pod or external[:ip], to = ip:port or service[.ns]:port
   clear                   clear the screen
   history                 list earlier commands (Up/Down recall them, Tab completes)
   help                    this list
@@ -138,6 +142,8 @@ export class ConsoleSession {
         this.node = target;
         return { stdout: '', stderr: '', exitCode: 0 };
       }
+      case 'nodeplane':
+        return this.nodeplane(args);
       case 'clear':
         return { stdout: '', stderr: '', exitCode: 0, action: { type: 'clear' } };
       case 'help':
@@ -149,6 +155,21 @@ export class ConsoleSession {
         return { stdout: '', stderr: '', exitCode: 0 };
       default:
         return { stdout: '', stderr: `bash: ${cmd}: command not found\n`, exitCode: 127 };
+    }
+  }
+
+  private traces = 0;
+
+  /** `nodeplane trace <from> <to>`: the packet's path, rule by rule (network/trace.ts). */
+  private nodeplane(args: string[]): ConsoleResult {
+    const usage = 'usage: nodeplane trace <from> <to>   e.g. nodeplane trace default/client web:80\n';
+    if (args[0] !== 'trace' || args.length !== 3) return { stdout: '', stderr: usage, exitCode: 1 };
+    try {
+      // Each trace draws from its own seed so looking never changes the cluster's random sequence.
+      const r = trace(this.cluster, args[1], args[2], { seed: this.cluster.config.seed + ++this.traces });
+      return { stdout: renderTrace(r), stderr: '', exitCode: 0 };
+    } catch (e) {
+      return { stdout: '', stderr: `error: ${(e as Error).message}\n`, exitCode: 1 };
     }
   }
 
