@@ -1,29 +1,41 @@
 import adapter from '@sveltejs/adapter-static';
 import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
 import { execSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 // BASE_PATH lets the static build be hosted under a sub-path, e.g. BASE_PATH=/nodeplane npm run build
 const base = process.env.BASE_PATH ?? '';
 
 /**
- * The app version names the service worker's cache: package version + git commit. A build from a
- * tree with uncommitted changes (or outside git) adds the build time, so two different builds never
- * share a cache name.
+ * The app version names the service worker's cache: package version + git commit + a fingerprint
+ * of the sources, so two different builds never share a cache name.
  */
 function versionName() {
   const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+  // A fingerprint of the sources: the same in every process of one build (client, server,
+  // prerender), different after any change, with or without git.
+  const hash = createHash('sha1');
+  const walk = (dir) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1
+    )) {
+      const p = join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else hash.update(`${p}\0${statSync(p).size}\0${statSync(p).mtimeMs}\n`);
+    }
+  };
+  for (const dir of ['src', 'static', 'lessons', 'scenarios']) walk(dir);
+  const fingerprint = hash.digest('hex').slice(0, 8);
   try {
-    const git = (cmd) =>
-      execSync(cmd, { stdio: ['ignore', 'pipe', 'ignore'] })
-        .toString()
-        .trim();
-    const commit = git('git rev-parse --short=12 HEAD');
-    const dirty = git('git status --porcelain --untracked-files=no') !== '';
-    return dirty ? `${version}-${commit}-${stamp}` : `${version}-${commit}`;
+    const commit = execSync('git rev-parse --short=12 HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    return `${version}-${commit}-${fingerprint}`;
   } catch {
-    return `${version}-${stamp}`;
+    return `${version}-${fingerprint}`;
   }
 }
 
