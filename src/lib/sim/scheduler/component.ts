@@ -21,6 +21,8 @@ export const SCHEDULER_ID = 'kube-scheduler';
 export const SCHEDULER_KIND = 'kube-scheduler';
 /** Attempts kept per pod for the UI and `kubectl describe`. */
 export const HISTORY_LIMIT = 20;
+/** Attempts a snapshot keeps per still-waiting pod (see getState). */
+export const SNAPSHOT_HISTORY_LIMIT = 3;
 /** Virtual time one scheduling cycle takes. */
 export const CYCLE_MS = 1;
 
@@ -117,7 +119,14 @@ export class KubeScheduler implements Component {
   }
 
   getState(): unknown {
-    return this.state;
+    // Attempt histories are explanations, not inputs: scheduling never reads them. A snapshot keeps
+    // the last attempts of pods still waiting and drops the rest, or the scheduler alone would make
+    // up most of a snapshot (every bound pod's per-node, per-plugin table).
+    const history: Record<string, SchedulingAttempt[]> = {};
+    for (const [key, attempts] of Object.entries(this.state.history)) {
+      if (this.state.queue.pods[key]) history[key] = attempts.slice(-SNAPSHOT_HISTORY_LIMIT);
+    }
+    return { ...this.state, history };
   }
 
   setState(s: unknown): void {
