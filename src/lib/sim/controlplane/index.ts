@@ -9,6 +9,7 @@ import { LE_KIND, type LeaderElectionArgs } from './component';
 
 export { LeaderElection, LE_ID, LE_KIND, ELECTED, type LeaderElectionArgs } from './component';
 export { LEADER_ELECTION, tryAcquireOrRenew, microTime, type Candidate } from './leaderelection';
+export { estimateLoad, loadInputFor, MUTATING_P99_SLO_MS, type LoadInput, type LoadEstimate } from './load';
 
 registerBootstrapHook('leader-election', (cluster, scenario) => {
   if (scenario.apiServers <= 1) return;
