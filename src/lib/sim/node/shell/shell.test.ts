@@ -293,6 +293,8 @@ describe('crictl', () => {
 
 describe('networking and system tools', () => {
   it('a fresh node before kube-proxy and the CNI', () => {
+    // Nothing programmed the node yet (the networking module, when loaded, would render its rules).
+    registerDataplaneProvider(() => undefined);
     const { cluster, run } = setup();
     cluster.advance(350_000);
     expect(run('ip route').stdout).toBe(
