@@ -6,6 +6,8 @@ import './index';
 import type { KubeObject } from '../../api/types';
 import type { Cluster } from '../../cluster';
 import { CA_ID, type ClusterAutoscaler } from './autoscaler';
+import { Cluster as ClusterClass } from '../../cluster';
+import { timeWhen } from '../testing/harness';
 
 const scaleUpScenario = readFileSync(
   new URL('../../../../../scenarios/autoscaler-scale-up.yaml', import.meta.url),
@@ -209,5 +211,55 @@ spec:
     expect(caEvents(cluster, 'ScaleDown').some((e) => e.message === 'deleting pod for node scale down')).toBe(
       true
     );
+  });
+
+  it('a budget that stops allowing disruptions mid-drain aborts it after 2 minutes of refused evictions', () => {
+    const big = WEB.replace('name: web', 'name: big')
+      .replaceAll('app: web', 'app: big')
+      .replace('cpu: 100m', 'cpu: 1100m');
+    const pdb = `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: { name: web }
+spec:
+  maxUnavailable: 1
+  selector: { matchLabels: { app: web } }
+`;
+    const { cluster } = createCluster(scaleDownScenario(`${big}---\n${WEB}---\n${pdb}`));
+    const tainted = () =>
+      cluster.api
+        .list<KubeObject>('Node')
+        .find((n) =>
+          (n.spec?.taints ?? []).some((t: { key: string }) => t.key === 'ToBeDeletedByClusterAutoscaler')
+        );
+    const at = timeWhen(cluster, 20 * 60_000, () => !!tainted())!;
+    const node = tainted()!.metadata.name;
+    // Before the first eviction: the budget changes and now needs the one pod kept.
+    cluster.api.patch(
+      'PodDisruptionBudget',
+      'default',
+      'web',
+      { spec: { maxUnavailable: 0 } },
+      { component: 'kubectl' }
+    );
+    cluster.runUntil(at + 2 * 60_000 + 10_000);
+    const failed = caEvents(cluster, 'ScaleDownFailed');
+    expect(failed.map((e) => [e.t, e.object, e.message])).toEqual([
+      [at + 2 * 60_000, `Node/${node}`, 'failed to drain the node, aborting ScaleDown']
+    ]);
+    expect(tainted()).toBeUndefined();
+    expect(nodeNames(cluster)).toContain(node);
+    expect(cluster.api.list<KubeObject>('Pod', { labelSelector: 'app=web' })[0].spec?.nodeName).toBe(node);
+    expect(cluster.api.requestCounts()['create pods/eviction']).toBe(13);
+  });
+
+  it('a snapshot taken while a machine boots restores and continues identically', () => {
+    const { cluster } = createCluster(scaleUpScenario);
+    cluster.runUntil(30_000);
+    const restored = ClusterClass.restore(cluster.snapshot());
+    cluster.runUntil(15 * 60_000);
+    restored.runUntil(15 * 60_000);
+    expect(nodeNames(restored)).toEqual(nodeNames(cluster));
+    expect(restored.eventLog).toEqual(cluster.eventLog);
+    expect(ca(restored).state).toEqual(ca(cluster).state);
   });
 });
