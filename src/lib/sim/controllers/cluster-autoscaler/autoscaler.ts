@@ -6,14 +6,14 @@
  */
 import { registerComponent, type Cluster, type Component } from '../../cluster';
 import type { SimEvent } from '../../engine/engine';
-import { clone, type KubeObject, type RequestContext, type Taint } from '../../api/types';
-import { evictPod } from '../../api/eviction';
+import type { KubeObject, RequestContext } from '../../api/types';
 import { ApiError, ConnectionError } from '../../api/errors';
 import { podCondition, podKey } from '../util/pods';
 import { simulateScheduling } from '../../scheduler/simulate';
 import { nodeGroupOf, newMachineArgs, POOL_LABEL, templateNode, type NodeGroup } from './template';
 import { planScaleUp, type Expander } from './scaleup';
-import { checkNode, isDaemonSetPod, TO_BE_DELETED_TAINT, type NodeVerdict } from './scaledown';
+import { drain, hasToBeDeleted, startDeletion } from './drain';
+import { checkNode, type NodeVerdict } from './scaledown';
 import { statusYaml, writeStatus, type GroupStatus, type Transitions } from './status';
 import type { NodePoolSpec } from '../../scenario/types';
 
@@ -40,13 +40,13 @@ export interface AutoscalerArgs {
   expander?: string;
 }
 
-interface Deleting {
+export interface Deleting {
   group: string;
   started: number;
   empty: boolean;
 }
 
-interface State {
+export interface State {
   target: Record<string, number>;
   /** Machines booting: node name → group. */
   provisioning: Record<string, string>;
@@ -58,8 +58,8 @@ interface State {
   transitions: Transitions;
 }
 
-const CTX: RequestContext = { component: 'cluster-autoscaler' };
-const SOURCE = { component: 'cluster-autoscaler' };
+export const CTX: RequestContext = { component: 'cluster-autoscaler' };
+export const SOURCE = { component: 'cluster-autoscaler' };
 
 export class ClusterAutoscaler implements Component {
   readonly id = CA_ID;
@@ -69,7 +69,7 @@ export class ClusterAutoscaler implements Component {
   state: State;
 
   constructor(
-    private cluster: Cluster,
+    readonly cluster: Cluster,
     readonly args: AutoscalerArgs
   ) {
     this.groups = args.pools.map(nodeGroupOf);
@@ -108,7 +108,7 @@ export class ClusterAutoscaler implements Component {
     } else if (ev.type === 'provision') {
       this.provision(ev.data as string);
     } else if (ev.type === 'drain') {
-      this.guard(() => this.drain(ev.data as string));
+      this.guard(() => drain(this, ev.data as string));
     }
   }
 
@@ -296,120 +296,7 @@ export class ClusterAutoscaler implements Component {
       }
       if (empty) emptyBudget--;
       else drainStarted = true;
-      this.startDeletion(node, g, empty);
-    }
-  }
-
-  private startDeletion(node: KubeObject, group: string, empty: boolean): void {
-    const api = this.cluster.api;
-    const upd = clone(node);
-    const taints = ((upd.spec?.taints ?? []) as Taint[]).filter((t) => t.key !== TO_BE_DELETED_TAINT);
-    taints.push({
-      key: TO_BE_DELETED_TAINT,
-      value: String(Math.floor((api.epochMs + this.cluster.now) / 1000)),
-      effect: 'NoSchedule'
-    });
-    upd.spec = { ...(upd.spec ?? {}), taints };
-    api.update(upd, CTX);
-    this.state.deleting[node.metadata.name] = { group, started: this.cluster.now, empty };
-    delete this.state.unneededSince[node.metadata.name];
-    this.cluster.recorder.event(
-      node,
-      'Normal',
-      'ScaleDown',
-      'marked the node as toBeDeleted/unschedulable',
-      SOURCE,
-      CTX
-    );
-    this.cluster.engine.schedule(0, this.id, 'drain', node.metadata.name);
-  }
-
-  /** Evict what is left, wait for the pods to go, then delete the Node and the machine. */
-  private drain(name: string): void {
-    const d = this.state.deleting[name];
-    if (!d) return;
-    const api = this.cluster.api;
-    const now = this.cluster.now;
-    const pods = api
-      .podsOnNode<KubeObject>(name)
-      .filter(
-        (p) =>
-          p.status?.phase !== 'Succeeded' &&
-          p.status?.phase !== 'Failed' &&
-          !p.metadata.annotations?.['kubernetes.io/config.mirror']
-      );
-    let failed = false;
-    for (const p of pods) {
-      if (p.metadata.deletionTimestamp) continue;
-      try {
-        evictPod(this.cluster, p.metadata.namespace!, p.metadata.name, CTX, {
-          gracePeriodSeconds: Math.min(
-            p.spec?.terminationGracePeriodSeconds ?? 30,
-            CA_DEFAULTS.maxGracefulTerminationSec
-          )
-        });
-        this.cluster.recorder.event(
-          p,
-          'Normal',
-          'ScaleDown',
-          'deleting pod for node scale down',
-          SOURCE,
-          CTX
-        );
-      } catch (e) {
-        if (!(e instanceof ApiError) && !(e instanceof ConnectionError)) throw e;
-        failed = true;
-      }
-    }
-    if (failed) {
-      if (now - d.started >= CA_DEFAULTS.maxPodEvictionTimeMs) return this.abort(name);
-      this.cluster.engine.schedule(CA_DEFAULTS.evictionRetryMs, this.id, 'drain', name);
-      return;
-    }
-    // Evicted pods still terminating; DaemonSet pods go with the machine if they linger.
-    const left = pods.filter((p) => !isDaemonSetPod(p));
-    const graceOver =
-      now - d.started >= CA_DEFAULTS.maxPodEvictionTimeMs + CA_DEFAULTS.maxGracefulTerminationSec * 1000;
-    if (left.length && !graceOver) {
-      this.cluster.engine.schedule(5_000, this.id, 'drain', name);
-      return;
-    }
-    this.removeNode(name, d);
-  }
-
-  private abort(name: string): void {
-    delete this.state.deleting[name];
-    this.state.lastScaleDownFail = this.cluster.now;
-    const node = this.cluster.api.tryGet<KubeObject>('Node', undefined, name);
-    if (!node) return;
-    const upd = clone(node);
-    upd.spec = {
-      ...(upd.spec ?? {}),
-      taints: ((upd.spec?.taints ?? []) as Taint[]).filter((t) => t.key !== TO_BE_DELETED_TAINT)
-    };
-    this.cluster.api.update(upd, CTX);
-    this.cluster.recorder.event(
-      node,
-      'Warning',
-      'ScaleDownFailed',
-      'failed to drain the node, aborting ScaleDown',
-      SOURCE,
-      CTX
-    );
-  }
-
-  private removeNode(name: string, d: Deleting): void {
-    const api = this.cluster.api;
-    if (api.tryGet('Node', undefined, name)) api.delete('Node', undefined, name, {}, CTX);
-    this.cluster.removeComponent(`kubelet/${name}`);
-    delete this.state.deleting[name];
-    this.state.target[d.group] = Math.max(0, (this.state.target[d.group] ?? 1) - 1);
-    const cm = api.tryGet<KubeObject>('ConfigMap', 'kube-system', 'cluster-autoscaler-status');
-    if (cm) {
-      const msg = d.empty
-        ? `Scale-down: removing empty node "${name}"`
-        : `Scale-down: node ${name} removed with drain`;
-      this.cluster.recorder.event(cm, 'Normal', d.empty ? 'ScaleDownEmpty' : 'ScaleDown', msg, SOURCE, CTX);
+      startDeletion(this, node, g, empty);
     }
   }
 
@@ -438,10 +325,6 @@ export class ClusterAutoscaler implements Component {
   private status(): void {
     writeStatus(this.cluster, CTX, this.currentStatusText(this.groupNodes()), this.cluster.api.timestamp());
   }
-}
-
-function hasToBeDeleted(n: KubeObject): boolean {
-  return ((n.spec?.taints ?? []) as Taint[]).some((t) => t.key === TO_BE_DELETED_TAINT);
 }
 
 function finite(n: number): number | null {
