@@ -1,5 +1,5 @@
 /**
- * The lesson player's model: a `LessonSession` (checks, answers, hints) on the lab's cluster.
+ * The lesson player's model: a lesson session (checks, answers, hints) on the lab's cluster.
  * The lab calls `frame()` after every frame; the player evaluates the task checks then, so a task
  * ticks the moment the cluster satisfies it. It also plays the reference solution on the lab
  * ("show solution"), keeps the time spent and saves progress through the `save` callback.
@@ -8,8 +8,8 @@ import type { Cluster } from '$lib/sim/cluster';
 import type { EventLogEntry } from '$lib/sim/events/recorder';
 import { parseDuration } from '$lib/sim/engine/duration';
 import type { Language, Lesson, SolutionStep } from '$lib/lessons/format';
-import { LessonSession, type LessonRuntime } from '$lib/lessons/session';
 import type { ProgressInput, ProgressRecord } from '$lib/persist';
+import { BrowserLessonSession } from './lesson-session';
 import { emptyState, progressInput, readState, type PlayerState } from './progress';
 
 /** What the player needs of the lab (`Lab` from src/lib/ui/lab satisfies it). */
@@ -40,8 +40,6 @@ export interface PlayerOptions {
   save?: (input: ProgressInput) => Promise<unknown>;
   /** Wall clock in ms for the time spent (performance.now in the page). */
   wallClock?: () => number;
-  /** The simulator operations the session needs besides the lab (console, YAML) for `applyStep`. */
-  runtime: Omit<LessonRuntime, 'createCluster'>;
 }
 
 export class LessonPlayer {
@@ -51,6 +49,8 @@ export class LessonPlayer {
   solutionViewed = $state(false);
   solution = $state<SolutionView>({ active: false, next: 0, error: '' });
   complete = $state(false);
+  /** The lesson was completed while open (not restored complete): the summary takes focus. */
+  completedLive = $state(false);
   /** Text for the tasks' polite live region. */
   announcement = $state('');
   ready = $state(false);
@@ -61,7 +61,7 @@ export class LessonPlayer {
   timeSpentMs = $state(0);
 
   readonly steps: { step: SolutionStep; at: number }[];
-  session?: LessonSession;
+  session?: BrowserLessonSession;
   private lab?: PlayerLab;
   private watchReasons: readonly string[];
   private visibleSince?: number;
@@ -99,8 +99,7 @@ export class LessonPlayer {
   /** Bind to the lab once it is built. */
   attach(lab: PlayerLab): void {
     this.lab = lab;
-    const runtime: LessonRuntime = { ...this.opts.runtime, createCluster: () => lab.cluster };
-    this.session = new LessonSession(this.lesson, runtime, this.opts.lang());
+    this.session = new BrowserLessonSession(this.lesson, lab.cluster, this.opts.lang());
     this.pushToSession();
     this.ready = true;
     this.frame(lab.cluster);
@@ -159,6 +158,7 @@ export class LessonPlayer {
       if (s.complete && !this.complete) {
         this.pauseClock();
         this.complete = true;
+        this.completedLive = true;
         this.virtualDoneAt = s.cluster.now;
         this.solution.active = false;
       }
@@ -220,7 +220,7 @@ export class LessonPlayer {
     if (!this.lab) return;
     this.solution = { active: false, next: 0, error: '' };
     this.lab.reset();
-    this.session?.reset(false);
+    this.session?.reset(this.lab.cluster);
     this.frame(this.lab.cluster);
   }
 
@@ -229,7 +229,7 @@ export class LessonPlayer {
     if (!this.lab || !this.session) return;
     this.solution = { active: false, next: 0, error: '' };
     this.lab.reset();
-    this.session.reset(true);
+    this.session.reset(this.lab.cluster, true);
     this.answers = {};
     this.complete = false;
     this.virtualDoneAt = undefined;
@@ -248,7 +248,7 @@ export class LessonPlayer {
     this.solutionViewed = true;
     this.session.solutionViewed = true;
     this.lab.reset();
-    this.session.reset(false);
+    this.session.reset(this.lab.cluster);
     this.solution = { active: true, next: 0, error: '' };
     this.lastNow = 0;
     this.frame(this.lab.cluster);

@@ -54,7 +54,6 @@ function setup(lesson: Lesson, lang: 'en' | 'ru' = 'en') {
   let wall = 0;
   const player = new LessonPlayer(lesson, {
     lang: () => lang,
-    runtime: simRuntime,
     save: async (i) => void saved.push(i),
     wallClock: () => wall
   });
