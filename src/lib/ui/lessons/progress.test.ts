@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { LessonSummary } from '$lib/lessons/bundle';
+import type { ProgressRecord } from '$lib/persist';
+import { recordProblem } from '$lib/persist/records';
+import { continueTarget, formatSpent, progressInput, readState, roadmapEntries } from './progress';
+
+const lesson = (slug: string, order: number, tasks: string[]): LessonSummary => ({
+  slug,
+  order,
+  title: { en: slug, ru: slug },
+  summary: { en: '', ru: '' },
+  minutes: 10,
+  tasks
+});
+const L = [lesson('01-a', 1, ['x', 'y']), lesson('02-b', 2, ['p']), lesson('03-c', 3, ['q', 'r', 's'])];
+const rec = (
+  slug: string,
+  status: 'started' | 'completed',
+  steps: string[],
+  updatedAt: number
+): ProgressRecord => ({
+  schema: 2,
+  slug,
+  status,
+  completedSteps: steps,
+  hintsUsed: 0,
+  startedAt: 1,
+  updatedAt
+});
+
+describe('progress', () => {
+  it('builds a record the store accepts, with the answers, hints and time in its state', () => {
+    const input = progressInput('06-heartbeats', ['predict'], false, {
+      answers: { 'evict-time': { value: 350, correct: true } },
+      hints: { predict: 2, silence: 1 },
+      solutionViewed: true,
+      timeSpentMs: 125_000
+    });
+    expect(input).toMatchObject({
+      slug: '06-heartbeats',
+      status: 'started',
+      completedSteps: ['predict'],
+      hintsUsed: 3
+    });
+    const record = { schema: 2, ...input, startedAt: 1, updatedAt: 2 };
+    expect(recordProblem('progress', record)).toBeNull();
+    expect(readState(record as ProgressRecord)).toEqual({
+      answers: { 'evict-time': { value: 350, correct: true } },
+      hints: { predict: 2, silence: 1 },
+      solutionViewed: true,
+      timeSpentMs: 125_000
+    });
+  });
+
+  it('reads a foreign or damaged state as empty parts', () => {
+    const r = {
+      ...rec('01-a', 'started', [], 1),
+      state: { answers: { q: 'yes' }, hints: { x: -1, y: 2 }, timeSpentMs: 'long' }
+    };
+    expect(readState(r)).toEqual({ answers: {}, hints: { y: 2 }, solutionViewed: false, timeSpentMs: 0 });
+    expect(readState(undefined)).toEqual({ answers: {}, hints: {}, solutionViewed: false, timeSpentMs: 0 });
+  });
+
+  it('counts only the tasks a lesson still has', () => {
+    const e = roadmapEntries(L, [
+      rec('01-a', 'started', ['x', 'gone'], 5),
+      rec('02-b', 'completed', ['p'], 3)
+    ]);
+    expect(e.map((x) => [x.lesson.slug, x.status, x.done, x.total])).toEqual([
+      ['01-a', 'started', 1, 2],
+      ['02-b', 'completed', 1, 1],
+      ['03-c', 'new', 0, 3]
+    ]);
+  });
+
+  it('continues the lesson touched last, else the first not completed', () => {
+    expect(continueTarget(L, [])?.slug).toBe('01-a');
+    expect(
+      continueTarget(L, [
+        rec('01-a', 'started', [], 5),
+        rec('03-c', 'started', [], 9),
+        rec('02-b', 'completed', [], 20)
+      ])?.slug
+    ).toBe('03-c');
+    expect(continueTarget(L, [rec('01-a', 'completed', [], 5), rec('gone', 'started', [], 50)])?.slug).toBe(
+      '02-b'
+    );
+    expect(
+      continueTarget(
+        L,
+        L.map((l) => rec(l.slug, 'completed', l.tasks, 1))
+      )
+    ).toBeUndefined();
+  });
+
+  it('formats the time spent', () => {
+    expect([formatSpent(42_400), formatSpent(425_000), formatSpent(3_720_000)]).toEqual([
+      '42s',
+      '7m05s',
+      '1h02m'
+    ]);
+  });
+});
