@@ -172,3 +172,60 @@ test('the roadmap and the player render in Russian', async ({ page }) => {
   await expect(page.getByText('Шаг 1 из 5')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Следующий шаг' })).toBeVisible();
 });
+
+test('progress exports to a file and imports back on the roadmap', async ({ page }) => {
+  await openLesson(page);
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByLabel('Your answer, in s').fill('350');
+  await page.getByRole('button', { name: 'Check', exact: true }).click();
+  await expect(task(page, 'predict')).toHaveAttribute('data-done', 'true');
+
+  await page.getByRole('link', { name: 'Back to the roadmap' }).click();
+  const card = page.locator('[data-lesson="06-heartbeats"]');
+  await expect(card).toHaveAttribute('data-status', 'started');
+  await expect(card).toContainText('1 of 5 tasks done');
+  await expect(page.getByTestId('continue')).toContainText(
+    'Continue where you left off: When heartbeats stop'
+  );
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export progress' }).click()
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^nodeplane-progress-\d{4}-\d{2}-\d{2}\.json$/);
+  const backup = JSON.parse(
+    await (await download.createReadStream()).toArray().then((c) => Buffer.concat(c).toString())
+  );
+  expect(backup).toMatchObject({ format: 'nodeplane-backup', sandboxes: [], settings: [] });
+  expect(backup.progress).toHaveLength(1);
+  expect(backup.progress[0]).toMatchObject({
+    slug: '06-heartbeats',
+    status: 'started',
+    completedSteps: ['predict']
+  });
+
+  // The same file with lesson 6 finished, imported back.
+  backup.progress[0] = {
+    ...backup.progress[0],
+    status: 'completed',
+    completedSteps: ['predict', 'silence', 'fast-failover', 'failover', 'terminating'],
+    completedAt: backup.progress[0].updatedAt
+  };
+  await page.getByLabel('Choose a progress file to import').setInputFiles({
+    name: 'progress.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(backup))
+  });
+  await expect(page.getByRole('status').filter({ hasText: 'Imported progress for 1 lesson.' })).toBeVisible();
+  await expect(card).toHaveAttribute('data-status', 'completed');
+  await expect(card).toContainText('5 of 5 tasks done');
+
+  await page.getByLabel('Choose a progress file to import').setInputFiles({
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"format":"something-else"}')
+  });
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Import failed: not a Nodeplane backup' })
+  ).toBeVisible();
+});
