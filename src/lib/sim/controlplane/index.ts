@@ -4,7 +4,7 @@
  * StartControlPlaneNode faults, and a scenario bootstrap hook that adds leader election when the
  * scenario has more than one control-plane node. Import it after `scenario/bootstrap` has loaded.
  */
-import { registerBootstrapHook } from '../scenario/bootstrap';
+import { registerBootstrapHook } from '../scenario/hooks';
 import { LE_KIND, type LeaderElectionArgs } from './component';
 
 export { LeaderElection, LE_ID, LE_KIND, ELECTED, type LeaderElectionArgs } from './component';

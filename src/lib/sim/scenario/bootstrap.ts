@@ -13,8 +13,11 @@ import { SCENARIO_COMPONENT_ID, type ScenarioComponentArgs } from './component';
 import { ScenarioError } from './errors';
 import { loadScenario } from './load';
 import type { Scenario } from './types';
+import { bootstrapHooks } from './hooks';
 import './component';
 import './components';
+
+export { registerBootstrapHook } from './hooks';
 
 export interface CreateClusterOptions {
   fileName?: string;
@@ -46,16 +49,6 @@ export class MissingComponentError extends Error {
     );
     this.name = 'MissingComponentError';
   }
-}
-
-type BootstrapHook = (cluster: Cluster, scenario: Scenario) => void;
-const hooks: { name: string; hook: BootstrapHook }[] = [];
-
-/** Modules with scenario-level setup (networking, autoscaler) register it at import time. */
-export function registerBootstrapHook(name: string, hook: BootstrapHook): void {
-  const i = hooks.findIndex((h) => h.name === name);
-  if (i >= 0) hooks[i] = { name, hook };
-  else hooks.push({ name, hook });
 }
 
 function etcdFor(s: Scenario): Etcd {
@@ -101,7 +94,7 @@ export function createCluster(scenarioText: string, opts: CreateClusterOptions =
   add('kube-controller-manager', {});
   add('kube-scheduler', {});
   for (const node of scenario.nodes) add('kubelet', node);
-  for (const h of hooks) h.hook(cluster, scenario);
+  for (const h of bootstrapHooks) h.hook(cluster, scenario);
   try {
     applyManifests(cluster, scenario.objects, { component: 'kubectl' });
   } catch (e) {

@@ -183,6 +183,17 @@ export function checkScenarioSpec(spec: ScenarioSpec): Causes {
           invalidValue(`${p}.target`, f.target, `no such etcd member (members: ${etcdNames.join(', ')})`)
         );
       }
+    } else if (f.action === 'StopControlPlaneNode' || f.action === 'StartControlPlaneNode') {
+      const cpNodes = Array.from(
+        { length: spec.controlPlane?.apiServers ?? 1 },
+        (_, j) => `control-plane-${j + 1}`
+      );
+      if (!f.target) out.push(required(`${p}.target`, `${f.action} needs a control-plane node name`));
+      else if (!cpNodes.includes(f.target)) {
+        out.push(
+          invalidValue(`${p}.target`, f.target, `no such control-plane node (nodes: ${cpNodes.join(', ')})`)
+        );
+      }
     } else if (f.action === 'SetProxyMode') {
       if (!f.mode) out.push(required(`${p}.mode`, 'SetProxyMode needs the new mode'));
       if (f.target && f.target !== 'all' && !allNodes.has(f.target)) {

@@ -8,3 +8,5 @@ import '../controllers';
 import '../scheduler/component';
 import '../etcd/faults';
 import '../network';
+import '../controllers/cluster-autoscaler';
+import '../controlplane';

@@ -149,7 +149,7 @@ describe('scenario errors', () => {
     expect(issues.map((i) => [i.line, i.message])).toEqual([
       [
         8,
-        'spec.faults[0].action: Unsupported value: "RebootNode": supported values: "StopKubelet", "StartKubelet", "StopRuntime", "StartRuntime", "PartitionNode", "HealNode", "FillMemory", "FillDisk", "RemoveCNI", "InstallCNI", "DeleteNode", "StopControllerManager", "StartControllerManager", "StopScheduler", "StartScheduler", "StopEtcdMember", "StartEtcdMember", "SetProxyMode"'
+        'spec.faults[0].action: Unsupported value: "RebootNode": supported values: "StopKubelet", "StartKubelet", "StopRuntime", "StartRuntime", "PartitionNode", "HealNode", "FillMemory", "FillDisk", "RemoveCNI", "InstallCNI", "DeleteNode", "StopControllerManager", "StartControllerManager", "StopScheduler", "StartScheduler", "StopEtcdMember", "StartEtcdMember", "StopControlPlaneNode", "StartControlPlaneNode", "SetProxyMode"'
       ]
     ]);
     const issues2 = issuesOf(
@@ -231,6 +231,8 @@ describe('createCluster', () => {
       'kube-scheduler',
       'kubelet/worker-1',
       'kubelet/worker-2',
+      // three API servers: kube-scheduler and kube-controller-manager elect leaders
+      'leader-election',
       'scenario'
     ]);
     expect(cluster.api.get('Deployment', 'default', 'web').spec.replicas).toBe(2);

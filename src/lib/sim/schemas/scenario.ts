@@ -23,6 +23,8 @@ export const SCENARIO_FAULT_ACTIONS = [
   'StartScheduler',
   'StopEtcdMember',
   'StartEtcdMember',
+  'StopControlPlaneNode',
+  'StartControlPlaneNode',
   'SetProxyMode'
 ];
 

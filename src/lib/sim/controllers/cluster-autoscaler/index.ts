@@ -3,7 +3,7 @@
  * a scenario bootstrap hook that adds it when a node pool can grow (`max` above `count`) or sets a
  * `min`. Import it after `scenario/bootstrap` has loaded (it registers the hook at import time).
  */
-import { registerBootstrapHook } from '../../scenario/bootstrap';
+import { registerBootstrapHook } from '../../scenario/hooks';
 import { autoscaledPools } from './template';
 import { CA_KIND, type AutoscalerArgs } from './autoscaler';
 

@@ -2,8 +2,8 @@
  * `kubectl drain`: cordon, then evict every pod the filters allow (k8s.io/kubectl/pkg/drain).
  * Evictions honour PodDisruptionBudgets the way the Eviction subresource does.
  */
+import { evictPod as apiEvictPod } from '../../api/eviction';
 import { ApiError } from '../../api/errors';
-import { matchLabelSelector } from '../../api/selectors';
 import type { KubeObject } from '../../api/types';
 import { parseFlags, str, bool } from '../args';
 import type { ConsoleResult } from '../console';
@@ -22,48 +22,16 @@ import { setUnschedulable } from './modify';
 type Any = any;
 
 /** policy/v1 Eviction as kube-apiserver's eviction REST handler decides it. */
+/** POST pods/eviction: the API server's Eviction API checks the PodDisruptionBudgets. */
 export function evictPod(ctx: KubectlContext, pod: KubeObject, gracePeriodSeconds?: number): void {
-  const ns = pod.metadata.namespace!;
-  const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-  if (!terminal && !pod.metadata.deletionTimestamp) {
-    const pdbs = ctx.cluster.api
-      .list<KubeObject>('PodDisruptionBudget', { namespace: ns })
-      .filter((b) => matchLabelSelector(b.spec?.selector, pod.metadata.labels));
-    if (pdbs.length > 1) {
-      throw new ApiError(
-        500,
-        'InternalError',
-        'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.'
-      );
-    }
-    const pdb = pdbs[0];
-    if (pdb) {
-      const allowed = (pdb.status?.disruptionsAllowed as number) ?? 0;
-      if (allowed <= 0) {
-        throw new ApiError(
-          429,
-          'TooManyRequests',
-          "Cannot evict pod as it would violate the pod's disruption budget."
-        );
-      }
-      ctx.cluster.api.patch(
-        'PodDisruptionBudget',
-        ns,
-        pdb.metadata.name,
-        { status: { disruptionsAllowed: allowed - 1 } },
-        KUBECTL,
-        { subresource: 'status' }
-      );
-    }
-  }
-  ctx.cluster.api.delete(
-    'Pod',
-    ns,
+  apiEvictPod(
+    ctx.cluster,
+    pod.metadata.namespace!,
     pod.metadata.name,
+    KUBECTL,
     gracePeriodSeconds !== undefined
       ? { gracePeriodSeconds, uid: pod.metadata.uid }
-      : { uid: pod.metadata.uid },
-    KUBECTL
+      : { uid: pod.metadata.uid }
   );
 }
 
