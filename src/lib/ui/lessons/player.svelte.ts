@@ -107,8 +107,8 @@ export class LessonPlayer {
 
   private pushToSession(): void {
     const s = this.session!;
-    s.answers = { ...this.answers };
-    s.hintsUsed = { ...this.hints };
+    s.answers = $state.snapshot(this.answers);
+    s.hintsUsed = $state.snapshot(this.hints);
     s.solutionViewed = this.solutionViewed;
     for (const t of s.tasks) {
       const mine = this.tasks.find((x) => x.id === t.id);
