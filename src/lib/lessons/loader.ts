@@ -306,14 +306,4 @@ export function loadLessons(files: Record<string, string>): { lessons: Lesson[];
   return { lessons, errors };
 }
 
-/** Is `value` a correct answer to the question? */
-export function isCorrectAnswer(
-  q: { type: string; answer: string | number; tolerance?: number },
-  value: string | number
-): boolean {
-  if (q.type === 'number') {
-    const n = typeof value === 'number' ? value : Number(String(value).trim());
-    return Number.isFinite(n) && Math.abs(n - Number(q.answer)) <= (q.tolerance ?? 0);
-  }
-  return String(value) === String(q.answer);
-}
+export { isCorrectAnswer } from './answers';

@@ -1,13 +1,14 @@
 /**
  * A lesson being played: the cluster, the learner's answers, which tasks are done (a task ticks
  * the moment the cluster satisfies its check, and stays ticked), hints used and whether the
- * solution was viewed. The player UI and the CLI validator both drive lessons through this class.
+ * solution was viewed. The player UI (with the lab's cluster) and the CLI validator (with a cluster
+ * of its own) both drive lessons through this class.
  */
 import type { Cluster } from '../sim/cluster';
 import { parseDuration } from '../sim/engine/duration';
 import { evaluate, type CheckResult } from './checks';
 import type { Language, Lesson, SolutionStep } from './format';
-import { isCorrectAnswer } from './loader';
+import { isCorrectAnswer } from './answers';
 
 /** What the lesson needs from the simulator: supplied by the app and by the CLI. */
 export interface LessonRuntime {
@@ -31,7 +32,6 @@ export interface TaskState {
 }
 
 export class LessonSession {
-  cluster: Cluster;
   answers: Record<string, { value: string | number; correct: boolean }> = {};
   tasks: TaskState[];
   hintsUsed: Record<string, number> = {};
@@ -39,19 +39,22 @@ export class LessonSession {
 
   constructor(
     readonly lesson: Lesson,
-    private runtime: LessonRuntime,
+    public cluster: Cluster,
     public lang: Language = 'en'
   ) {
-    this.cluster = runtime.createCluster(lesson.scenario, lesson.paths.scenario);
-    this.tasks = lesson.spec.spec.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
+    this.tasks = this.freshTasks();
   }
 
-  /** Start over from the lesson's scenario (answers and task ticks are kept unless `full`). */
-  reset(full = false): void {
-    this.cluster = this.runtime.createCluster(this.lesson.scenario, this.lesson.paths.scenario);
+  private freshTasks(): TaskState[] {
+    return this.lesson.spec.spec.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
+  }
+
+  /** Follow a new cluster (the lab's reset); answers and task ticks are kept unless `full`. */
+  reset(cluster: Cluster, full = false): void {
+    this.cluster = cluster;
     if (full) {
       this.answers = {};
-      this.tasks = this.lesson.spec.spec.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
+      this.tasks = this.freshTasks();
     }
   }
 
@@ -113,15 +116,15 @@ export class LessonSession {
   }
 
   /** Apply one reference-solution step to the cluster now. Returns console output, if any. */
-  applyStep(step: SolutionStep): string {
+  applyStep(step: SolutionStep, runtime: LessonRuntime): string {
     const files = this.lesson.spec.spec.files ?? {};
     if (step.run) {
-      const r = this.runtime.runCommand(this.cluster, step.run, files);
+      const r = runtime.runCommand(this.cluster, step.run, files);
       if (r.exitCode !== 0)
         throw new Error(`solution command "${step.run}" failed (exit ${r.exitCode}): ${r.output.trim()}`);
       return r.output;
     }
-    if (step.apply) this.runtime.applyYaml(this.cluster, step.apply, `${this.lesson.paths.spec} (solution)`);
+    if (step.apply) runtime.applyYaml(this.cluster, step.apply, `${this.lesson.paths.spec} (solution)`);
     if (step.fault) {
       const { action, ...params } = step.fault;
       this.cluster.applyFault(action, params);
@@ -144,7 +147,7 @@ export interface ReplayResult {
  * checks every virtual second, and require every task to be done within the time budget.
  */
 export function replaySolution(lesson: Lesson, runtime: LessonRuntime): ReplayResult {
-  const s = new LessonSession(lesson, runtime);
+  const s = new LessonSession(lesson, runtime.createCluster(lesson.scenario, lesson.paths.scenario));
   const budget = parseDuration(lesson.spec.spec.timeBudget);
   const steps = [...lesson.spec.spec.solution]
     .map((st) => ({ st, at: parseDuration(st.at) }))
@@ -155,7 +158,7 @@ export function replaySolution(lesson: Lesson, runtime: LessonRuntime): ReplayRe
     s.cluster.runUntil(t);
     while (next < steps.length && steps[next].at <= t) {
       try {
-        s.applyStep(steps[next].st);
+        s.applyStep(steps[next].st, runtime);
       } catch (e) {
         failures.push(
           `${lesson.paths.spec}: spec.solution[${lesson.spec.spec.solution.indexOf(steps[next].st)}]: ${(e as Error).message}`
@@ -181,7 +184,7 @@ export function replaySolution(lesson: Lesson, runtime: LessonRuntime): ReplayRe
 
 /** The starting state must fail every task check (else the task is done before the learner acts). */
 export function startingStateFailures(lesson: Lesson, runtime: LessonRuntime): string[] {
-  const s = new LessonSession(lesson, runtime);
+  const s = new LessonSession(lesson, runtime.createCluster(lesson.scenario, lesson.paths.scenario));
   const out: string[] = [];
   s.evaluateTasks();
   for (const t of s.tasks) {

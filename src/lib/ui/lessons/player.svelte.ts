@@ -9,7 +9,7 @@ import type { EventLogEntry } from '$lib/sim/events/recorder';
 import { parseDuration } from '$lib/sim/engine/duration';
 import type { Language, Lesson, SolutionStep } from '$lib/lessons/format';
 import type { ProgressInput, ProgressRecord } from '$lib/persist';
-import { BrowserLessonSession } from './lesson-session';
+import { LessonSession } from '$lib/lessons/session';
 import { emptyState, progressInput, readState, type PlayerState } from './progress';
 
 /** What the player needs of the lab (`Lab` from src/lib/ui/lab satisfies it). */
@@ -61,7 +61,7 @@ export class LessonPlayer {
   timeSpentMs = $state(0);
 
   readonly steps: { step: SolutionStep; at: number }[];
-  session?: BrowserLessonSession;
+  session?: LessonSession;
   private lab?: PlayerLab;
   private watchReasons: readonly string[];
   private visibleSince?: number;
@@ -99,7 +99,7 @@ export class LessonPlayer {
   /** Bind to the lab once it is built. */
   attach(lab: PlayerLab): void {
     this.lab = lab;
-    this.session = new BrowserLessonSession(this.lesson, lab.cluster, this.opts.lang());
+    this.session = new LessonSession(this.lesson, lab.cluster, this.opts.lang());
     this.pushToSession();
     this.ready = true;
     this.frame(lab.cluster);
