@@ -17,8 +17,8 @@ export default class PlainSummaryPlaywright implements Reporter {
       else if (o === 'skipped') skipped++;
       else failed++;
     }
-    mkdirSync('test-results', { recursive: true });
-    writeFileSync('test-results/summary-playwright.json', JSON.stringify({ passed, failed, skipped }));
+    mkdirSync('.test-summaries', { recursive: true });
+    writeFileSync('.test-summaries/playwright.json', JSON.stringify({ passed, failed, skipped }));
     console.log(`playwright: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   }
 }

@@ -17,8 +17,8 @@ export default class PlainSummaryReporter implements Reporter {
         else skipped++;
       }
     }
-    mkdirSync('test-results', { recursive: true });
-    writeFileSync('test-results/summary-vitest.json', JSON.stringify({ passed, failed, skipped }));
+    mkdirSync('.test-summaries', { recursive: true });
+    writeFileSync('.test-summaries/vitest.json', JSON.stringify({ passed, failed, skipped }));
     console.log(`vitest: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   }
 }

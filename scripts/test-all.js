@@ -3,8 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
-rmSync('test-results/summary-vitest.json', { force: true });
-rmSync('test-results/summary-playwright.json', { force: true });
+rmSync('.test-summaries/vitest.json', { force: true });
+rmSync('.test-summaries/playwright.json', { force: true });
 
 const steps = [
   ['type check', 'npm', ['run', '-s', 'check']],
@@ -24,7 +24,7 @@ for (const [name, cmd, args] of steps) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const f of ['test-results/summary-vitest.json', 'test-results/summary-playwright.json']) {
+for (const f of ['.test-summaries/vitest.json', '.test-summaries/playwright.json']) {
   if (existsSync(f)) {
     const s = JSON.parse(readFileSync(f, 'utf8'));
     passed += s.passed;
