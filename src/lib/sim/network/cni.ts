@@ -37,7 +37,8 @@ export function cniMode(cluster: Cluster): CniMode {
   const m = networkExtension(cluster).cniMode;
   if (m) return m;
   const p = cluster.config.network.cni;
-  return p === 'calico' ? 'bgp' : 'vxlan';
+  // A cluster that starts without a CNI gets Calico when InstallCNI runs: BGP, its default.
+  return p === 'calico' || p === 'none' ? 'bgp' : 'vxlan';
 }
 
 /** The node engineer's RemoveCNI / InstallCNI faults call this. */
