@@ -53,6 +53,8 @@ export interface NodeView {
   /** Virtual ms of the last Lease renewal, if a Lease exists. */
   leaseRenewedAt?: number;
   exists: boolean;
+  /** The Node object was deleted (DeleteNode); otherwise a missing Node has not registered yet. */
+  deleted: boolean;
 }
 
 export interface ControlPlaneView {
@@ -268,6 +270,7 @@ export function buildView(cluster: Cluster): LabView {
     return {
       name,
       exists: !!node,
+      deleted: !node && cluster.faultLog.some((f) => f.action === 'DeleteNode' && f.target === name),
       ready: node ? readyOf(node) : 'Unknown',
       readySince: readySince(cluster, node),
       conditions: (node?.status?.conditions ?? []).map(
