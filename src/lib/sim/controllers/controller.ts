@@ -45,8 +45,8 @@ export interface Controller {
   readonly name: string;
   /** Register API watches; returns the unsubscribe functions. Called on construction and restore. */
   watch(): (() => void)[];
-  /** First periodic events (not called on restore). */
-  start(): void;
+  /** First periodic events (not called on restore); controllers driven only by watches omit it. */
+  start?(): void;
   /** Process one key from the work queue. Throw to requeue with backoff. */
   sync?(key: string): void;
   /** Engine events other than 'sync' addressed to this controller. */
@@ -55,8 +55,9 @@ export interface Controller {
   resyncKeys?(): string[];
   /** Called when the manager starts again after StopControllerManager. */
   onRestart?(): void;
-  getState(): unknown;
-  setState(s: unknown): void;
+  /** JSON state beyond the work queue, for snapshots; stateless controllers omit both. */
+  getState?(): unknown;
+  setState?(s: unknown): void;
 }
 
 /** An API failure a controller retries: unreachable API server, etcd without quorum, conflicts. */

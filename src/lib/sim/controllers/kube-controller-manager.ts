@@ -91,7 +91,7 @@ export class KubeControllerManager implements Component {
   }
 
   start(): void {
-    for (const c of this.controllers) c.start();
+    for (const c of this.controllers) c.start?.();
     for (const c of this.controllers) for (const k of c.resyncKeys?.() ?? []) this.enqueue(c.name, k);
   }
 
@@ -126,7 +126,7 @@ export class KubeControllerManager implements Component {
 
   getState(): unknown {
     const controllers: Record<string, unknown> = {};
-    for (const c of this.controllers) controllers[c.name] = c.getState();
+    for (const c of this.controllers) controllers[c.name] = c.getState?.();
     return structuredClone({ ...this.state, controllers });
   }
 
@@ -135,7 +135,7 @@ export class KubeControllerManager implements Component {
     this.state = st;
     for (const c of this.controllers) {
       st.queues[c.name] ??= newWorkQueue();
-      if (st.controllers[c.name] !== undefined) c.setState(st.controllers[c.name]);
+      if (st.controllers[c.name] !== undefined) c.setState?.(st.controllers[c.name]);
     }
     this.state.controllers = {};
   }

@@ -93,17 +93,9 @@ export class DaemonSetsController implements Controller {
     ];
   }
 
-  start(): void {}
-
   resyncKeys(): string[] {
     return this.host.cluster.api.list('DaemonSet').map(podKey);
   }
-
-  getState(): unknown {
-    return {};
-  }
-
-  setState(): void {}
 
   sync(key: string): void {
     const api = this.host.cluster.api;

@@ -56,17 +56,9 @@ export class DeploymentController implements Controller {
     ];
   }
 
-  start(): void {}
-
   resyncKeys(): string[] {
     return this.host.cluster.api.list('Deployment').map(podKey);
   }
-
-  getState(): unknown {
-    return {};
-  }
-
-  setState(): void {}
 
   sync(key: string): void {
     const api = this.host.cluster.api;

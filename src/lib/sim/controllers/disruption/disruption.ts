@@ -56,17 +56,9 @@ export class DisruptionController implements Controller {
     ];
   }
 
-  start(): void {}
-
   resyncKeys(): string[] {
     return this.host.cluster.api.list<KubeObject>('PodDisruptionBudget').map(podKey);
   }
-
-  getState(): unknown {
-    return {};
-  }
-
-  setState(): void {}
 
   handle(type: string, data: unknown): void {
     if (type === 'recheck') this.host.enqueue(data as string);

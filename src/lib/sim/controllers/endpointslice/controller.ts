@@ -225,17 +225,12 @@ export class EndpointSliceKcmController implements Controller {
   watch(): (() => void)[] {
     return watchKeys(this.host.cluster, (k) => this.host.enqueue(k));
   }
-  start(): void {}
   sync(key: string): void {
     syncEndpointSlices(this.host.cluster, key, this.host.ctx);
   }
   resyncKeys(): string[] {
     return this.host.cluster.api.list('Service').map((s) => `${s.metadata.namespace}/${s.metadata.name}`);
   }
-  getState(): unknown {
-    return {};
-  }
-  setState(): void {}
 }
 
 /** The same controller as a standalone component (`endpointslice-controller`), until the manager hosts it. */

@@ -39,14 +39,6 @@ export class GarbageCollector implements Controller {
     return offs;
   }
 
-  start(): void {}
-
-  getState(): unknown {
-    return {};
-  }
-
-  setState(): void {}
-
   sync(key: string): void {
     const api = this.host.cluster.api;
     if (key.startsWith('owner:')) {

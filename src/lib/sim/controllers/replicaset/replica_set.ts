@@ -52,17 +52,9 @@ export class ReplicaSetController implements Controller {
     ];
   }
 
-  start(): void {}
-
   resyncKeys(): string[] {
     return this.host.cluster.api.list('ReplicaSet').map(podKey);
   }
-
-  getState(): unknown {
-    return {};
-  }
-
-  setState(): void {}
 
   sync(key: string): void {
     const api = this.host.cluster.api;
