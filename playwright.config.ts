@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
-const port = 4173;
+// E2E_PORT lets a second checkout run its browser tests next to this one.
+const port = Number(process.env.E2E_PORT ?? 4173);
 export default defineConfig({
   testDir: 'tests/e2e',
   workers: 1,

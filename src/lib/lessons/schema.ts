@@ -140,7 +140,17 @@ export const lessonSpecSchema = {
           minItems: 1,
           uniqueItems: true,
           items: {
-            enum: ['map', 'timeline', 'scheduling', 'network', 'events', 'console', 'editor', 'faults']
+            enum: [
+              'map',
+              'timeline',
+              'scheduling',
+              'network',
+              'controlplane',
+              'events',
+              'console',
+              'editor',
+              'faults'
+            ]
           }
         },
         disabled: {
