@@ -3,6 +3,9 @@
  * changes for minSyncPeriod (1s), syncs partially (only changed service chains) and fully at most
  * once an hour or after a restart, and keeps what it programmed as JSON state. The mode can be
  * switched live (SetProxyMode): the restarted kube-proxy cleans up the old mode's rules first.
+ * A stopped kube-proxy (StopKubeProxy) no longer syncs: the rules it programmed stay in the kernel
+ * as they were, so traffic follows stale endpoints until it starts again (StartKubeProxy) and does
+ * a full sync.
  */
 import { ApiError, ConnectionError } from '../api/errors';
 import type { KubeObject, RequestContext } from '../api/types';
@@ -48,6 +51,8 @@ export interface KubeProxyState {
   syncs: SyncRecord[];
   cleanups: { t: number; from: ProxyMode; to: ProxyMode }[];
   lastError?: string;
+  /** The process is stopped: no syncs; the programmed rules stay as they were. */
+  stopped?: boolean;
 }
 
 const MAX_SYNC_RECORDS = 50;
@@ -104,7 +109,7 @@ export class KubeProxy implements Component {
 
   /** BoundedFrequencyRunner: run now unless the last run was less than minSyncPeriod ago. */
   requestSync(): void {
-    if (this.state.syncPending) return;
+    if (this.state.syncPending || this.state.stopped) return;
     this.state.syncPending = true;
     const at = Math.max(this.cluster.now, this.state.lastSync + KUBE_PROXY_DEFAULTS.minSyncPeriod);
     this.cluster.engine.scheduleAt(at, this.id, 'sync');
@@ -120,12 +125,31 @@ export class KubeProxy implements Component {
     this.requestSync();
   }
 
+  /** Stop the process: watches go unanswered, the kernel keeps the last programmed rules. */
+  stop(): void {
+    this.state.stopped = true;
+    this.state.syncPending = false;
+  }
+
+  /** Start it again: a new process syncs in full straight away. */
+  restart(): void {
+    if (!this.state.stopped) return;
+    delete this.state.stopped;
+    this.state.needFullSync = true;
+    this.state.lastSync = NEVER;
+    this.state.syncPending = false;
+    this.requestSync();
+  }
+
   handle(ev: SimEvent): void {
     if (ev.type === 'sync') {
       this.state.syncPending = false;
-      this.sync();
+      if (!this.state.stopped) this.sync();
     } else if (ev.type === 'periodic') {
-      if (this.cluster.now - this.state.lastFullSync >= KUBE_PROXY_DEFAULTS.fullSyncPeriod) {
+      if (
+        !this.state.stopped &&
+        this.cluster.now - this.state.lastFullSync >= KUBE_PROXY_DEFAULTS.fullSyncPeriod
+      ) {
         this.state.needFullSync = true;
         this.requestSync();
       }
@@ -211,6 +235,23 @@ registerComponent('kube-proxy', (cluster, args) => new KubeProxy(cluster, args))
 export function kubeProxyOf(cluster: Cluster, nodeName: string): KubeProxy | undefined {
   return cluster.component<KubeProxy>(`kube-proxy/${nodeName}`);
 }
+
+function proxyOn(cluster: Cluster, target: string | undefined): KubeProxy {
+  if (!target) throw new FaultError('this fault needs a target node, for example { target: "worker-1" }');
+  const p = kubeProxyOf(cluster, target);
+  if (!p) throw new FaultError(`no kube-proxy on "${target}"`);
+  return p;
+}
+
+registerFault(
+  'StopKubeProxy',
+  'Stop kube-proxy on a node: its rules stay as they were and go stale as endpoints change',
+  (cluster, params) => proxyOn(cluster, params.target).stop()
+);
+
+registerFault('StartKubeProxy', 'Start kube-proxy on a node again (a full resync)', (cluster, params) =>
+  proxyOn(cluster, params.target).restart()
+);
 
 registerFault(
   'SetProxyMode',

@@ -236,6 +236,36 @@ describe('SetProxyMode', () => {
   });
 });
 
+describe('StopKubeProxy / StartKubeProxy', () => {
+  it('a stopped kube-proxy keeps its stale rules while endpoints change; a start resyncs in full', () => {
+    const c = scenario('iptables');
+    c.applyFault('StopKubeProxy', { target: 'worker-1' });
+    const kp1 = kubeProxyOf(c, 'worker-1')!;
+    const syncs = kp1.state.syncs.length;
+    c.api.delete('Pod', 'default', 'web-2');
+    c.advance(60_000);
+    // worker-1 still sends to the deleted pod's IP; worker-2 dropped it within minSyncPeriod.
+    expect(kp1.state.syncs.length).toBe(syncs);
+    expect(dataplane(c, 'worker-1')!.iptablesSave('nat')).toContain('--to-destination 10.244.2.10:8080');
+    expect(dataplane(c, 'worker-2')!.iptablesSave('nat')).not.toContain('10.244.2.10');
+    const stale = kp1.state.ports.find((p) => p.name === 'web' && p.port === 80)!;
+    expect(stale.endpoints.map((e) => e.ip).sort()).toEqual([
+      '10.244.1.10',
+      '10.244.1.11',
+      '10.244.2.10',
+      '10.244.2.11'
+    ]);
+    c.applyFault('StartKubeProxy', { target: 'worker-1' });
+    c.advance(10);
+    const last = kp1.state.syncs.at(-1)!;
+    expect(last).toMatchObject({ t: 62_000, full: true });
+    expect(dataplane(c, 'worker-1')!.iptablesSave('nat')).not.toContain('10.244.2.10');
+    expect(() => c.applyFault('StopKubeProxy', { target: 'worker-9' })).toThrow(
+      'no kube-proxy on "worker-9"'
+    );
+  });
+});
+
 describe('other modes and CNI paths', () => {
   it('traces through the nftables verdict map and numgen, then the Calico BGP route to the other node', () => {
     const c = scenario('nftables');

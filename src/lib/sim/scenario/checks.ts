@@ -31,7 +31,9 @@ const NODE_FAULTS = new Set([
   'FillDisk',
   'RemoveCNI',
   'InstallCNI',
-  'DeleteNode'
+  'DeleteNode',
+  'StopKubeProxy',
+  'StartKubeProxy'
 ]);
 const ETCD_FAULTS = new Set(['StopEtcdMember', 'StartEtcdMember']);
 const EVICTION_SIGNALS = [

@@ -25,7 +25,9 @@ export const SCENARIO_FAULT_ACTIONS = [
   'StartEtcdMember',
   'StopControlPlaneNode',
   'StartControlPlaneNode',
-  'SetProxyMode'
+  'SetProxyMode',
+  'StopKubeProxy',
+  'StartKubeProxy'
 ];
 
 const taint = obj(

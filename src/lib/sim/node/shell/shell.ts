@@ -10,7 +10,7 @@ import { cat, df, free, ls } from './system';
 export type ShellResult = ConsoleResult;
 
 export const NODE_SHELL_HELP = `Commands on the node:
-  systemctl status|stop|start|restart kubelet|containerd|crio
+  systemctl status|stop|start|restart kubelet|containerd|crio|kube-proxy
   journalctl -u kubelet [-f] [--since "5 min ago"] [-n N]
   crictl ps [-a] | pods | images | inspect ID | logs ID
   ip addr | ip route
