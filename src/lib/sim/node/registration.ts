@@ -7,15 +7,21 @@ import { ApiError, ConnectionError, isApiError } from '../api/errors';
 import { clone, type KubeObject, type Lease, type Mutable } from '../api/types';
 import type { Kubelet } from './kubelet';
 import { clientErr, microTime } from './klog';
-import { initialNode, reconcileExistingNode } from './nodestatus';
+import { initialNode, reconcileExistingNode, runtimeCheck } from './nodestatus';
 import { housekeeping } from './podsync';
 
+/** First delay of a service run (startService); retries double it. */
+const REGISTER_BACKOFF_INITIAL = 100;
 const REGISTER_BACKOFF_MAX = 7_000;
 const LEASE_BACKOFF_INITIAL = 200;
 const LEASE_BACKOFF_MAX = 7_000;
 
 export function tryRegister(k: Kubelet): void {
   const s = k.state;
+  // Run() calls updateRuntimeUp once right before the status loop that registers the node, so the
+  // first Node of a run carries the runtime and CNI state of that moment (an empty /etc/cni/net.d
+  // registers NotReady, not Ready until the next 5s check).
+  if (s.registerDelay === REGISTER_BACKOFF_INITIAL) runtimeCheck(k);
   try {
     try {
       k.cluster.api.create(initialNode(k), k.ctx);
