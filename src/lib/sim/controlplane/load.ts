@@ -99,3 +99,19 @@ export function loadInputFor(cluster: Cluster, podChurnPerSecond: number, cores 
     cores
   };
 }
+
+/** Most nodes the model allows, up to the scalability limit, before the mutating p99 passes the SLO (0: not even one). */
+export function maxNodesWithinSlo(input: Omit<LoadInput, 'nodes'>, limit = 5000): number {
+  const ok = (nodes: number) => estimateLoad({ ...input, nodes }).sloMet;
+  if (!ok(1)) return 0;
+  if (ok(limit)) return limit;
+  // Latency only grows with nodes, so the boundary is found by bisection.
+  let lo = 1;
+  let hi = limit;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (ok(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}

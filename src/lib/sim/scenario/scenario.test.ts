@@ -227,6 +227,8 @@ describe('createCluster', () => {
       'kube-apiserver-control-plane-3'
     ]);
     expect([...cluster.components.keys()].sort()).toEqual([
+      // the API-server load model samples the request counters
+      'apiserver-load',
       'kube-controller-manager',
       'kube-scheduler',
       'kubelet/worker-1',

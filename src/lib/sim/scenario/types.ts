@@ -39,7 +39,14 @@ export interface ScenarioSpec {
   seed?: number;
   kubernetesVersion?: string;
   duration?: string | number;
-  controlPlane?: { apiServers?: number; etcd?: { members?: 1 | 3 | 5; topology?: 'stacked' | 'external' } };
+  controlPlane?: {
+    apiServers?: number;
+    etcd?: { members?: 1 | 3 | 5; topology?: 'stacked' | 'external' };
+    /** CPU cores per control-plane machine, for the API-server load model (default 2). */
+    machine?: { cores?: number };
+    /** The size the cluster is expected to grow to: the load model's what-if, published for lessons. */
+    plan?: { nodes: number; podChurnPerSecond?: number };
+  };
   nodePools?: NodePoolSpec[];
   network?: Partial<ClusterConfig['network']>;
   kubelet?: Record<string, string | number>;

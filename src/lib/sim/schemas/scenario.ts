@@ -148,7 +148,21 @@ export const scenarioSchema: JsonSchema = {
           etcd: obj({
             members: { type: 'integer', enum: [1, 3, 5], description: 'Default 1.' },
             topology: oneOf(['stacked', 'external'], 'Default stacked.')
-          })
+          }),
+          machine: obj({
+            cores: {
+              type: 'integer',
+              enum: [1, 2, 4, 8, 16, 32, 64],
+              description: 'CPU cores of each control-plane machine (the API-server load model). Default 2.'
+            }
+          }),
+          plan: obj(
+            {
+              nodes: int('Nodes the cluster is expected to grow to.', 1, 5000),
+              podChurnPerSecond: num('Pod starts per second expected at that size. Default 20.')
+            },
+            { required: ['nodes'] }
+          )
         }),
         nodePools: arr(nodePoolSchema),
         network: obj({
