@@ -16,7 +16,7 @@ export const NODE_SHELL_HELP = `Commands on the node:
   ip addr | ip route
   iptables-save [-t nat] | iptables -t nat -L -n | ipvsadm -Ln | nft list ruleset
   ls /etc/cni/net.d | cat /etc/cni/net.d/*
-  free -m | df -h | hostname
+  free -m | df -h | hostname | rm /var/lib/fill.img
   clear | history | exit
 `;
 
@@ -34,6 +34,7 @@ export const NODE_COMMANDS = [
   'free',
   'df',
   'hostname',
+  'rm',
   'whoami',
   'pwd',
   'clear',
@@ -41,6 +42,23 @@ export const NODE_COMMANDS = [
   'help',
   'exit'
 ];
+
+/** The file the lab's "Fill disk" writes (`fallocate -l 100G /var/lib/fill.img`). */
+const FILL_FILE = '/var/lib/fill.img';
+
+/** `rm` knows one file: the disk filler. Removing it frees the space (FillDisk amount 0). */
+function rm(cluster: Cluster, node: string, args: string[]): ShellResult {
+  const paths = args.filter((a) => !a.startsWith('-'));
+  if (!paths.length) return { stdout: '', stderr: 'rm: missing operand\n', exitCode: 1 };
+  const kubelet = cluster.component<{ state: { system: { fillDisk: number } } }>(`kubelet/${node}`);
+  let stderr = '';
+  for (const p of paths) {
+    if (p === FILL_FILE && kubelet && kubelet.state.system.fillDisk > 0)
+      cluster.applyFault('FillDisk', { target: node, amount: 0 });
+    else if (!args.includes('-f')) stderr += `rm: cannot remove '${p}': No such file or directory\n`;
+  }
+  return { stdout: '', stderr, exitCode: stderr ? 1 : 0 };
+}
 
 /** Run one command line (already split into words) on `node`. `exit`/`clear`/`history` are the console's. */
 export function runOnNode(cluster: Cluster, node: string, argv: string[]): ShellResult {
@@ -74,6 +92,8 @@ export function runOnNode(cluster: Cluster, node: string, argv: string[]): Shell
       return df(host, args);
     case 'hostname':
       return ok(node + '\n');
+    case 'rm':
+      return rm(cluster, node, args);
     case 'whoami':
       return ok('root\n');
     case 'pwd':
