@@ -114,6 +114,9 @@ export class LeaderElection implements Component {
     c.leading = false;
     c.lastRenew = null;
     this.event(c, 'stopped leading');
+    // "leaderelection lost" ends the process; the kubelet restarts it with a new identity, so the
+    // Lease it held is taken back only after it expires, like anyone else's.
+    c.identity = `${c.host}_${this.cluster.engine.random.uid()}`;
     this.apply(c.lease);
   }
 
