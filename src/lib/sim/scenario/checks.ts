@@ -15,6 +15,7 @@ import { minorVersion } from '../config';
 import { parseDuration } from '../engine/duration';
 import { capacityProblem, DEFAULT_CAPACITY, MAX_CLUSTER_NODES, nodeNames } from './nodes';
 import type { ScenarioSpec } from './types';
+import { poolProblems } from '../controllers/cluster-autoscaler/flavours';
 
 /** Kubernetes minors whose defaults Nodeplane models. */
 export const OLDEST_MINOR = 28;
@@ -151,6 +152,7 @@ export function checkScenarioSpec(spec: ScenarioSpec): Causes {
       out.push(invalidValue(`${p}.count`, pool.count, `must be at most max (${pool.max})`));
     if (pool.min !== undefined && pool.max !== undefined && pool.min > pool.max)
       out.push(invalidValue(`${p}.min`, pool.min, `must be at most max (${pool.max})`));
+    for (const x of poolProblems(pool, p)) out.push(invalidValue(x.field, x.value, x.message));
   });
   if (total > MAX_CLUSTER_NODES) {
     out.push(invalidValue('spec.nodePools', total, `a cluster has at most ${MAX_CLUSTER_NODES} nodes`));

@@ -2,6 +2,7 @@
 import { parseQuantity, tryParseQuantity } from '../api/quantity';
 import type { KubeletArgs } from '../node/types';
 import type { NodePoolSpec } from './types';
+import { flavourLabels } from '../controllers/cluster-autoscaler/flavours';
 
 /** A machine Nodeplane builds when the pool names no capacity. */
 export const DEFAULT_CAPACITY: Record<string, string> = {
@@ -45,7 +46,8 @@ export function buildKubeletArgs(pools: NodePoolSpec[], clusterMaxPods: number |
         internalIP: nodeIP(out.length),
         pool: pool.name
       };
-      if (pool.labels) args.labels = { ...pool.labels };
+      const labels = { ...flavourLabels(pool), ...pool.labels };
+      if (Object.keys(labels).length) args.labels = labels;
       if (pool.taints?.length) args.taints = pool.taints.map((t) => ({ ...t }));
       if (pool.kubeReserved) args.kubeReserved = stringify(pool.kubeReserved);
       if (pool.systemReserved) args.systemReserved = stringify(pool.systemReserved);

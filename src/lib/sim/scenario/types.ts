@@ -24,7 +24,13 @@ export interface NodePoolSpec {
   /** Cluster Autoscaler bounds and provider, stored for it. */
   min?: number;
   max?: number;
-  provider?: { flavour?: string; instanceType?: string; bootTime?: string | number };
+  provider?: {
+    flavour?: string;
+    instanceType?: string;
+    bootTime?: string | number;
+    mode?: 'system' | 'user';
+    failBoot?: boolean;
+  };
 }
 
 export interface FaultSpec {
@@ -54,6 +60,8 @@ export interface ScenarioSpec {
   apiServer?: Record<string, number>;
   registry?: { images?: { image: string; size: string | number }[] };
   faults?: FaultSpec[];
+  /** Cluster Autoscaler flags (controllers/cluster-autoscaler). */
+  clusterAutoscaler?: Record<string, string | number>;
 }
 
 export interface ScheduledFault {

@@ -2,7 +2,7 @@
  * Schema of the first document of a scenario file (`kind: Scenario`). The editor uses it for
  * completion; `scenario/load.ts` checks it and then the quantities, names and fault targets.
  */
-import { arr, duration, int, map, num, obj, oneOf, quantity, str, type JsonSchema } from './builders';
+import { arr, bool, duration, int, map, num, obj, oneOf, quantity, str, type JsonSchema } from './builders';
 
 /** Fault actions a scenario may schedule (see docs/architecture.md, Faults). */
 export const SCENARIO_FAULT_ACTIONS = [
@@ -21,6 +21,8 @@ export const SCENARIO_FAULT_ACTIONS = [
   'StartControllerManager',
   'StopScheduler',
   'StartScheduler',
+  'FailMachineBoot',
+  'FixMachineBoot',
   'StopEtcdMember',
   'StartEtcdMember',
   'StopControlPlaneNode',
@@ -62,9 +64,14 @@ export const nodePoolSchema = obj(
     max: int('Cluster Autoscaler: largest pool size.', 0, 1000),
     provider: obj(
       {
-        flavour: oneOf(['generic', 'aws', 'gce', 'azure']),
-        instanceType: str(),
-        bootTime: duration('How long a new machine takes to join (Cluster Autoscaler).')
+        flavour: oneOf(
+          ['generic', 'eks', 'gke', 'aks'],
+          'EKS managed node group, GKE node pool or AKS agent pool: the labels its nodes get. Default generic.'
+        ),
+        instanceType: str('node.kubernetes.io/instance-type, e.g. m5.large, e2-standard-4, Standard_D4s_v5.'),
+        bootTime: duration('How long a new machine takes to join (Cluster Autoscaler). Default 60s.'),
+        mode: oneOf(['system', 'user'], 'AKS only: a system pool keeps at least 2 nodes. Default user.'),
+        failBoot: bool('New machines of this pool never register a Node (FailMachineBoot does the same).')
       },
       { description: 'Cloud provider flavour for the Cluster Autoscaler.' }
     )
@@ -115,6 +122,20 @@ const apiServerOverrides = obj({
   defaultNotReadyTolerationSeconds: int('Default 300.', 0),
   defaultUnreachableTolerationSeconds: int('Default 300.', 0)
 });
+
+const clusterAutoscalerFlags = obj(
+  {
+    expander: str('--expander: random, most-pods, least-waste, least-nodes, priority, comma-chained. Default least-waste.'),
+    scanInterval: duration('--scan-interval. Default 10s.'),
+    maxNodeProvisionTime: duration('--max-node-provision-time. Default 15m.'),
+    scaleDownUnneededTime: duration('--scale-down-unneeded-time. Default 10m.'),
+    scaleDownDelayAfterAdd: duration('--scale-down-delay-after-add. Default 10m.'),
+    maxNodesTotal: int('--max-nodes-total: nodes in the whole cluster. Default 0 (no limit).', 0, 5000),
+    coresTotal: { type: 'string', pattern: '^\\d+:\\d+$', description: '--cores-total min:max, in cores. Default 0:320000.' },
+    memoryTotal: { type: 'string', pattern: '^\\d+:\\d+$', description: '--memory-total min:max, in GiB. Default 0:6400000.' }
+  },
+  { description: 'Cluster Autoscaler flags (upstream names, camelCase).' }
+);
 
 const fault = obj(
   {
@@ -182,7 +203,8 @@ export const scenarioSchema: JsonSchema = {
             )
           )
         }),
-        faults: arr(fault)
+        faults: arr(fault),
+        clusterAutoscaler: clusterAutoscalerFlags
       })
     },
     { required: ['apiVersion', 'kind', 'metadata', 'spec'] }

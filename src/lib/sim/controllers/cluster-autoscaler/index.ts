@@ -1,7 +1,7 @@
 /**
  * Cluster Autoscaler. Importing this module registers the `cluster-autoscaler` component kind and
  * a scenario bootstrap hook that adds it when a node pool can grow (`max` above `count`) or sets a
- * `min`. Import it after `scenario/bootstrap` has loaded (it registers the hook at import time).
+ * `min`, with the scenario's `spec.clusterAutoscaler` flags. Import it after `scenario/bootstrap` has loaded (it registers the hook at import time).
  */
 import { registerBootstrapHook } from '../../scenario/hooks';
 import { autoscaledPools } from './template';
@@ -18,10 +18,17 @@ export {
 } from './scaleup';
 export { checkNode, blockingReason, utilization, TO_BE_DELETED_TAINT, SAFE_TO_EVICT } from './scaledown';
 export { STATUS_CONFIGMAP } from './status';
+export { POOLS_CONFIGMAP } from './pools';
+export { caOptions, type CaOptions } from './limits';
+export * from './flavours';
 export { autoscaledPools, templateNode, POOL_LABEL } from './template';
 
 registerBootstrapHook('cluster-autoscaler', (cluster, scenario) => {
   const pools = autoscaledPools(scenario.spec.nodePools ?? []);
   if (!pools.length) return;
-  cluster.addComponent(CA_KIND, { pools: structuredClone(pools) } satisfies AutoscalerArgs);
+  const flags = scenario.spec.clusterAutoscaler;
+  cluster.addComponent(CA_KIND, {
+    pools: structuredClone(pools),
+    ...(flags ? { flags: structuredClone(flags) } : {})
+  } satisfies AutoscalerArgs);
 });

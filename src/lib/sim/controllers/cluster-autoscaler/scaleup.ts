@@ -16,6 +16,11 @@ export type Expander = 'random' | 'most-pods' | 'least-waste' | 'least-nodes' | 
 export const EXPANDERS: Expander[] = ['random', 'most-pods', 'least-waste', 'least-nodes', 'priority'];
 export const PRIORITY_CONFIGMAP = 'cluster-autoscaler-priority-expander';
 export const MAX_GROUP_SIZE_REACHED = 'max node group size reached';
+/** orchestrator.BackoffReason */
+export const BACKOFF_REASON = 'in backoff after failed scale-up';
+/** orchestrator.NewMaxResourceLimitReached: `max cluster cpu, memory limit reached`. */
+export const maxResourceLimitReached = (resources: string[]) =>
+  `max cluster ${resources.join(', ')} limit reached`;
 
 export interface ScaleUpOption {
   group: string;
@@ -53,7 +58,9 @@ export function planScaleUp(
   groups: NodeGroup[],
   sizes: Record<string, number>,
   pending: KubeObject[],
-  expanders: Expander[]
+  expanders: Expander[],
+  /** Groups not considered, with the reason (backoff, cluster-wide resource limits). */
+  skipped: Record<string, string> = {}
 ): ScaleUpPlan {
   const reasons: Record<string, Record<string, number>> = {};
   const note = (pod: string, r: string) => {
@@ -65,8 +72,17 @@ export function planScaleUp(
   const schedulable = new Set<string>();
   for (const group of groups) {
     const current = sizes[group.name] ?? 0;
+    // IsNodeGroupReadyToScaleUp (backoff) comes before the max-size check, resource limits after.
+    if (skipped[group.name] === BACKOFF_REASON) {
+      for (const p of pending) note(podKey(p), BACKOFF_REASON);
+      continue;
+    }
     if (current >= group.max) {
       for (const p of pending) note(podKey(p), MAX_GROUP_SIZE_REACHED);
+      continue;
+    }
+    if (skipped[group.name]) {
+      for (const p of pending) note(podKey(p), skipped[group.name]);
       continue;
     }
     // Which pods fit on one empty template node at all (the filters, with DaemonSet pods placed).

@@ -21,7 +21,9 @@ export interface GroupStatus {
   target: number;
   min: number;
   max: number;
-  scaleUp: 'NoActivity' | 'InProgress';
+  scaleUp: 'NoActivity' | 'InProgress' | 'Backoff';
+  /** With scaleUp Backoff: why (clusterstate BackoffInfo). */
+  backoffInfo?: { errorCode: string; errorMessage: string };
   candidates: number;
 }
 
@@ -71,7 +73,10 @@ export function statusYaml(now: string, groups: GroupStatus[], tr: Transitions):
         minSize: g.min,
         maxSize: g.max
       },
-      scaleUp: probe(tr, `${g.name}/scaleUp`, g.scaleUp, now),
+      scaleUp: {
+        ...probe(tr, `${g.name}/scaleUp`, g.scaleUp, now),
+        ...(g.backoffInfo ? { backoffInfo: g.backoffInfo } : {})
+      },
       scaleDown: {
         ...probe(tr, `${g.name}/scaleDown`, g.candidates ? 'CandidatesPresent' : 'NoCandidates', now),
         candidates: g.candidates
