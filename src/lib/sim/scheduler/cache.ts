@@ -23,6 +23,7 @@ export class SchedulerCache {
   private podNode = new Map<string, string>();
   private h: Handle | null = null;
   private stats: Handle['stats'] = { podsWithAffinity: 0, podsWithRequiredAntiAffinity: 0 };
+  private sourceLister: (() => Partial<SnapshotSources>) | null = null;
 
   constructor(private sources: SnapshotSources) {}
 
@@ -31,7 +32,21 @@ export class SchedulerCache {
     this.h = null;
   }
 
+  /**
+   * The sources changed (a Service, ReplicaSet or Namespace event): list them again with `lister`
+   * when the handle is next read, not on every event (a rollout updates its ReplicaSets' status
+   * once per pod).
+   */
+  sourcesChanged(lister: () => Partial<SnapshotSources>): void {
+    this.sourceLister = lister;
+  }
+
   get handle(): Handle {
+    if (this.sourceLister) {
+      const lister = this.sourceLister;
+      this.sourceLister = null;
+      this.setSources(lister());
+    }
     if (!this.h) {
       const nodes = [...this.infos.values()];
       this.stats = countAffinityPods(nodes);

@@ -13,7 +13,7 @@ import { SchedulerCache } from './cache';
 import { resolveConfig, type SchedulerConfig } from './config';
 import { Framework } from './framework';
 import { newPodInfo, podPriority } from './nodeinfo';
-import { enqueue, flush, hasActive, moveOnEvent, pop, requeueAfterFailure, type QueueState } from './queue';
+import { SchedulingQueue, type QueueState } from './queue';
 import { scheduleOne } from './schedule-one';
 import type { SchedulingAttempt } from './types';
 
@@ -72,6 +72,8 @@ export class KubeScheduler implements Component {
     flushAt: null,
     errors: []
   };
+  /** Indexes over `state.queue` (rebuilt from it on restore). */
+  private queue = new SchedulingQueue(this.state.queue);
   private unwatch: (() => void)[] = [];
   private readonly minor: number;
 
@@ -124,13 +126,14 @@ export class KubeScheduler implements Component {
     // up most of a snapshot (every bound pod's per-node, per-plugin table).
     const history: Record<string, SchedulingAttempt[]> = {};
     for (const [key, attempts] of Object.entries(this.state.history)) {
-      if (this.state.queue.pods[key]) history[key] = attempts.slice(-SNAPSHOT_HISTORY_LIMIT);
+      if (this.queue.get(key)) history[key] = attempts.slice(-SNAPSHOT_HISTORY_LIMIT);
     }
     return { ...this.state, history };
   }
 
   setState(s: unknown): void {
     this.state = structuredClone(s) as SchedulerState;
+    this.queue = new SchedulingQueue(this.state.queue);
   }
 
   dispose(): void {
@@ -164,11 +167,11 @@ export class KubeScheduler implements Component {
 
   private refreshSources(): void {
     const api = this.cluster.api;
-    this.cache.setSources({
+    this.cache.sourcesChanged(() => ({
       services: api.list('Service'),
       replicaSets: api.list('ReplicaSet'),
       namespaces: api.list('Namespace')
-    });
+    }));
   }
 
   private resync(): void {
@@ -195,24 +198,18 @@ export class KubeScheduler implements Component {
       return;
     }
     this.cache.upsertNode(node);
-    if (moveOnEvent(this.state.queue, this.cluster.now, () => true)) this.kick();
+    if (this.queue.moveOnEvent(this.cluster.now, 'all')) this.kick();
   }
 
   private onPod(type: string, pod: KubeObject, old: KubeObject | undefined): void {
     const key = `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
     const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
     if (pod.spec?.nodeName) {
-      delete this.state.queue.pods[key];
+      this.queue.remove(key);
       if (type === 'DELETED' || terminal) {
         if (this.cache.nodeOfPod(key) !== undefined) {
           this.cache.removePod(key);
-          if (
-            moveOnEvent(
-              this.state.queue,
-              this.cluster.now,
-              (pl) => !pl.length || pl.some((p) => RESOURCE_PLUGINS.includes(p))
-            )
-          ) {
+          if (this.queue.moveOnEvent(this.cluster.now, { plugins: RESOURCE_PLUGINS, unknownPlugins: true })) {
             this.kick();
           }
         }
@@ -223,24 +220,24 @@ export class KubeScheduler implements Component {
       this.cache.addPod(pod, pod.spec.nodeName);
       if (
         !wasAssigned &&
-        moveOnEvent(this.state.queue, this.cluster.now, (pl) => pl.some((p) => POD_ADD_PLUGINS.includes(p)))
+        this.queue.moveOnEvent(this.cluster.now, { plugins: POD_ADD_PLUGINS, unknownPlugins: false })
       ) {
         this.kick();
       }
       return;
     }
     if (type === 'DELETED' || pod.metadata.deletionTimestamp || terminal || !this.responsible(pod)) {
-      delete this.state.queue.pods[key];
+      this.queue.remove(key);
       if (type === 'DELETED') delete this.state.history[key];
       return;
     }
     // SchedulingGates (PreEnqueue): gated pods stay out of the queue.
     if (pod.spec?.schedulingGates?.length) return;
-    const q = this.state.queue.pods[key];
-    enqueue(this.state.queue, key, podPriority(pod), this.cluster.now);
+    const q = this.queue.get(key);
+    this.queue.enqueue(key, podPriority(pod), this.cluster.now);
     // An update to an unschedulable pod may have fixed it (new tolerations, changed selector).
     if (q && q.where === 'unschedulable' && old && JSON.stringify(old.spec) !== JSON.stringify(pod.spec)) {
-      q.where = q.backoffUntil > this.cluster.now ? 'backoff' : 'active';
+      this.queue.activate(key, this.cluster.now);
     }
     this.kick();
   }
@@ -249,7 +246,7 @@ export class KubeScheduler implements Component {
 
   private kick(): void {
     if (!this.state.running) return;
-    if (this.state.cycleAt === null && hasActive(this.state.queue)) {
+    if (this.state.cycleAt === null && this.queue.hasActive()) {
       this.state.cycleAt = this.cluster.now + CYCLE_MS;
       this.cluster.engine.schedule(CYCLE_MS, this.id, 'cycle');
     }
@@ -257,7 +254,7 @@ export class KubeScheduler implements Component {
   }
 
   private scheduleFlush(): void {
-    const next = flush(this.state.queue, this.cluster.now);
+    const next = this.queue.flush(this.cluster.now);
     if (next !== Infinity && (this.state.flushAt === null || next < this.state.flushAt)) {
       this.state.flushAt = next;
       this.cluster.engine.scheduleAt(next, this.id, 'flush');
@@ -265,7 +262,7 @@ export class KubeScheduler implements Component {
   }
 
   private flushQueue(): void {
-    flush(this.state.queue, this.cluster.now);
+    this.queue.flush(this.cluster.now);
     this.kick();
   }
 
@@ -275,13 +272,13 @@ export class KubeScheduler implements Component {
   }
 
   private runCycle(): void {
-    const entry = pop(this.state.queue);
+    const entry = this.queue.peekActive();
     if (!entry) return;
     const [ns, name] = entry.key.split('/');
     const api = this.cluster.api;
     const pod = api.tryGet<KubeObject>('Pod', ns, name);
     if (!pod || pod.spec?.nodeName || pod.metadata.deletionTimestamp) {
-      delete this.state.queue.pods[entry.key];
+      this.queue.remove(entry.key);
       this.kick();
       return;
     }
@@ -303,7 +300,7 @@ export class KubeScheduler implements Component {
       if (h.length > HISTORY_LIMIT) h.shift();
     }
     if (r.selectedNode) {
-      delete this.state.queue.pods[entry.key];
+      this.queue.remove(entry.key);
     } else {
       const opts = {
         initialMs: this.config.podInitialBackoffSeconds * 1000,
@@ -312,7 +309,7 @@ export class KubeScheduler implements Component {
       };
       if (r.error) {
         this.logError(`Error scheduling pod ${entry.key}: ${r.error}`);
-        requeueAfterFailure(this.state.queue, entry.key, this.cluster.now, {
+        this.queue.requeueAfterFailure(entry.key, this.cluster.now, {
           ...opts,
           unschedulable: false,
           moveRequested: false
@@ -320,7 +317,7 @@ export class KubeScheduler implements Component {
       } else {
         this.recordFailure(pod, r.message, fw.name, r.nominatedNodeName, r.victims?.map((v) => v.key) ?? []);
         // A successful preemption retries soon: the victims' deletion events will move it anyway.
-        requeueAfterFailure(this.state.queue, entry.key, this.cluster.now, {
+        this.queue.requeueAfterFailure(entry.key, this.cluster.now, {
           ...opts,
           unschedulable: true,
           moveRequested: !!r.nominatedNodeName

@@ -1,8 +1,14 @@
 /**
- * The scheduling queue (pkg/scheduler/backend/queue) as JSON state: activeQ ordered by
- * PrioritySort, backoffQ (1s doubling to 10s by default), and the unschedulable pods that wait for
- * a cluster event that may help them, or for the 5-minute leftover flush.
+ * The scheduling queue (pkg/scheduler/backend/queue): activeQ ordered by PrioritySort, backoffQ
+ * (1s doubling to 10s by default) ordered by backoff expiry, and the unschedulable pods that wait
+ * for a cluster event that may help them, or for the 5-minute leftover flush.
+ *
+ * The queued pods are JSON state (`QueueState`, kept in snapshots); `SchedulingQueue` wraps that
+ * state with indexes rebuilt from it: a heap per sub-queue and, for unschedulable pods, the set of
+ * pods each rejecting plugin holds back, so a pop, a flush or a cluster event costs O(log n) per
+ * pod it touches instead of a scan of every queued pod.
  */
+import { KeyedHeap } from './heap';
 import { less } from './plugins/PrioritySort';
 
 export interface QueuedPod {
@@ -38,102 +44,185 @@ export function backoffDuration(attempts: number, initialMs: number, maxMs: numb
   return d;
 }
 
-export function enqueue(q: QueueState, key: string, priority: number, now: number): void {
-  const cur = q.pods[key];
-  if (cur) {
-    cur.priority = priority;
-    return;
+/** Which unschedulable pods a cluster event may help: all of them, or those rejected by `plugins`. */
+export type MoveFilter = 'all' | { plugins: readonly string[]; unknownPlugins: boolean };
+
+/** activeQ order: PrioritySort, then the key so that the order is total. */
+function activeLess(a: QueuedPod, b: QueuedPod): boolean {
+  return less(a, b) || (!less(b, a) && a.key < b.key);
+}
+
+function backoffLess(a: QueuedPod, b: QueuedPod): boolean {
+  return a.backoffUntil < b.backoffUntil || (a.backoffUntil === b.backoffUntil && a.key < b.key);
+}
+
+function unschedulableLess(a: QueuedPod, b: QueuedPod): boolean {
+  return a.since < b.since || (a.since === b.since && a.key < b.key);
+}
+
+/** The leftover flush runs on a 30s tick, so a pod leaves at the first tick after 5 minutes. */
+function leftoverDue(since: number): number {
+  return (
+    Math.ceil((since + MAX_IN_UNSCHEDULABLE_MS) / UNSCHEDULABLE_FLUSH_PERIOD_MS) *
+    UNSCHEDULABLE_FLUSH_PERIOD_MS
+  );
+}
+
+export class SchedulingQueue {
+  private readonly active = new KeyedHeap<QueuedPod>(activeLess);
+  private readonly backoff = new KeyedHeap<QueuedPod>(backoffLess);
+  private readonly unschedulable = new KeyedHeap<QueuedPod>(unschedulableLess);
+  /** Plugin name → keys of unschedulable pods it rejected. */
+  private readonly byPlugin = new Map<string, Set<string>>();
+  /** Unschedulable pods with no rejecting plugin recorded. */
+  private readonly noPlugin = new Set<string>();
+
+  constructor(readonly state: QueueState) {
+    for (const k in state.pods) this.index(state.pods[k]);
   }
-  q.pods[key] = {
-    key,
-    where: 'active',
-    priority,
-    timestamp: now,
-    attempts: 0,
-    backoffUntil: 0,
-    since: 0,
-    plugins: []
-  };
-}
 
-export function pop(q: QueueState): QueuedPod | undefined {
-  let best: QueuedPod | undefined;
-  for (const k in q.pods) {
-    const p = q.pods[k];
-    if (p.where !== 'active') continue;
-    if (!best || less(p, best) || (!less(best, p) && p.key < best.key)) best = p;
+  get(key: string): QueuedPod | undefined {
+    return this.state.pods[key];
   }
-  return best;
-}
 
-export function hasActive(q: QueueState): boolean {
-  for (const k in q.pods) if (q.pods[k].where === 'active') return true;
-  return false;
-}
-
-/** Back to activeQ, or to backoffQ while its backoff has not run out. */
-function activate(p: QueuedPod, now: number): void {
-  p.where = p.backoffUntil > now ? 'backoff' : 'active';
-}
-
-/** A failed attempt: unschedulable pods wait for an event; errors go straight to backoff. */
-export function requeueAfterFailure(
-  q: QueueState,
-  key: string,
-  now: number,
-  opts: {
-    unschedulable: boolean;
-    plugins: string[];
-    initialMs: number;
-    maxMs: number;
-    moveRequested: boolean;
+  get size(): number {
+    return this.active.size + this.backoff.size + this.unschedulable.size;
   }
-): QueuedPod | undefined {
-  const p = q.pods[key];
-  if (!p) return undefined;
-  p.attempts++;
-  p.backoffUntil = now + backoffDuration(p.attempts, opts.initialMs, opts.maxMs);
-  p.plugins = opts.plugins;
-  if (!opts.unschedulable || opts.moveRequested) p.where = 'backoff';
-  else {
-    p.where = 'unschedulable';
-    p.since = now;
-  }
-  return p;
-}
 
-/** MoveAllToActiveOrBackoffQueue for the pods a cluster event may help. */
-export function moveOnEvent(q: QueueState, now: number, relevant: (plugins: string[]) => boolean): number {
-  let moved = 0;
-  for (const k in q.pods) {
-    const p = q.pods[k];
-    if (p.where === 'unschedulable' && relevant(p.plugins)) {
-      activate(p, now);
-      moved++;
+  /** Add a pod to activeQ, or update the priority of a pod already queued. */
+  enqueue(key: string, priority: number, now: number): void {
+    const cur = this.state.pods[key];
+    if (cur) {
+      cur.priority = priority;
+      if (cur.where === 'active') this.active.upsert(key, cur);
+      return;
     }
+    const p: QueuedPod = {
+      key,
+      where: 'active',
+      priority,
+      timestamp: now,
+      attempts: 0,
+      backoffUntil: 0,
+      since: 0,
+      plugins: []
+    };
+    this.state.pods[key] = p;
+    this.index(p);
   }
-  return moved;
-}
 
-/** flushBackoffQCompleted and flushUnschedulablePodsLeftover. Returns the next time either is due. */
-export function flush(q: QueueState, now: number): number {
-  let next = Infinity;
-  for (const k in q.pods) {
-    const p = q.pods[k];
-    if (p.where === 'backoff') {
-      if (p.backoffUntil <= now) p.where = 'active';
-      else next = Math.min(next, p.backoffUntil);
-    } else if (p.where === 'unschedulable') {
-      if (now - p.since >= MAX_IN_UNSCHEDULABLE_MS && now % UNSCHEDULABLE_FLUSH_PERIOD_MS === 0)
-        activate(p, now);
-      else {
-        // The leftover flush runs on a 30s tick, so the pod leaves at the first tick after 5 minutes.
-        const due =
-          Math.ceil((p.since + MAX_IN_UNSCHEDULABLE_MS) / UNSCHEDULABLE_FLUSH_PERIOD_MS) *
-          UNSCHEDULABLE_FLUSH_PERIOD_MS;
-        next = Math.min(next, due);
+  remove(key: string): void {
+    const p = this.state.pods[key];
+    if (!p) return;
+    this.unindex(p);
+    delete this.state.pods[key];
+  }
+
+  /** The head of activeQ (it stays queued until it is removed or requeued). */
+  peekActive(): QueuedPod | undefined {
+    return this.active.peek();
+  }
+
+  hasActive(): boolean {
+    return this.active.size > 0;
+  }
+
+  /** Back to activeQ, or to backoffQ while its backoff has not run out. */
+  activate(key: string, now: number): void {
+    const p = this.state.pods[key];
+    if (p) this.move(p, p.backoffUntil > now ? 'backoff' : 'active');
+  }
+
+  /** A failed attempt: unschedulable pods wait for an event; errors go straight to backoff. */
+  requeueAfterFailure(
+    key: string,
+    now: number,
+    opts: {
+      unschedulable: boolean;
+      plugins: string[];
+      initialMs: number;
+      maxMs: number;
+      moveRequested: boolean;
+    }
+  ): QueuedPod | undefined {
+    const p = this.state.pods[key];
+    if (!p) return undefined;
+    this.unindex(p);
+    p.attempts++;
+    p.backoffUntil = now + backoffDuration(p.attempts, opts.initialMs, opts.maxMs);
+    p.plugins = opts.plugins;
+    if (!opts.unschedulable || opts.moveRequested) p.where = 'backoff';
+    else {
+      p.where = 'unschedulable';
+      p.since = now;
+    }
+    this.index(p);
+    return p;
+  }
+
+  /** MoveAllToActiveOrBackoffQueue for the unschedulable pods a cluster event may help. */
+  moveOnEvent(now: number, filter: MoveFilter): number {
+    const keys = new Set<string>();
+    if (filter === 'all') {
+      for (const k of this.noPlugin) keys.add(k);
+      for (const set of this.byPlugin.values()) for (const k of set) keys.add(k);
+    } else {
+      if (filter.unknownPlugins) for (const k of this.noPlugin) keys.add(k);
+      for (const pl of filter.plugins) for (const k of this.byPlugin.get(pl) ?? []) keys.add(k);
+    }
+    for (const k of keys) this.activate(k, now);
+    return keys.size;
+  }
+
+  /** flushBackoffQCompleted and flushUnschedulablePodsLeftover. Returns the next time either is due. */
+  flush(now: number): number {
+    for (let p = this.backoff.peek(); p && p.backoffUntil <= now; p = this.backoff.peek()) {
+      this.move(p, 'active');
+    }
+    // A pod the leftover flush sends to backoffQ below waits for the next flush to be counted.
+    let next = this.backoff.peek()?.backoffUntil ?? Infinity;
+    if (now % UNSCHEDULABLE_FLUSH_PERIOD_MS === 0) {
+      for (
+        let p = this.unschedulable.peek();
+        p && now - p.since >= MAX_IN_UNSCHEDULABLE_MS;
+        p = this.unschedulable.peek()
+      ) {
+        this.move(p, p.backoffUntil > now ? 'backoff' : 'active');
+      }
+    }
+    const oldest = this.unschedulable.peek();
+    if (oldest) next = Math.min(next, leftoverDue(oldest.since));
+    return next;
+  }
+
+  private move(p: QueuedPod, where: QueuedPod['where']): void {
+    if (p.where === where) return;
+    this.unindex(p);
+    p.where = where;
+    this.index(p);
+  }
+
+  private index(p: QueuedPod): void {
+    if (p.where === 'active') this.active.upsert(p.key, p);
+    else if (p.where === 'backoff') this.backoff.upsert(p.key, p);
+    else {
+      this.unschedulable.upsert(p.key, p);
+      if (!p.plugins.length) this.noPlugin.add(p.key);
+      for (const pl of p.plugins) {
+        let set = this.byPlugin.get(pl);
+        if (!set) this.byPlugin.set(pl, (set = new Set()));
+        set.add(p.key);
       }
     }
   }
-  return next;
+
+  private unindex(p: QueuedPod): void {
+    if (p.where === 'active') this.active.delete(p.key);
+    else if (p.where === 'backoff') this.backoff.delete(p.key);
+    else {
+      this.unschedulable.delete(p.key);
+      this.noPlugin.delete(p.key);
+      for (const pl of p.plugins) this.byPlugin.get(pl)?.delete(p.key);
+    }
+  }
 }

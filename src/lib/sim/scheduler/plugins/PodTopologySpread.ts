@@ -31,6 +31,8 @@ interface Constraint {
   key: string;
   minDomains: number;
   selector: LabelSelector;
+  /** The selector as JSON (countMatching's cache key). */
+  selectorKey: string;
   honorAffinity: boolean;
   honorTaints: boolean;
 }
@@ -62,6 +64,7 @@ function build(
       key: c.topologyKey,
       minDomains: c.minDomains ?? 1,
       selector: sel,
+      selectorKey: JSON.stringify(sel),
       honorAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor',
       honorTaints: c.nodeTaintsPolicy === 'Honor'
     });
@@ -69,12 +72,29 @@ function build(
   return out;
 }
 
-function countMatching(node: NodeInfo, sel: LabelSelector, ns: string): number {
+/**
+ * Matching pods per node, by selector and namespace, valid for one NodeInfo generation. Scoring a
+ * pod counts every node's pods for the same few selectors (one per workload), and most nodes do not
+ * change between two scheduling cycles. Keyed by the NodeInfo object, so a preemption dry run's
+ * copy never shares counts with the cache's node.
+ */
+const counted = new WeakMap<NodeInfo, { generation: number; counts: Map<string, number> }>();
+
+function countMatching(node: NodeInfo, c: Constraint, ns: string): number {
+  let entry = counted.get(node);
+  if (!entry || entry.generation !== node.generation) {
+    entry = { generation: node.generation, counts: new Map() };
+    counted.set(node, entry);
+  }
+  const key = c.selectorKey + '\u0000' + ns;
+  const hit = entry.counts.get(key);
+  if (hit !== undefined) return hit;
   let n = 0;
   for (const p of node.pods) {
     if (p.pod.metadata.deletionTimestamp || p.namespace !== ns) continue;
-    if (matchSelector(sel, p.pod.metadata.labels)) n++;
+    if (matchSelector(c.selector, p.pod.metadata.labels)) n++;
   }
+  entry.counts.set(key, n);
   return n;
 }
 
@@ -136,7 +156,7 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
         for (let i = 0; i < cs.length; i++) {
           if (!included(cs[i], pod, node)) continue;
           const v = node.labels[cs[i].key];
-          counts[i].set(v, (counts[i].get(v) ?? 0) + countMatching(node, cs[i].selector, pod.namespace));
+          counts[i].set(v, (counts[i].get(v) ?? 0) + countMatching(node, cs[i], pod.namespace));
         }
       }
       const min = cs.map((c, i) => {
@@ -193,7 +213,7 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
           const v = n.labels[cs[i].key] ?? '';
           const cur = counts[i].get(v);
           if (cur === undefined) continue;
-          counts[i].set(v, cur + countMatching(n, cs[i].selector, pod.namespace));
+          counts[i].set(v, cur + countMatching(n, cs[i], pod.namespace));
         }
       }
       state.set(psKey, { constraints: cs, counts, weights, ignored } satisfies PreScoreState);
@@ -208,9 +228,7 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
         const v = node.labels[c.key];
         if (v === undefined) continue;
         const cnt =
-          c.key === HOSTNAME_LABEL
-            ? countMatching(node, c.selector, pod.namespace)
-            : (s.counts[i].get(v) ?? 0);
+          c.key === HOSTNAME_LABEL ? countMatching(node, c, pod.namespace) : (s.counts[i].get(v) ?? 0);
         score += cnt * s.weights[i] + (c.maxSkew - 1);
       }
       return Math.round(score);
