@@ -1,0 +1,201 @@
+/**
+ * What the control-plane view shows, read from the cluster through the API and the load model:
+ * topology and quorum, the elected leaders, the sizing and its actions, measured and modelled
+ * request rates, and the latency curves for the chart.
+ */
+import type { Cluster } from '$lib/sim/cluster';
+import type { KubeObject } from '$lib/sim/api/types';
+import {
+  apiServerLoad,
+  CORE_SIZES,
+  DEFAULT_CORES,
+  ELECTED,
+  estimateLoad,
+  MAX_API_SERVERS,
+  maxNodesWithinSlo,
+  quorumTable,
+  type ControlPlaneLoad,
+  type LoadEstimate
+} from '$lib/sim/controlplane';
+
+export interface LeaderInfo {
+  lease: string;
+  holder: string;
+  /** Virtual ms since the last renewal, or undefined without a Lease. */
+  renewedAgoMs?: number;
+  transitions: number;
+  /** Candidates: one per control-plane node when elected, else 1. */
+  instances: number;
+}
+
+export interface SizingAction {
+  action: 'ResizeControlPlane' | 'AddApiServer' | 'RemoveApiServer';
+  target?: string;
+  /** i18n key and its values for the button. */
+  key: string;
+  values: Record<string, string | number>;
+  /** English accessible name. */
+  label: string;
+  command: string;
+}
+
+export interface Curve {
+  id: string;
+  apiServers: number;
+  cores: number;
+  /** [nodes, p99 ms] */
+  points: [number, number][];
+  /** Most nodes within the SLO with this sizing. */
+  limit: number;
+}
+
+export interface CpModel {
+  topology: 'stacked' | 'external';
+  apiServers: { name: string; running: boolean }[];
+  etcd: {
+    members: { name: string; host: string; running: boolean; leader: boolean }[];
+    running: number;
+    quorum: number;
+    tolerated: number;
+    hasQuorum: boolean;
+    /** Members that can still fail before writes stop (0 when quorum is already lost). */
+    spare: number;
+  };
+  quorumRows: { members: number; quorum: number; tolerated: number; current: boolean }[];
+  leaders: LeaderInfo[];
+  load?: ControlPlaneLoad;
+  cores: number;
+  actions: SizingAction[];
+}
+
+/** 10 to 5000 nodes, log-spaced, dense enough to draw the knee where a sizing saturates. */
+export const CHART_NODES = Array.from({ length: 91 }, (_, i) => Math.round(10 * 500 ** (i / 90)));
+
+export function buildCpModel(cluster: Cluster): CpModel {
+  const ext = cluster.extensions['scenario'] as { etcd?: { topology?: 'stacked' | 'external' } } | undefined;
+  const etcd = cluster.etcd;
+  const running = etcd.runningCount();
+  const q = quorumTable(etcd.size);
+  const hasQuorum = etcd.hasQuorum();
+  const load = apiServerLoad(cluster)?.load();
+  const cores = load?.cores ?? DEFAULT_CORES;
+  const elected = !!cluster.component('leader-election');
+  const leaders: LeaderInfo[] = ELECTED.map((name) => {
+    const l = cluster.api.tryGet<KubeObject>('Lease', 'kube-system', name);
+    const renew = l?.spec?.renewTime ? cluster.api.timeOf(l.spec.renewTime) : undefined;
+    return {
+      lease: name,
+      holder: (l?.spec?.holderIdentity as string | undefined) ?? '',
+      ...(renew !== undefined ? { renewedAgoMs: Math.max(0, cluster.now - renew) } : {}),
+      transitions: (l?.spec?.leaseTransitions as number | undefined) ?? 0,
+      instances: elected ? cluster.apiServers.length : 1
+    };
+  });
+  const sizes = [...new Set([1, 3, 5, etcd.size])].sort((a, b) => a - b);
+  return {
+    topology: ext?.etcd?.topology ?? 'stacked',
+    apiServers: cluster.apiServers.map((a) => ({ name: a.name, running: a.running })),
+    etcd: {
+      members: etcd.members.map((m) => ({
+        name: m.name,
+        host: m.host,
+        running: m.running,
+        leader: etcd.leader === m.name
+      })),
+      running,
+      quorum: q.quorum,
+      tolerated: q.tolerated,
+      hasQuorum,
+      spare: hasQuorum ? running - q.quorum : 0
+    },
+    quorumRows: sizes.map((n) => ({ ...quorumTable(n), current: n === etcd.size })),
+    leaders,
+    ...(load ? { load } : {}),
+    cores,
+    actions: load ? sizingActions(cluster, cores) : []
+  };
+}
+
+const JOIN =
+  'kubeadm join 10.0.0.10:6443 --control-plane --token <token> --discovery-token-ca-cert-hash sha256:<hash> --certificate-key <key>';
+
+function sizingActions(cluster: Cluster, cores: number): SizingAction[] {
+  const out: SizingAction[] = [];
+  const i = (CORE_SIZES as readonly number[]).indexOf(cores);
+  const resize = (to: number, key: string, word: string) =>
+    out.push({
+      action: 'ResizeControlPlane',
+      target: String(to),
+      key,
+      values: { cores: to },
+      label: `${word} control plane to ${to} cores`,
+      command: `# each control-plane machine in turn: stop it, resize the VM to ${to} vCPUs, start it`
+    });
+  if (i > 0) resize(CORE_SIZES[i - 1], 'ops.cp.actions.sizeDown', 'Size down');
+  if (i >= 0 && i < CORE_SIZES.length - 1) resize(CORE_SIZES[i + 1], 'ops.cp.actions.sizeUp', 'Size up');
+  if (cluster.apiServers.length < MAX_API_SERVERS) {
+    out.push({
+      action: 'AddApiServer',
+      key: 'ops.cp.actions.add',
+      values: {},
+      label: 'Add an API server',
+      command: JOIN
+    });
+  }
+  if (cluster.apiServers.length > 1) {
+    const last = cluster.apiServers[cluster.apiServers.length - 1].name;
+    const host = last.replace(/^kube-apiserver-?/, '') || 'control-plane-1';
+    out.push({
+      action: 'RemoveApiServer',
+      target: last,
+      key: 'ops.cp.actions.remove',
+      values: { name: last },
+      label: `Remove API server ${last}`,
+      command: `sudo kubeadm reset  # on ${host}, then take it out of the load balancer`
+    });
+  }
+  return out;
+}
+
+/** Latency against node count for a sizing at a churn. */
+export function curve(id: string, apiServers: number, cores: number, churn: number): Curve {
+  return {
+    id,
+    apiServers,
+    cores,
+    points: CHART_NODES.map((nodes) => [
+      nodes,
+      estimateLoad({ nodes, podChurnPerSecond: churn, apiServers, cores }).p99MutatingMs
+    ]),
+    limit: maxNodesWithinSlo({ podChurnPerSecond: churn, apiServers, cores })
+  };
+}
+
+/** The current sizing, then the next sizes up: twice the cores, four times, one more server. */
+export function curves(apiServers: number, cores: number, churn: number): Curve[] {
+  const servers = Math.max(1, apiServers);
+  const out = [curve('current', servers, cores, churn)];
+  for (const f of [2, 4]) {
+    if ((CORE_SIZES as readonly number[]).includes(cores * f))
+      out.push(curve(`cores-${cores * f}`, servers, cores * f, churn));
+  }
+  if (servers < MAX_API_SERVERS) out.push(curve(`servers-${servers + 1}`, servers + 1, cores, churn));
+  return out;
+}
+
+export function whatIf(apiServers: number, cores: number, nodes: number, churn: number): LoadEstimate {
+  return estimateLoad({ nodes, podChurnPerSecond: churn, apiServers: Math.max(1, apiServers), cores });
+}
+
+/** 27 ms, 1.2 s, 60 s. */
+export function formatMs(ms: number): string {
+  if (ms >= 10_000) return `${Math.round(ms / 1000)} s`;
+  if (ms >= 1000) return `${Number((ms / 1000).toFixed(1))} s`;
+  return `${Math.round(ms)} ms`;
+}
+
+export function formatRate(perSecond: number): string {
+  if (perSecond >= 100) return String(Math.round(perSecond));
+  if (perSecond >= 10) return perSecond.toFixed(1);
+  return perSecond.toFixed(2);
+}
