@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createCluster } from '../../scenario';
@@ -181,6 +182,22 @@ describe('cluster autoscaler: --max-node-provision-time', () => {
     cluster.runUntil(200_000);
     expect(nodeNames(cluster)).toEqual(['ondemand-1', 'spot-1', 'spot-4']);
     expect(Object.keys(ca(cluster).state.machines).sort()).toEqual(['spot-2', 'spot-3']);
+  });
+
+  it('the example scenario autoscaler-boot-failure shows the same timeline', () => {
+    const text = readFileSync(
+      new URL('../../../../../scenarios/autoscaler-boot-failure.yaml', import.meta.url),
+      'utf8'
+    );
+    const { cluster } = createCluster(text);
+    cluster.runUntil(16 * 60_000);
+    expect(caEvents(cluster, 'ScaleUpTimedOut').map((e) => [e[0], e[2]])).toEqual([
+      [15 * 60_000 + 20_000, 'Nodes added to group spot failed to register within 15m10s']
+    ]);
+    expect(caEvents(cluster, 'ScaledUpGroup').map((e) => [e[0], e[2]])).toEqual([
+      [10_000, 'Scale-up: setting group spot size to 3 instead of 1 (max: 4)'],
+      [15 * 60_000 + 20_000, 'Scale-up: setting group ondemand size to 2 instead of 0 (max: 4)']
+    ]);
   });
 
   it('a snapshot taken during the backoff restores and continues identically', () => {
