@@ -12,7 +12,7 @@ import type { SchedulingAttempt } from '$lib/sim/scheduler/types';
 import { loadComponentKinds, placeholderCluster, PLACEHOLDER_FILE } from './dev-cluster';
 import { loadBootstrap } from './integrations';
 import { LabSession, type LabRecording, type Speed } from './session';
-import { buildView, type LabView } from './viewmodel';
+import { ViewBuilder, type LabView } from './viewmodel';
 import { recordReady, type ReadyChange } from './history';
 import { checkResizable, nodeResizes, RESIZE_FAULT } from './resize';
 
@@ -47,9 +47,17 @@ const ANNOUNCED = new Set([
   'Preempted'
 ]);
 const MAX_CONSOLE_LINES = 2000;
+/**
+ * While the clock runs, the view model is published at most this often (wall ms); the clock
+ * itself moves every frame. Rendering 20 node cards and 600 pods 60 times a second costs more
+ * than a frame has; ten times a second keeps the map live and the frames short.
+ */
+export const PUBLISH_EVERY_MS = 100;
 
 export class Lab {
   view = $state.raw<LabView | undefined>(undefined);
+  /** Virtual time, updated every frame (the view model may lag it by up to PUBLISH_EVERY_MS). */
+  clock = $state(0);
   playing = $state(false);
   speed = $state<Speed>(1);
   selected = $state<Selection | undefined>(undefined);
@@ -69,8 +77,13 @@ export class Lab {
 
   private opts: LabOptions;
   private raf = 0;
+  private idleHandle = 0;
+  private builder?: ViewBuilder;
   private lastWall = 0;
   private dirty = true;
+  /** The learner acted (or the cluster was replaced): publish in this frame, whatever the throttle. */
+  private urgent = true;
+  private lastPublish = Number.NEGATIVE_INFINITY;
   private generation = -1;
   private announcedUpTo = 0;
   private watches: WatchHandle[] = [];
@@ -107,7 +120,7 @@ export class Lab {
   }
 
   get now(): number {
-    return this.view?.now ?? 0;
+    return this.clock;
   }
 
   get scenarioFile(): string {
@@ -126,14 +139,36 @@ export class Lab {
       });
       this.lagging = this.session.lagging;
       this.flush();
+      if (this.session.snapshotDue) this.whenIdle();
       this.raf = requestAnimationFrame(tick);
     };
     this.raf = requestAnimationFrame(tick);
   }
 
+  /** Take the time-travel snapshot the session put off, in the browser's idle time. */
+  private whenIdle(): void {
+    if (this.idleHandle) return;
+    const run = (remaining: number) => {
+      this.idleHandle = 0;
+      if (!this.raf) return;
+      this.guard(() => {
+        if (this.session.idle(remaining)) this.snapshotTimes = this.session.snapshotTimes();
+      });
+    };
+    this.idleHandle =
+      typeof requestIdleCallback === 'function'
+        ? requestIdleCallback((d) => run(d.timeRemaining()), { timeout: 60_000 })
+        : window.setTimeout(() => run(0), 250);
+  }
+
   stop(): void {
     cancelAnimationFrame(this.raf);
     this.raf = 0;
+    if (this.idleHandle) {
+      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.idleHandle);
+      else clearTimeout(this.idleHandle);
+      this.idleHandle = 0;
+    }
     for (const w of this.watches) w.stop();
     this.watches = [];
   }
@@ -286,6 +321,7 @@ export class Lab {
 
   private touch(): void {
     this.dirty = true;
+    this.urgent = true;
     if (!this.raf) this.flush();
   }
 
@@ -300,17 +336,24 @@ export class Lab {
     this.watches = [];
     this.announcedUpTo = Math.min(this.announcedUpTo, this.session.cluster.eventLog.length);
     this.dirty = true;
+    this.urgent = true;
   }
 
   private flush(): void {
     this.syncCluster();
     if (!this.dirty) return;
+    this.clock = this.cluster.now;
+    const wall = performance.now();
+    if (!this.urgent && this.playing && wall - this.lastPublish < PUBLISH_EVERY_MS) return;
+    this.lastPublish = wall;
     this.dirty = false;
+    this.urgent = false;
     for (const w of this.watches) {
       const out = w.poll();
       if (out) this.print('stdout', out);
     }
-    const view = buildView(this.cluster);
+    if (this.builder?.cluster !== this.cluster) this.builder = new ViewBuilder(this.cluster);
+    const view = this.builder.build();
     this.view = view;
     this.readyHistory = recordReady(this.readyHistory, view);
     this.snapshotTimes = this.session.snapshotTimes();

@@ -26,6 +26,22 @@ class Ticker implements Component {
   }
 }
 registerComponent('test-ticker', (c) => new Ticker(c));
+
+/** The wall clock of the costly-snapshot tests: each snapshot of this component takes 30 ms. */
+const heavyWall = { now: 0 };
+class Heavy implements Component {
+  readonly id = 'heavy';
+  readonly kind = 'test-heavy';
+  readonly args = {};
+  start() {}
+  handle() {}
+  getState() {
+    heavyWall.now += 30;
+    return {};
+  }
+  setState() {}
+}
+registerComponent('test-heavy', () => new Heavy());
 registerFault('TestPause', 'pause the ticker', (c) => (c.component<Ticker>('ticker')!.state.paused = true));
 registerFault(
   'TestResume',
@@ -174,5 +190,78 @@ describe('LabSession', () => {
       '23000 apply editor.yaml kind: Node',
       '3000 console kubectl cordon worker-1'
     ]);
+  });
+
+  describe('with snapshots that cost more than a frame allows (30 ms each, 1 ms per event)', () => {
+    function heavySession(opts: { forceSnapshotAfter?: number } = {}) {
+      heavyWall.now = 0;
+      const s = new LabSession({
+        createCluster: () => {
+          const c = new Cluster();
+          c.addComponent('test-ticker', {});
+          c.addComponent('test-heavy', {});
+          c.engine.onEvent(() => (heavyWall.now += 1));
+          return c;
+        },
+        wallClock: () => heavyWall.now,
+        performers: { console: () => {}, apply: () => {} },
+        ...opts
+      });
+      s.playing = true;
+      s.speed = 60;
+      return s;
+    }
+    const play = (s: LabSession, frames: number) => {
+      for (let i = 0; i < frames; i++) s.frame(100);
+    };
+
+    it('skips boundaries until the run since the last snapshot cost as much, then puts it off to idle time', () => {
+      const s = heavySession();
+      expect(s.snapshotCost).toBe(30);
+      play(s, 4); // t = 24 s: boundaries at 10 s and 20 s saw 10 and 20 ms of replay, under 30 ms
+      expect(s.snapshotTimes()).toEqual([0]);
+      expect(s.snapshotDue).toBe(false);
+      play(s, 2); // the 30 s boundary: worth it, but 30 ms does not fit in a frame
+      expect(s.now).toBe(36_000);
+      expect(s.snapshotDue).toBe(true);
+      expect(s.snapshotTimes()).toEqual([0]);
+      expect(s.idle(16)).toBe(false); // a short idle period while playing
+      expect(s.idle(45)).toBe(true);
+      expect(s.snapshotTimes()).toEqual([0, 36_000]);
+      expect(s.snapshotDue).toBe(false);
+    });
+
+    it('takes a put-off snapshot at once when paused, or before running outside a frame', () => {
+      const s = heavySession();
+      play(s, 6);
+      s.playing = false;
+      expect(s.idle(0)).toBe(true);
+      expect(s.snapshotTimes()).toEqual([0, 36_000]);
+      s.playing = true;
+      play(s, 6); // the 70 s boundary is due (36 ms of replay since 36 s)
+      expect(s.snapshotDue).toBe(true);
+      s.advanceBy(1_000);
+      expect(s.snapshotTimes()).toEqual([0, 36_000, 72_000]);
+    });
+
+    it('takes it inside a frame once the replay it saves costs forceSnapshotAfter times more', () => {
+      const s = heavySession({ forceSnapshotAfter: 2 });
+      play(s, 5);
+      expect(s.snapshotDue).toBe(true); // due at 30 s with 30 ms of replay
+      play(s, 5); // 60 ms of replay (2 × 30 ms) is reached at 60 s
+      expect(s.snapshotTimes()).toEqual([0, 60_000]);
+      expect(s.snapshotDue).toBe(false);
+    });
+
+    it('a jump back replays from the nearest kept snapshot', () => {
+      const s = heavySession();
+      play(s, 6);
+      s.idle(45);
+      play(s, 4);
+      s.jumpTo(40_000);
+      expect(s.now).toBe(40_000);
+      expect(ticks(s)).toBe(40);
+      expect(s.snapshotTimes()).toEqual([0, 36_000]);
+    });
   });
 });

@@ -3,10 +3,18 @@
  *
  * Plain TypeScript (no DOM, no runes) so a Web Worker could host it later. The page calls
  * `frame(wallDeltaMs)` once per animation frame; the session maps wall time to virtual time at the
- * chosen speed, keeps a snapshot every `snapshotEvery` virtual ms in a bounded ring, and records
- * every learner action (fault, console line, applied YAML) with its virtual time. Jumping back
- * restores the nearest snapshot at or before the target and replays the recorded actions up to
- * it; the same recording, replayed from the start, is what save files and share links carry.
+ * chosen speed, keeps snapshots in a bounded ring (considered every `snapshotEvery` virtual ms),
+ * and records every learner action (fault, console line, applied YAML) with its virtual time.
+ * Jumping back restores the nearest snapshot at or before the target and replays the recorded
+ * actions up to it; the same recording, replayed from the start, is what save files and share
+ * links carry.
+ *
+ * Snapshots cost wall time in proportion to the cluster's size, so they are taken only when they
+ * pay for themselves: at a boundary, when the simulation run since the last snapshot (what a jump
+ * back would replay) cost at least as much as a snapshot. While playing, a snapshot that would not
+ * fit in a frame is put off (`snapshotDue`) and taken by `idle()` (the page calls it from
+ * `requestIdleCallback`) once the clock pauses or an idle period is long enough, or inline when
+ * the replay it saves has grown to `forceAfter` times its cost.
  */
 import { Cluster, type ClusterSnapshot } from '$lib/sim/cluster';
 import type { SimEvent } from '$lib/sim/engine/engine';
@@ -47,6 +55,10 @@ export interface LabSessionOptions {
   frameBudgetMs?: number;
   /** Longest wall gap a frame accounts for (a background tab must not jump hours ahead). */
   maxFrameGapMs?: number;
+  /** A snapshot measured to cost at most this many wall ms is taken inside a playing frame. */
+  inlineSnapshotMs?: number;
+  /** While playing, a put-off snapshot is taken anyway once the replay it saves costs this many times more. */
+  forceSnapshotAfter?: number;
 }
 
 interface StoredSnapshot {
@@ -64,19 +76,29 @@ export class LabSession {
   generation = 0;
   /** True when the last frame ran out of budget before reaching the wall-clock target. */
   lagging = false;
+  /** A snapshot boundary passed while playing and the snapshot was put off until `idle()`. */
+  snapshotDue = false;
+  /** Wall ms the last snapshot took. */
+  snapshotCost = 0;
   private snapshots: StoredSnapshot[] = [];
-  private readonly minEvery: number;
-  /** Widened when snapshots are expensive, so big clusters do not stall every 10 s of sim time. */
-  private every: number;
+  private readonly every: number;
   private readonly maxSnapshots: number;
   private readonly budget: number;
   private readonly maxGap: number;
+  private readonly inlineMs: number;
+  private readonly forceAfter: number;
+  /** Virtual time of the next snapshot boundary. */
+  private nextAt = 0;
+  /** Wall ms spent simulating since the last snapshot: what a jump back to it would replay. */
+  private runSince = 0;
 
   constructor(private readonly opts: LabSessionOptions) {
-    this.every = this.minEvery = opts.snapshotEvery ?? 10_000;
+    this.every = opts.snapshotEvery ?? 10_000;
     this.maxSnapshots = opts.maxSnapshots ?? 360;
     this.budget = opts.frameBudgetMs ?? 12;
     this.maxGap = opts.maxFrameGapMs ?? 250;
+    this.inlineMs = opts.inlineSnapshotMs ?? 4;
+    this.forceAfter = opts.forceSnapshotAfter ?? 10;
     this.cluster = opts.createCluster();
     this.takeSnapshot();
   }
@@ -101,6 +123,17 @@ export class LabSession {
         : before + Math.min(Math.max(0, wallDeltaMs), this.maxGap) * this.speed;
     this.lagging = !this.runTo(target, deadline) && this.speed !== 'max';
     return this.cluster.now !== before;
+  }
+
+  /**
+   * Idle time: take a put-off snapshot when the clock is paused, or when `remainingMs` (the idle
+   * period left) covers what the last snapshot cost. Returns whether one was taken.
+   */
+  idle(remainingMs: number): boolean {
+    if (!this.snapshotDue) return false;
+    if (this.playing && this.snapshotCost > remainingMs) return false;
+    this.takeSnapshot();
+    return true;
   }
 
   /** Process the next pending event (moving the clock to it). */
@@ -142,6 +175,9 @@ export class LabSession {
     const pending = this.actions.slice(base.actionCount).filter((a) => a.t <= target);
     this.actions.length = base.actionCount;
     this.replaceCluster(Cluster.restore(base.snap));
+    this.snapshotDue = false;
+    this.runSince = 0;
+    this.nextAt = base.t + this.every;
     this.replay(pending, target);
   }
 
@@ -150,6 +186,8 @@ export class LabSession {
     this.actions = [];
     this.snapshots = [];
     this.replaceCluster(this.opts.createCluster());
+    this.snapshotDue = false;
+    this.nextAt = 0;
     this.takeSnapshot();
   }
 
@@ -189,16 +227,20 @@ export class LabSession {
   }
 
   /**
-   * Run to `target`, stopping at each snapshot boundary to take one. With a wall `deadline` the run
-   * yields when the budget is spent (the clock then stays at the last processed event) and
-   * returns false.
+   * Run to `target`, considering a snapshot at each boundary. With a wall `deadline` (a playing
+   * frame) the run yields when the budget is spent (the clock then stays at the last processed
+   * event) and returns false.
    */
   private runTo(target: number, deadline?: number): boolean {
     const engine = this.cluster.engine;
+    const clock = this.opts.wallClock;
+    // Outside a frame (a jump, +1 min, a replay) nothing waits for the page: take a put-off one now.
+    if (deadline === undefined && this.snapshotDue) this.takeSnapshot();
     for (;;) {
-      const last = this.snapshots[this.snapshots.length - 1]?.t ?? 0;
-      const boundary = last + this.every;
+      const boundary = this.snapshotDue ? Number.POSITIVE_INFINITY : this.nextAt;
       const stop = Math.min(target, boundary);
+      const started = clock();
+      let yielded = false;
       if (deadline === undefined) {
         engine.runUntil(stop);
       } else {
@@ -207,22 +249,47 @@ export class LabSession {
           const next = engine.peekTime();
           if (next === undefined || next > stop) break;
           engine.step();
-          if ((++n & 15) === 0 && this.opts.wallClock() >= deadline) return false;
+          if ((++n & 15) === 0 && clock() >= deadline) {
+            yielded = true;
+            break;
+          }
         }
-        engine.runUntil(stop);
+        if (!yielded) engine.runUntil(stop);
       }
-      if (stop === boundary) this.takeSnapshot();
+      this.runSince += clock() - started;
+      if (yielded) return false;
+      if (stop === boundary) this.atBoundary(deadline !== undefined);
+      if (
+        deadline !== undefined &&
+        this.snapshotDue &&
+        this.runSince >= this.forceAfter * Math.max(this.snapshotCost, this.budget)
+      )
+        this.takeSnapshot();
       if (stop >= target) return true;
-      if (deadline !== undefined && this.opts.wallClock() >= deadline) return false;
+      if (deadline !== undefined && clock() >= deadline) return false;
     }
   }
 
+  /** A snapshot boundary: take one if it pays for itself; in a frame, put a costly one off. */
+  private atBoundary(inFrame: boolean): void {
+    this.nextAt += this.every;
+    if (this.runSince < this.snapshotCost) return;
+    if (inFrame && this.snapshotCost > this.inlineMs) this.snapshotDue = true;
+    else this.takeSnapshot();
+  }
+
   private takeSnapshot(): void {
+    const started = this.opts.wallClock();
     this.snapshots.push({
       t: this.cluster.now,
       actionCount: this.actions.length,
       snap: this.cluster.snapshot()
     });
+    this.snapshotCost = this.opts.wallClock() - started;
+    this.runSince = 0;
+    this.snapshotDue = false;
+    if (this.nextAt <= this.cluster.now)
+      this.nextAt = this.cluster.now - (this.cluster.now % this.every) + this.every;
     // The scenario's start is always kept, so "back to the start" works however long the run.
     if (this.snapshots.length > this.maxSnapshots) this.snapshots.splice(1, 1);
   }

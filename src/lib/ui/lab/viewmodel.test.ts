@@ -1,6 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { loadComponentKinds, placeholderCluster } from './dev-cluster';
-import { buildView, stoppedByFaults } from './viewmodel';
+import { buildView, stoppedByFaults, ViewBuilder } from './viewmodel';
 import { recordReady } from './history';
 
 beforeAll(async () => {
@@ -89,5 +89,40 @@ describe('recordReady', () => {
     });
     h = recordReady(h, { now: 30_000, nodes: [node('True', 0)] });
     expect(h).toEqual({ w: [{ t: 0, status: 'True' }] });
+  });
+});
+
+describe('ViewBuilder', () => {
+  it('keeps the objects of what did not change, and rebuilds what did', () => {
+    const c = placeholderCluster();
+    c.runUntil(60_000);
+    const b = new ViewBuilder(c);
+    const v1 = b.build();
+    const v2 = b.build();
+    expect(v2.nodes).toBe(v1.nodes);
+    expect(v2.pendingPods).toBe(v1.pendingPods);
+    expect(v2.controlPlane).toBe(v1.controlPlane);
+    // Lease renewals (every 10 s) change the heartbeat, not the pods or the bars.
+    c.runUntil(70_000);
+    const v3 = b.build();
+    const [a, n] = [v1.nodes[0], v3.nodes[0]];
+    expect(n).not.toBe(a);
+    expect(n.leaseRenewedAt).toBeGreaterThan(a.leaseRenewedAt!);
+    expect(n.pods).toBe(a.pods);
+    expect(n.resources).toBe(a.resources);
+    expect(n.taints).toBe(a.taints);
+    expect(v3).toEqual(buildView(c));
+  });
+
+  it('rebuilds a node whose countdown runs on every frame', () => {
+    const c = placeholderCluster();
+    c.runUntil(60_000);
+    c.applyFault('StopKubelet', { target: 'worker-1' });
+    c.runUntil(60_000 + 120_000);
+    const b = new ViewBuilder(c);
+    const first = b.build().nodes[0].pods.find((p) => p.evictionIn !== undefined)!;
+    c.runUntil(60_000 + 121_000);
+    const later = b.build().nodes[0].pods.find((p) => p.key === first.key)!;
+    expect(first.evictionIn! - later.evictionIn!).toBe(1000);
   });
 });

@@ -174,10 +174,8 @@ export function evictionRemaining(cluster: Cluster, pod: Pod, taints: readonly T
   return best;
 }
 
-function podView(cluster: Cluster, p: Pod & KubeObject, taints: readonly Taint[]): PodView {
+function podView(p: Pod & KubeObject, evictionIn: number | undefined): PodView {
   const owner = p.metadata.ownerReferences?.[0];
-  const evictionIn =
-    p.spec?.nodeName && !p.metadata.deletionTimestamp ? evictionRemaining(cluster, p, taints) : undefined;
   return {
     key: podKey(p),
     name: p.metadata.name ?? '',
@@ -246,28 +244,78 @@ function componentRunning(
   return { present: true, running: !stoppedByFaults(cluster.faultLog, id, stop, start) };
 }
 
+/** Build the view model once (tests, one-off readers). The lab keeps a `ViewBuilder` instead. */
 export function buildView(cluster: Cluster): LabView {
-  const nodes = cluster.api.list<Node & KubeObject>('Node');
-  const allPods = cluster.api.list<Pod & KubeObject>('Pod');
-  const leases = new Map(
-    cluster.api
-      .list<Lease & KubeObject>('Lease', { namespace: 'kube-node-lease' })
-      .map((l) => [l.metadata.name, l])
-  );
-  const names = new Set(nodes.map((n) => n.metadata.name));
-  // A kubelet whose Node object was deleted still shows (greyed) until it re-registers.
-  for (const c of cluster.componentsOfKind('kubelet')) {
-    const n = c.id.replace(/^kubelet\//, '');
-    if (!names.has(n)) names.add(n);
+  return new ViewBuilder(cluster).build();
+}
+
+interface NodeMemo {
+  node?: object;
+  pods: readonly object[];
+  lease?: object;
+  host: string;
+  faults: number;
+  partitioned: boolean;
+  /** A pod on the node shows an eviction countdown, which changes with the clock. */
+  timed: boolean;
+  view: NodeView;
+}
+
+const sameItems = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * Builds the view model frame after frame for one cluster, reusing what did not change: stored
+ * objects are frozen and replaced on every write, so a pod whose object is the same object as last
+ * time keeps its PodView, and a node whose Node, Lease, pods, host agents and faults are unchanged
+ * keeps its NodeView (the same object, so the map skips re-rendering its card).
+ */
+export class ViewBuilder {
+  private nodeMemo = new Map<string, NodeMemo>();
+  private podMemo = new WeakMap<object, PodView>();
+  private pendingMemo: { pods: readonly object[]; view: PodView[] } = { pods: [], view: [] };
+  private nodesMemo: NodeView[] = [];
+  private cpMemo: { key: string; view?: ControlPlaneView } = { key: '' };
+
+  constructor(readonly cluster: Cluster) {}
+
+  private pod(p: Pod & KubeObject, taints: readonly Taint[]): PodView {
+    const evictionIn =
+      p.spec?.nodeName && !p.metadata.deletionTimestamp && taints.length
+        ? evictionRemaining(this.cluster, p, taints)
+        : undefined;
+    const prev = this.podMemo.get(p);
+    if (prev && prev.evictionIn === evictionIn) return prev;
+    const v = podView(p, evictionIn);
+    this.podMemo.set(p, v);
+    return v;
   }
-  const nodeViews: NodeView[] = [...names].sort().map((name) => {
-    const node = nodes.find((n) => n.metadata.name === name);
-    const taints = (node?.spec?.taints ?? []) as Taint[];
+
+  private node(name: string, node: (Node & KubeObject) | undefined, lease: object | undefined): NodeView {
+    const cluster = this.cluster;
     const pods = cluster.api.podsOnNode<Pod & KubeObject>(name);
     const host = hostView(cluster, name);
-    const lease = leases.get(name);
+    const hostKey = host
+      ? `${host.kubeletRunning}|${host.runtimeName}|${host.runtimeRunning}|${Object.keys(host.cniConfig).length}`
+      : '';
+    const partitioned = cluster.partitioned.has(name);
+    const faults = cluster.faultLog.length;
+    const memo = this.nodeMemo.get(name);
+    if (
+      memo &&
+      !memo.timed &&
+      memo.node === node &&
+      memo.lease === lease &&
+      memo.host === hostKey &&
+      memo.faults === faults &&
+      memo.partitioned === partitioned &&
+      sameItems(memo.pods, pods)
+    )
+      return memo.view;
+    const taints = (node?.spec?.taints ?? []) as Taint[];
     const labels = { ...(node?.metadata.labels ?? {}) } as Record<string, string>;
-    return {
+    const podViews = pods.map((p) => this.pod(p, taints)).sort((a, b) => (a.key < b.key ? -1 : 1));
+    const view: NodeView = {
       name,
       exists: !!node,
       deleted: !node && cluster.faultLog.some((f) => f.action === 'DeleteNode' && f.target === name),
@@ -288,7 +336,7 @@ export function buildView(cluster: Cluster): LabView {
         .map((k) => k.slice('node-role.kubernetes.io/'.length)),
       labels,
       resources: node ? resourceBars(node, pods) : [],
-      pods: pods.map((p) => podView(cluster, p, taints)).sort((a, b) => (a.key < b.key ? -1 : 1)),
+      pods: podViews,
       kubeletRunning: host
         ? host.kubeletRunning
         : !stoppedByFaults(cluster.faultLog, name, 'StopKubelet', 'StartKubelet'),
@@ -302,19 +350,55 @@ export function buildView(cluster: Cluster): LabView {
       cniInstalled: host
         ? Object.keys(host.cniConfig).length > 0
         : !stoppedByFaults(cluster.faultLog, name, 'RemoveCNI', 'InstallCNI'),
-      partitioned: cluster.partitioned.has(name),
-      leaseRenewedAt: lease?.spec?.renewTime ? cluster.api.timeOf(lease.spec.renewTime) : undefined
+      partitioned,
+      leaseRenewedAt: (lease as Lease | undefined)?.spec?.renewTime
+        ? cluster.api.timeOf((lease as Lease).spec!.renewTime!)
+        : undefined
     };
-  });
-  const pendingPods = allPods
-    .filter((p) => !p.spec?.nodeName && !isTerminal(p))
-    .map((p) => podView(cluster, p, []))
-    .sort((a, b) => (a.key < b.key ? -1 : 1));
-  return {
-    now: cluster.now,
-    nodes: nodeViews,
-    pendingPods,
-    controlPlane: {
+    // Keep the previous parts that did not change, so a card re-renders only what did.
+    const prev = memo?.view;
+    if (prev) {
+      if (sameItems(view.pods, prev.pods)) view.pods = prev.pods;
+      for (const k of ['resources', 'conditions', 'taints', 'roles', 'labels', 'runtime'] as const)
+        if (JSON.stringify(view[k]) === JSON.stringify(prev[k]))
+          (view as unknown as Record<string, unknown>)[k] = prev[k];
+    }
+    this.nodeMemo.set(name, {
+      node,
+      pods,
+      lease,
+      host: hostKey,
+      faults,
+      partitioned,
+      timed: podViews.some((p) => p.evictionIn !== undefined),
+      view
+    });
+    return view;
+  }
+
+  build(): LabView {
+    const cluster = this.cluster;
+    const nodes = cluster.api.list<Node & KubeObject>('Node');
+    const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
+    const leases = new Map(
+      cluster.api
+        .list<Lease & KubeObject>('Lease', { namespace: 'kube-node-lease' })
+        .map((l) => [l.metadata.name, l])
+    );
+    const names = new Set(byName.keys());
+    // A kubelet whose Node object was deleted still shows (greyed) until it re-registers.
+    for (const c of cluster.componentsOfKind('kubelet')) names.add(c.id.replace(/^kubelet\//, ''));
+    let nodeViews = [...names].sort().map((name) => this.node(name, byName.get(name), leases.get(name)));
+    if (sameItems(nodeViews, this.nodesMemo)) nodeViews = this.nodesMemo;
+    this.nodesMemo = nodeViews;
+    const allPods = cluster.api.list<Pod & KubeObject>('Pod');
+    const unbound = allPods.filter((p) => !p.spec?.nodeName && !isTerminal(p));
+    if (!sameItems(unbound, this.pendingMemo.pods))
+      this.pendingMemo = {
+        pods: unbound,
+        view: unbound.map((p) => this.pod(p, [])).sort((a, b) => (a.key < b.key ? -1 : 1))
+      };
+    const controlPlane: ControlPlaneView = {
       apiServers: cluster.apiServers.map((a) => ({ ...a })),
       etcd: {
         members: cluster.etcd.members.map((m) => ({
@@ -332,11 +416,19 @@ export function buildView(cluster: Cluster): LabView {
         'StopControllerManager',
         'StartControllerManager'
       )
-    },
-    proxyMode: cluster.config.network.proxyMode,
-    cni: cluster.config.network.cni,
-    events: cluster.eventLog,
-    faults: cluster.faultLog,
-    podCount: allPods.length
-  };
+    };
+    const cpKey = JSON.stringify(controlPlane);
+    if (cpKey !== this.cpMemo.key) this.cpMemo = { key: cpKey, view: controlPlane };
+    return {
+      now: cluster.now,
+      nodes: nodeViews,
+      pendingPods: this.pendingMemo.view,
+      controlPlane: this.cpMemo.view!,
+      proxyMode: cluster.config.network.proxyMode,
+      cni: cluster.config.network.cni,
+      events: cluster.eventLog,
+      faults: cluster.faultLog,
+      podCount: allPods.length
+    };
+  }
 }
