@@ -1,73 +1,34 @@
 /**
  * FailedScheduling messages in plain language. The message format is the scheduler's FitError:
  * `0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. preemption: ...`
- * Each counted reason becomes one sentence; unknown reasons are passed through unchanged.
+ * Each counted reason becomes one sentence in the learner's language (`lab.explain.*` in the lab
+ * catalogs, with plural forms); unknown reasons are passed through unchanged.
  */
-const REASONS: [RegExp, (n: string, m: RegExpMatchArray) => string][] = [
-  [
-    /^Insufficient (.+)$/,
-    (n, m) =>
-      `${n} node(s) lack free ${m[1]}: the pod's ${m[1]} request plus what pods already on the node request exceeds the node's allocatable ${m[1]} (NodeResourcesFit).`
-  ],
-  [
-    /^Too many pods$/,
-    (n) =>
-      `${n} node(s) already run as many pods as their maxPods allows (NodeResourcesFit, resource "pods").`
-  ],
-  [
-    /^node\(s\) had untolerated taint/,
-    (n) => `${n} node(s) carry a taint the pod has no toleration for (TaintToleration).`
-  ],
-  [
-    /^node\(s\) didn't match Pod's node affinity\/selector$/,
-    (n) =>
-      `${n} node(s) lack the labels required by the pod's nodeSelector or required node affinity (NodeAffinity).`
-  ],
-  [
-    /^node\(s\) were unschedulable$/,
-    (n) => `${n} node(s) are cordoned (spec.unschedulable) (NodeUnschedulable).`
-  ],
-  [
-    /^node\(s\) didn't have free ports for the requested pod ports$/,
-    (n) => `${n} node(s) already have a pod using the requested hostPort (NodePorts).`
-  ],
-  [
-    /^node\(s\) didn't match pod topology spread constraints/,
-    (n) => `${n} node(s) would break a hard topology spread constraint (PodTopologySpread).`
-  ],
-  [
-    /^node\(s\) didn't match pod affinity rules$/,
-    (n) =>
-      `${n} node(s) are not in a topology domain that runs the pods this pod must be near (InterPodAffinity).`
-  ],
-  [
-    /^node\(s\) didn't match pod anti-affinity rules$/,
-    (n) => `${n} node(s) are in a domain that runs pods this pod must avoid (InterPodAffinity).`
-  ],
-  [
-    /^node\(s\) didn't satisfy existing pods anti-affinity rules$/,
-    (n) => `${n} node(s) run pods whose anti-affinity rules exclude this pod (InterPodAffinity).`
-  ],
-  [
-    /^node\(s\) didn't match the requested node name$/,
-    (n) => `${n} node(s) are not the node named in spec.nodeName (NodeName).`
-  ],
-  [
-    /^Preemption is not helpful for scheduling$/,
-    (n) => `On ${n} node(s), evicting lower-priority pods would still not make room.`
-  ],
-  [
-    /^No preemption victims found for incoming pod$/,
-    (n) => `On ${n} node(s), there are no lower-priority pods to evict.`
-  ]
+import { t } from '$lib/i18n/index.svelte';
+
+/** Reason patterns of the scheduler's filter plugins and preemption, and their catalog keys. */
+const REASONS: [RegExp, string][] = [
+  [/^Insufficient (.+)$/, 'insufficient'],
+  [/^Too many pods$/, 'tooManyPods'],
+  [/^node\(s\) had untolerated taint/, 'taint'],
+  [/^node\(s\) didn't match Pod's node affinity\/selector$/, 'nodeAffinity'],
+  [/^node\(s\) were unschedulable$/, 'unschedulable'],
+  [/^node\(s\) didn't have free ports for the requested pod ports$/, 'ports'],
+  [/^node\(s\) didn't match pod topology spread constraints/, 'spread'],
+  [/^node\(s\) didn't match pod affinity rules$/, 'podAffinity'],
+  [/^node\(s\) didn't match pod anti-affinity rules$/, 'podAntiAffinity'],
+  [/^node\(s\) didn't satisfy existing pods anti-affinity rules$/, 'existingAntiAffinity'],
+  [/^node\(s\) didn't match the requested node name$/, 'nodeName'],
+  [/^Preemption is not helpful for scheduling$/, 'preemptionNotHelpful'],
+  [/^No preemption victims found for incoming pod$/, 'noVictims']
 ];
 
 function explainReason(part: string): string {
   const m = /^(\d+) (.+)$/.exec(part.trim());
   if (!m) return part.trim();
-  for (const [re, say] of REASONS) {
+  for (const [re, key] of REASONS) {
     const r = re.exec(m[2]);
-    if (r) return say(m[1], r);
+    if (r) return t(`lab.explain.${key}`, { count: Number(m[1]), resource: r[1] });
   }
   return part.trim();
 }
@@ -81,9 +42,11 @@ function splitReasons(list: string): string[] {
 
 export function explainFailedScheduling(message: string): string[] {
   const [main, preemption] = message.split(/ preemption: /);
-  const m = /^(\d+)\/(\d+) nodes are available(?::\s*(.*))?$/.exec(main.trim().replace(/\.$/, ''));
+  const head = main.trim().replace(/\.$/, '');
+  if (head === 'no nodes available to schedule pods') return [t('lab.explain.noNodes')];
+  const m = /^(\d+)\/(\d+) nodes are available(?::\s*(.*))?$/.exec(head);
   if (!m) return [message];
-  const out = [`None of the ${m[2]} nodes can run the pod (${m[1]} passed every filter).`];
+  const out = [t('lab.explain.summary', { count: Number(m[2]), passed: Number(m[1]) })];
   if (m[3]) out.push(...splitReasons(m[3]).map(explainReason));
   if (preemption) {
     const p = /^\d+\/\d+ nodes are available: (.*)$/.exec(preemption.trim());

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFragment, encodeFragment, parseRecording, recordingToJSON } from './share';
-import { explainFailedScheduling } from './explain';
 import { formatClock, formatCountdown } from './format';
 import type { LabRecording } from './session';
 
@@ -41,33 +40,6 @@ describe('share links', () => {
     expect(() => parseRecording({ format: 'nodeplane.dev/lab/v1', ...rec, t: -5 })).toThrow(
       'the lab file has no valid time'
     );
-  });
-});
-
-describe('explainFailedScheduling', () => {
-  it('turns each counted FitError reason into a sentence, preemption included', () => {
-    expect(
-      explainFailedScheduling(
-        '0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.'
-      )
-    ).toEqual([
-      'None of the 3 nodes can run the pod (0 passed every filter).',
-      '1 node(s) carry a taint the pod has no toleration for (TaintToleration).',
-      "2 node(s) lack free cpu: the pod's cpu request plus what pods already on the node request exceeds the node's allocatable cpu (NodeResourcesFit).",
-      'On 3 node(s), evicting lower-priority pods would still not make room.'
-    ]);
-  });
-
-  it('passes unknown reasons and messages through unchanged', () => {
-    expect(
-      explainFailedScheduling('0/2 nodes are available: 2 node(s) had volume node affinity conflict.')
-    ).toEqual([
-      'None of the 2 nodes can run the pod (0 passed every filter).',
-      '2 node(s) had volume node affinity conflict'
-    ]);
-    expect(explainFailedScheduling('pod has unbound immediate PersistentVolumeClaims')).toEqual([
-      'pod has unbound immediate PersistentVolumeClaims'
-    ]);
   });
 });
 
