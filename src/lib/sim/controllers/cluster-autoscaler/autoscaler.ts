@@ -134,8 +134,20 @@ export class ClusterAutoscaler implements Component {
   }
 
   setState(s: unknown): void {
-    const st = structuredClone(s) as State;
+    const st = structuredClone(s) as State & { provisioning?: Record<string, string> };
     st.lastScaleDownFail = st.lastScaleDownFail ?? -Infinity;
+    // Snapshots saved before machines were tracked kept only `provisioning` (name → group).
+    if (!st.machines) {
+      st.machines = {};
+      for (const [name, group] of Object.entries(st.provisioning ?? {}))
+        st.machines[name] = { group, since: this.cluster.now, booted: false };
+    }
+    delete st.provisioning;
+    st.sizes ??= this.state.sizes;
+    st.scaleUpRequests ??= {};
+    st.backoff ??= {};
+    st.failBoot ??= this.state.failBoot;
+    st.poolProblems ??= '';
     this.state = st;
   }
 

@@ -210,3 +210,31 @@ describe('cluster autoscaler: --max-node-provision-time', () => {
     expect(ca(restored).state).toEqual(ca(cluster).state);
   });
 });
+
+describe('cluster autoscaler: older snapshots', () => {
+  it('a saved state with only `provisioning` still boots its machines', () => {
+    const { cluster } = createCluster(twoPools().replace('failBoot: true', 'failBoot: false'));
+    cluster.runUntil(20_000);
+    const c = ca(cluster);
+    const old = c.getState() as Record<string, unknown>;
+    const machines = old.machines as Record<string, { group: string }>;
+    const legacy: Record<string, unknown> = {
+      target: old.target,
+      provisioning: Object.fromEntries(Object.entries(machines).map(([n, m]) => [n, m.group])),
+      unneededSince: {},
+      unremovable: {},
+      deleting: {},
+      lastScaleUp: old.lastScaleUp,
+      lastScaleDownFail: null,
+      transitions: old.transitions
+    };
+    c.setState(legacy);
+    expect(c.state.machines).toEqual({
+      'spot-2': { group: 'spot', since: 20_000, booted: false },
+      'spot-3': { group: 'spot', since: 20_000, booted: false }
+    });
+    expect(c.state.sizes).toEqual({ spot: { min: 1, max: 4 }, ondemand: { min: 0, max: 4 } });
+    cluster.runUntil(70_000);
+    expect(nodeNames(cluster)).toEqual(['spot-1', 'spot-2', 'spot-3']);
+  });
+});
