@@ -126,8 +126,9 @@ describe('nodeplane CLI', () => {
       expect(Object.keys(e)).toEqual(['t', 'type', 'reason', 'object', 'message', 'source']);
       expect(e.t).toBeLessThanOrEqual(60);
     }
+    // The scenario's objects are applied right after the nodes register (100ms).
     expect(j.events.find((e: { reason: string }) => e.reason === 'ScalingReplicaSet')).toMatchObject({
-      t: 0,
+      t: 0.1,
       type: 'Normal',
       object: 'Deployment/default/web',
       source: 'deployment-controller'

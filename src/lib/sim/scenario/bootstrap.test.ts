@@ -1,7 +1,8 @@
 /** What a scenario's cluster looks like in its first seconds: registration, readiness, objects. */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/types';
-import { createCluster } from '.';
+import { Cluster } from '../cluster';
+import { createCluster, scenarioFaultFailures } from '.';
 
 const CNI_NOT_READY =
   'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized';
@@ -45,5 +46,56 @@ describe('scenario bootstrap', () => {
     expect(cluster.eventLog.filter((e) => e.reason === 'NodeReady').map((e) => [e.t, e.object])).toEqual([
       [100, 'Node/worker-2']
     ]);
+  });
+
+  const web = `---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: { app: web }
+  template:
+    metadata:
+      labels: { app: web }
+    spec:
+      containers:
+        - name: nginx
+          image: nginx:1.27
+`;
+
+  it('applies the objects right after the nodes register: no "no nodes available" at 0s', () => {
+    const { cluster } = createCluster(
+      scenario('    - { at: 0s, action: StopKubelet, target: worker-2 }', web)
+    );
+    expect(cluster.api.list('Deployment')).toEqual([]);
+    cluster.runUntil(99);
+    expect(cluster.api.list('Deployment')).toEqual([]);
+    expect(cluster.api.list('Node')).toEqual([]);
+    cluster.runUntil(100);
+    // worker-2's kubelet was stopped at 0s: it never registers, the objects do not wait for it.
+    expect(cluster.api.list('Node').map((n) => n.metadata.name)).toEqual(['worker-1']);
+    expect(cluster.api.get<KubeObject>('Deployment', 'default', 'web').metadata.creationTimestamp).toBe(
+      '2026-01-01T00:00:00Z'
+    );
+    cluster.runUntil(10_000);
+    expect(cluster.eventLog.filter((e) => e.reason === 'FailedScheduling')).toEqual([]);
+    const scheduled = cluster.eventLog.filter((e) => e.reason === 'Scheduled');
+    expect(scheduled.map((e) => [e.t, e.message.replace(/web-\w+-\w+/, 'web-*')])).toEqual([
+      [101, 'Successfully assigned default/web-* to worker-1'],
+      [102, 'Successfully assigned default/web-* to worker-1']
+    ]);
+    expect(scenarioFaultFailures(cluster)).toEqual([]);
+  });
+
+  it('a snapshot taken before the objects are applied still applies them after a restore', () => {
+    const a = createCluster(scenario('    []', web)).cluster;
+    const b = Cluster.restore(a.snapshot());
+    a.runUntil(30_000);
+    b.runUntil(30_000);
+    expect(b.api.list('Pod').length).toBe(2);
+    expect(JSON.stringify(b.eventLog)).toBe(JSON.stringify(a.eventLog));
   });
 });

@@ -1,16 +1,15 @@
 /**
  * Build a running cluster from a scenario file: configuration, etcd members, the control plane
  * and one kubelet per node (component kinds registered by their modules, see ./components), then
- * the scenario's objects applied through the API as `kubectl` would, and the faults scheduled on
- * the `scenario` component (which also keeps a kube-proxy on every node).
+ * the `scenario` component, which schedules the faults, applies the scenario's objects through the
+ * API as `kubectl` would right after the nodes' first registration, and keeps a kube-proxy on
+ * every node.
  */
 import { Cluster } from '../cluster';
 import { Etcd } from '../etcd/etcd';
-import { applyManifests, ManifestError } from '../manifests';
 import { setRegistryImages } from '../node/registry';
 import { normalizeImage } from '../node/registry';
 import { SCENARIO_COMPONENT_ID, type ScenarioComponentArgs } from './component';
-import { ScenarioError } from './errors';
 import { loadScenario } from './load';
 import type { Scenario } from './types';
 import { bootstrapHooks } from './hooks';
@@ -95,17 +94,32 @@ export function createCluster(scenarioText: string, opts: CreateClusterOptions =
   add('kube-scheduler', {});
   for (const node of scenario.nodes) add('kubelet', node);
   for (const h of bootstrapHooks) h.hook(cluster, scenario);
-  try {
-    applyManifests(cluster, scenario.objects, { component: 'kubectl' });
-  } catch (e) {
-    if (e instanceof ManifestError) throw new ScenarioError(e.issues);
-    throw e;
-  }
+  // The objects wait for the nodes, as in a cluster that is already running: the kubelets'
+  // first registration attempt is one backoff step (100ms) after they start, and the objects are
+  // applied right after it at the same instant (loadScenario already checked them with a dry
+  // run). A kubelet stopped by a 0s fault never gets there.
   add('scenario', {
     faults: scenario.faults,
-    network: !missing.includes('kubelet')
+    network: !missing.includes('kubelet'),
+    objects: scenario.objects.map(({ obj, doc, line, file }) => ({
+      obj: structuredClone(obj),
+      doc,
+      line,
+      file
+    })),
+    objectsAt: firstRegistration(cluster)
   } satisfies ScenarioComponentArgs);
   return { cluster, scenario, missing };
+}
+
+/** When the kubelets started so far make their first registration attempt (0 without kubelets). */
+function firstRegistration(cluster: Cluster): number {
+  let at = 0;
+  for (const k of cluster.componentsOfKind('kubelet')) {
+    const delay = (k.getState() as { registerDelay?: number }).registerDelay ?? 0;
+    at = Math.max(at, cluster.now + delay);
+  }
+  return at;
 }
 
 export function scenarioFaultFailures(

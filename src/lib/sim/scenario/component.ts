@@ -1,17 +1,33 @@
 /**
- * The `scenario` component: applies the scenario's faults at their virtual times through
- * `cluster.applyFault`, like a person pressing the fault panel. A fault that cannot be applied
- * (its module not loaded, its target gone) is recorded instead of stopping the run.
+ * The `scenario` component: applies the scenario's objects once the nodes have registered (a
+ * cluster that is already running has its nodes before anyone applies workloads), and the faults
+ * at their virtual times through `cluster.applyFault`, like a person pressing the fault panel. A
+ * fault or an object that cannot be applied (its module not loaded, its target gone) is recorded
+ * instead of stopping the run.
  */
+import type { KubeObject } from '../api/types';
 import { registerComponent, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
+import { applyManifests, formatIssue, ManifestError, type ParsedManifest } from '../manifests';
 import { installNetworking } from '../network';
 import type { ScheduledFault } from './types';
 
 export const SCENARIO_COMPONENT_ID = 'scenario';
 
+/** A scenario object as JSON (snapshots keep component arguments): the object and where it was written. */
+export interface ScenarioObject {
+  obj: KubeObject;
+  doc: number;
+  line: number;
+  file: string;
+}
+
 export interface ScenarioComponentArgs {
   faults: ScheduledFault[];
+  /** The objects after the Scenario document, applied as the user `kubectl` at `objectsAt`. */
+  objects?: ScenarioObject[];
+  /** Virtual ms: right after the kubelets' first registration attempts. */
+  objectsAt?: number;
   /** Keep one kube-proxy per Node and the EndpointSlice controller running, as kubeadm's addons do. */
   network?: boolean;
 }
@@ -51,6 +67,8 @@ export class ScenarioComponent implements Component {
 
   start(): void {
     this.args.faults.forEach((f, index) => this.cluster.engine.scheduleAt(f.at, this.id, 'fault', { index }));
+    if (this.args.objects?.length)
+      this.cluster.engine.scheduleAt(this.args.objectsAt ?? 0, this.id, 'objects');
     if (this.args.network) {
       this.state.networkSyncPending = true;
       this.cluster.engine.schedule(0, this.id, 'sync-network');
@@ -67,6 +85,10 @@ export class ScenarioComponent implements Component {
       installNetworking(this.cluster);
       return;
     }
+    if (ev.type === 'objects') {
+      this.applyObjects();
+      return;
+    }
     if (ev.type !== 'fault') return;
     const f = this.args.faults[(ev.data as { index: number }).index];
     try {
@@ -78,6 +100,23 @@ export class ScenarioComponent implements Component {
         action: f.action,
         ...(f.target ? { target: f.target } : {}),
         error: (e as Error).message
+      });
+    }
+  }
+
+  private applyObjects(): void {
+    const manifests: ParsedManifest[] = (this.args.objects ?? []).map((o) => ({
+      ...structuredClone(o),
+      locate: () => ({ line: o.line, column: 1 })
+    }));
+    try {
+      applyManifests(this.cluster, manifests, { component: 'kubectl' });
+    } catch (e) {
+      if (!(e instanceof ManifestError)) throw e;
+      this.state.failures.push({
+        t: this.cluster.now,
+        action: 'apply',
+        error: e.issues.map(formatIssue).join('; ')
       });
     }
   }

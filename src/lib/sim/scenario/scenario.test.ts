@@ -237,6 +237,9 @@ describe('createCluster', () => {
       'leader-election',
       'scenario'
     ]);
+    // The objects are applied right after the nodes' first registration attempt (100ms).
+    expect(cluster.api.tryGet('Deployment', 'default', 'web')).toBeUndefined();
+    cluster.runUntil(100);
     expect(cluster.api.get('Deployment', 'default', 'web').spec.replicas).toBe(2);
     cluster.runUntil(59_999);
     expect(cluster.etcd.hasQuorum()).toBe(true);
