@@ -4,6 +4,11 @@
  * same (object, reason, message, source) into one Event with a growing count, as the real
  * correlator does. Every written occurrence is also appended to the cluster's event log, which the
  * CLI timeline, the UI timeline and lesson checks read.
+ *
+ * Event names are client-go's `fmt.Sprintf("%v.%x", ref.Name, t.UnixNano())`: the object's name and
+ * the event time in nanoseconds since the Unix epoch, in hex. The virtual clock counts whole
+ * milliseconds, so events recorded at the same instant are one nanosecond apart, as successive
+ * reads of a real clock are; names stay unique and sort in recording order.
  */
 import type { ApiServer } from '../api/apiserver';
 import type { KubeObject, RequestContext } from '../api/types';
@@ -31,9 +36,23 @@ interface SeriesKey {
   namespace: string;
 }
 
+/** The recorder's clock: the last virtual instant (Unix ms) and how many events were named in it. */
+interface EventClock {
+  ms: number;
+  seq: number;
+}
+
+const NANOS_PER_MS = BigInt(1_000_000);
+
+/** `<name>.<UnixNano in hex>` for an event recorded `seq` nanoseconds into Unix millisecond `ms`. */
+export function eventName(objectName: string, ms: number, seq = 0): string {
+  return `${objectName}.${(BigInt(ms) * NANOS_PER_MS + BigInt(seq)).toString(16)}`;
+}
+
 export class EventRecorder {
   log: EventLogEntry[] = [];
   private series = new Map<string, SeriesKey>();
+  private clock: EventClock = { ms: -1, seq: 0 };
   private listeners = new Set<(e: EventLogEntry) => void>();
 
   constructor(
@@ -83,7 +102,7 @@ export class EventRecorder {
         count = ((cur.count as number) ?? 1) + 1;
         this.api.patch('Event', existing!.namespace, existing!.name, { count, lastTimestamp: now }, c);
       } else {
-        const name = `${obj.metadata.name}.${this.engine.random.hex(16)}`;
+        const name = this.nextName(obj.metadata.name);
         this.api.create(
           {
             apiVersion: 'v1',
@@ -134,12 +153,24 @@ export class EventRecorder {
     return true;
   }
 
-  snapshot(): { log: EventLogEntry[]; series: [string, SeriesKey][] } {
-    return { log: this.log.map((e) => ({ ...e })), series: [...this.series.entries()] };
+  private nextName(objectName: string): string {
+    const ms = this.api.epochMs + Math.floor(this.engine.now);
+    if (ms === this.clock.ms) this.clock.seq++;
+    else this.clock = { ms, seq: 0 };
+    return eventName(objectName, ms, this.clock.seq);
   }
 
-  restore(s: { log: EventLogEntry[]; series: [string, SeriesKey][] }): void {
+  snapshot(): { log: EventLogEntry[]; series: [string, SeriesKey][]; clock: EventClock } {
+    return {
+      log: this.log.map((e) => ({ ...e })),
+      series: [...this.series.entries()],
+      clock: { ...this.clock }
+    };
+  }
+
+  restore(s: { log: EventLogEntry[]; series: [string, SeriesKey][]; clock?: EventClock }): void {
     this.log = s.log.map((e) => ({ ...e }));
     this.series = new Map(s.series);
+    this.clock = s.clock ? { ...s.clock } : { ms: -1, seq: 0 };
   }
 }

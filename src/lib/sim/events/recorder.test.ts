@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { Cluster } from '../cluster';
+import type { KubeObject } from '../api/types';
+import { eventName } from './recorder';
+
+const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1', uid: 'worker-1' } };
+const src = { component: 'kubelet', host: 'worker-1' };
+
+function events(c: Cluster): { name: string; reason: string; count: number; first: string; last: string }[] {
+  return c.api
+    .list<KubeObject>('Event', { namespace: 'default' })
+    .map((e) => ({
+      name: e.metadata.name,
+      reason: e.reason as string,
+      count: e.count as number,
+      first: e.firstTimestamp as string,
+      last: e.lastTimestamp as string
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+describe('event names', () => {
+  it('are <object name>.<event time in UnixNano, hex>, as client-go names them', () => {
+    // 2026-01-01T00:00:00Z is 1767225600000000000 ns = 0x18867251edfa0000.
+    expect(eventName('worker-1', Date.UTC(2026, 0, 1))).toBe('worker-1.18867251edfa0000');
+    expect(eventName('web', Date.UTC(2026, 0, 1) + 90_500, 2)).toBe('web.1886726700326902');
+  });
+
+  it('events at the same instant are a nanosecond apart; a repeat bumps count on the same Event', () => {
+    const c = new Cluster();
+    c.recorder.event(node, 'Normal', 'Starting', 'Starting kubelet.', src);
+    c.recorder.event(
+      node,
+      'Normal',
+      'NodeAllocatableEnforced',
+      'Updated Node Allocatable limit across pods',
+      src
+    );
+    c.engine.runUntil(90_500);
+    c.recorder.event(node, 'Normal', 'NodeNotReady', 'Node worker-1 status is now: NodeNotReady', src);
+    c.recorder.event(node, 'Normal', 'Starting', 'Starting kubelet.', src);
+    expect(events(c)).toEqual([
+      {
+        name: 'worker-1.18867251edfa0000',
+        reason: 'Starting',
+        count: 2,
+        first: '2026-01-01T00:00:00Z',
+        last: '2026-01-01T00:01:30Z'
+      },
+      {
+        name: 'worker-1.18867251edfa0001',
+        reason: 'NodeAllocatableEnforced',
+        count: 1,
+        first: '2026-01-01T00:00:00Z',
+        last: '2026-01-01T00:00:00Z'
+      },
+      {
+        name: 'worker-1.1886726700326900',
+        reason: 'NodeNotReady',
+        count: 1,
+        first: '2026-01-01T00:01:30Z',
+        last: '2026-01-01T00:01:30Z'
+      }
+    ]);
+    expect(c.eventLog.map((e) => [e.t, e.reason, e.count])).toEqual([
+      [0, 'Starting', 1],
+      [0, 'NodeAllocatableEnforced', 1],
+      [90_500, 'NodeNotReady', 1],
+      [90_500, 'Starting', 2]
+    ]);
+  });
+
+  it('a restored cluster continues the same clock (no name is reused)', () => {
+    const c = new Cluster();
+    c.recorder.event(node, 'Normal', 'Starting', 'Starting kubelet.', src);
+    const r = Cluster.restore(c.snapshot());
+    expect(r.recorder.event(node, 'Normal', 'NodeReady', 'Node worker-1 status is now: NodeReady', src)).toBe(
+      true
+    );
+    expect(events(r).map((e) => e.name)).toEqual(['worker-1.18867251edfa0000', 'worker-1.18867251edfa0001']);
+  });
+});
