@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 
-const ALL = ['sim', 'scheduler', 'network', 'home-js'];
+const ALL = ['sim', 'snapshot', 'scheduler', 'network', 'home-js'];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length ? wanted : ALL;
 

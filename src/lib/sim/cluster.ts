@@ -13,7 +13,7 @@
 import { ApiServer } from './api/apiserver';
 import { installAdmission } from './api/admission';
 import { ConnectionError } from './api/errors';
-import type { RequestContext } from './api/types';
+import { copySharingFrozen, type RequestContext } from './api/types';
 import { defaultConfig, type ClusterConfig } from './config';
 import { Engine, type EngineSnapshot, type SimEvent } from './engine/engine';
 import { Etcd, type EtcdSnapshot } from './etcd/etcd';
@@ -199,8 +199,13 @@ export class Cluster {
     return this.recorder.log;
   }
 
+  /**
+   * Everything needed to continue exactly, as JSON. Frozen data (the stored API objects, journal
+   * entries, container logs) is shared with the live cluster rather than copied: it never changes,
+   * so a snapshot costs only the mutable state. `JSON.stringify` gives the full document.
+   */
   snapshot(): ClusterSnapshot {
-    return structuredClone({
+    return copySharingFrozen({
       format: 'nodeplane.dev/snapshot/v1' as const,
       config: this.config,
       engine: this.engine.snapshot(),
@@ -220,10 +225,14 @@ export class Cluster {
     });
   }
 
+  /**
+   * Rebuild a cluster from `snapshot()` (or its parsed JSON). The snapshot is left as it was, so
+   * time travel can restore the same one again; frozen parts are shared, the rest is copied.
+   */
   static restore(s: ClusterSnapshot): Cluster {
     if (s?.format !== 'nodeplane.dev/snapshot/v1')
       throw new Error('not a Nodeplane snapshot (format nodeplane.dev/snapshot/v1 expected)');
-    const snap = structuredClone(s);
+    const snap: ClusterSnapshot = { ...copySharingFrozen({ ...s, api: undefined }), api: s.api };
     const engine = Engine.fromSnapshot(snap.engine);
     const etcd = new Etcd([]);
     etcd.restore(snap.etcd);

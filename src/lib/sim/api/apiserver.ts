@@ -46,6 +46,26 @@ export type WatchHandler<T extends KubeObject = KubeObject> = (
   old: T | undefined
 ) => void;
 
+/** A watch on the pods of one node (the kubelet's `fieldSelector=spec.nodeName=<node>` watch). */
+export interface WatchOptions {
+  nodeName?: string;
+}
+
+interface Watcher {
+  /** Registration order: handlers run in it, whatever their filter. */
+  seq: number;
+  handler: WatchHandler;
+}
+
+/**
+ * The watchers of one kind. Arrays are replaced, not changed, when a watch starts or stops, so a
+ * dispatch in progress walks the list it started with.
+ */
+interface KindWatchers {
+  all: Watcher[];
+  byNode: Map<string, Watcher[]>;
+}
+
 export interface ListOptions {
   namespace?: string;
   labelSelector?: string;
@@ -89,7 +109,8 @@ export class ApiServer {
   private podsByNode = new Map<string, Map<string, KubeObject>>();
   /** kind → controller owner uid ('' for objects without a controller) → key → object. */
   private byController = new Map<string, Map<string, Map<string, KubeObject>>>();
-  private watchers = new Map<string, Set<WatchHandler>>();
+  private watchers = new Map<string, KindWatchers>();
+  private watchSeq = 0;
   private dispatching = 0;
 
   constructor(
@@ -159,11 +180,26 @@ export class ApiServer {
     return !this.etcd.hasQuorum();
   }
 
-  watch<T extends KubeObject>(kind: string, handler: WatchHandler<T>): () => void {
-    let set = this.watchers.get(kind);
-    if (!set) this.watchers.set(kind, (set = new Set()));
-    set.add(handler as WatchHandler);
-    return () => set!.delete(handler as WatchHandler);
+  /**
+   * Watch a kind. With `nodeName` (Pods only) the handler sees only the pods bound to that node,
+   * before or after the change, and costs nothing for other nodes' pods.
+   */
+  watch<T extends KubeObject>(kind: string, handler: WatchHandler<T>, opts: WatchOptions = {}): () => void {
+    let w = this.watchers.get(kind);
+    if (!w) this.watchers.set(kind, (w = { all: [], byNode: new Map() }));
+    const kw = w;
+    const entry: Watcher = { seq: ++this.watchSeq, handler: handler as WatchHandler };
+    const node = kind === 'Pod' ? opts.nodeName : undefined;
+    if (node === undefined) kw.all = [...kw.all, entry];
+    else kw.byNode.set(node, [...(kw.byNode.get(node) ?? []), entry]);
+    return () => {
+      if (node === undefined) kw.all = kw.all.filter((e) => e !== entry);
+      else {
+        const left = (kw.byNode.get(node) ?? []).filter((e) => e !== entry);
+        if (left.length) kw.byNode.set(node, left);
+        else kw.byNode.delete(node);
+      }
+    };
   }
 
   // ---- writes ------------------------------------------------------------------------------
@@ -326,17 +362,19 @@ export class ApiServer {
 
   // ---- snapshots ---------------------------------------------------------------------------
 
+  /** The stored objects are frozen, so the snapshot holds them as they are (no copy). */
   snapshot(): ApiServerSnapshot {
     const objects: KubeObject[] = [];
     for (const m of this.store.values()) for (const o of m.values()) objects.push(o);
-    return { resourceVersion: this.rv, objects: clone(objects), requests: this.requestCounts() };
+    return { resourceVersion: this.rv, objects, requests: this.requestCounts() };
   }
 
+  /** Frozen objects (from `snapshot()`) are stored as they are; others (parsed JSON) are copied and frozen. */
   restore(s: ApiServerSnapshot): void {
     this.store.clear();
     this.podsByNode.clear();
     this.byController.clear();
-    for (const o of s.objects) this.put(deepFreeze(clone(o)));
+    for (const o of s.objects) this.put(Object.isFrozen(o) ? o : deepFreeze(clone(o)));
     this.rv = s.resourceVersion;
     this.requests = new Map(Object.entries(s.requests));
   }
@@ -439,11 +477,20 @@ export class ApiServer {
   }
 
   private notify(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
-    const set = this.watchers.get(obj.kind);
-    if (!set || !set.size) return;
+    const w = this.watchers.get(obj.kind);
+    if (!w) return;
+    let list = w.all;
+    if (w.byNode.size) {
+      const node = obj.spec?.nodeName as string | undefined;
+      const oldNode = old?.spec?.nodeName as string | undefined;
+      const a = node !== undefined ? w.byNode.get(node) : undefined;
+      const b = oldNode !== undefined && oldNode !== node ? w.byNode.get(oldNode) : undefined;
+      if (a || b) list = [...list, ...(a ?? []), ...(b ?? [])].sort((x, y) => x.seq - y.seq);
+    }
+    if (!list.length) return;
     this.dispatching++;
     try {
-      for (const h of set) h(type, obj, old);
+      for (const e of list) e.handler(type, obj, old);
     } finally {
       this.dispatching--;
     }

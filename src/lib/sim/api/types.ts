@@ -82,9 +82,46 @@ export function deepFreeze<T>(o: T): T {
   return o;
 }
 
-/** A mutable deep copy of a stored (frozen) object. */
+/**
+ * A mutable deep copy of a stored (frozen) object. API objects are JSON-shaped trees, so plain
+ * objects and arrays are copied directly (several times faster than structuredClone, which every
+ * write and most controllers' reads went through); anything else falls back to structuredClone.
+ */
 export function clone<T>(o: T): Mutable<T> {
-  return structuredClone(o) as Mutable<T>;
+  return copyValue(o) as Mutable<T>;
+}
+
+/**
+ * A deep copy for snapshots that shares frozen subtrees instead of copying them: stored API objects,
+ * journal entries and log lines are deep-frozen and never change, so a snapshot (and a cluster
+ * restored from it) can hold the same objects as the live cluster.
+ */
+export function copySharingFrozen<T>(v: T): T {
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copySharingFrozen(v[i]);
+    return out as T;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = copySharingFrozen((v as Record<string, unknown>)[k]);
+  return out as T;
+}
+
+function copyValue(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyValue(v[i]);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = copyValue((v as Record<string, unknown>)[k]);
+  return out;
 }
 
 export function objectKey(namespace: string | undefined, name: string): string {

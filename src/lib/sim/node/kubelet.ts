@@ -22,6 +22,7 @@ import { syncNodeStatus, runtimeCheck, nodeRef, CNI_CONFIGS } from './nodestatus
 import { syncPod, housekeeping } from './podsync';
 import { renewLease, tryRegister } from './registration';
 import { onContainerExit } from './containers';
+import { fingerprint } from './digest';
 import { evictionTick } from './eviction';
 
 const JOURNAL_LIMIT = 3000;
@@ -73,17 +74,21 @@ export class Kubelet implements Component {
       this.runtime.addImage(image, found.ok ? found.image.sizeBytes : PRELOADED_UNKNOWN_SIZE);
     }
     this.host = createHostView(this);
-    this.unwatch = cluster.api.watch('Pod', (type, obj, old) => {
-      if (obj.spec?.nodeName !== this.name && old?.spec?.nodeName !== this.name) return;
-      if (!this.syncing || !this.apiReachable()) {
-        // The watch stream is broken: relist once the kubelet is back in touch.
-        this.state.relist = true;
-        return;
-      }
-      // Like the kubelet's pod config source, status-only updates (its own writes) are not work.
-      if (type === 'MODIFIED' && old && !podChangedForKubelet(old, obj)) return;
-      this.enqueue(`${obj.metadata.namespace}/${obj.metadata.name}`);
-    });
+    this.unwatch = cluster.api.watch(
+      'Pod',
+      (type, obj, old) => {
+        if (obj.spec?.nodeName !== this.name && old?.spec?.nodeName !== this.name) return;
+        if (!this.syncing || !this.apiReachable()) {
+          // The watch stream is broken: relist once the kubelet is back in touch.
+          this.state.relist = true;
+          return;
+        }
+        // Like the kubelet's pod config source, status-only updates (its own writes) are not work.
+        if (type === 'MODIFIED' && old && !podChangedForKubelet(old, obj)) return;
+        this.enqueue(`${obj.metadata.namespace}/${obj.metadata.name}`);
+      },
+      { nodeName: args.nodeName }
+    );
   }
 
   get name(): string {
@@ -138,8 +143,15 @@ export class Kubelet implements Component {
     return this.state;
   }
 
+  /** `state` is the cluster's private copy of a snapshot's state (Cluster.restore copies it). */
   setState(state: unknown): void {
-    this.state = structuredClone(state) as KubeletState;
+    this.state = state as KubeletState;
+    // Older snapshots kept the last posted NodeStatus; the kubelet now compares with the live Node.
+    delete (this.state as { lastPosted?: string }).lastPosted;
+    for (const rec of Object.values(this.state.pods)) {
+      // Snapshots taken before fingerprints held the posted status JSON itself.
+      if (rec.posted !== undefined && !rec.posted.startsWith('#')) rec.posted = fingerprint(rec.posted);
+    }
   }
 
   // ---- service lifecycle ---------------------------------------------------------------------
@@ -284,7 +296,8 @@ export class Kubelet implements Component {
     unit: JournalEntry['unit'] = 'kubelet'
   ): void {
     const j = this.state.journal;
-    j.push({ t: this.now, unit, level, source, message });
+    // Frozen: an entry never changes, so snapshots share it instead of copying it.
+    j.push(Object.freeze({ t: this.now, unit, level, source, message }));
     if (j.length > JOURNAL_LIMIT) j.splice(0, j.length - JOURNAL_LIMIT);
   }
 

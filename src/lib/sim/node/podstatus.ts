@@ -10,6 +10,7 @@ import type { Kubelet } from './kubelet';
 import { clientErr } from './klog';
 import type { RuntimeContainer } from './runtime';
 import type { ContainerRec, PodRec, TerminatedRec } from './state';
+import { fingerprint } from './digest';
 
 type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
@@ -205,7 +206,7 @@ export function buildStatus(k: Kubelet, pod: KubeObject, rec: PodRec, initDone: 
 /** Write the status if it changed since the last successful write. Returns false on API errors. */
 export function writeStatus(k: Kubelet, pod: KubeObject, rec: PodRec, initDone: boolean): boolean {
   const status = buildStatus(k, pod, rec, initDone);
-  const json = JSON.stringify(status);
+  const json = fingerprint(JSON.stringify(status));
   if (json === rec.posted) return true;
   try {
     const cur = k.cluster.api.get<KubeObject>('Pod', rec.namespace, rec.name);

@@ -7,6 +7,7 @@
  * them running, as with the real daemons; only CRI calls fail.
  */
 import type { Engine } from '../engine/engine';
+import { deepFreeze } from '../api/types';
 import { minorVersion } from '../config';
 import type { CriContainer, CriImage, CriSandbox, JournalEntry, RuntimeName } from './cri';
 import { normalizeImage } from './registry';
@@ -202,7 +203,8 @@ export class ContainerRuntime {
       podName: sandbox.podName,
       podNamespace: sandbox.podNamespace,
       podUid: sandbox.podUid,
-      logs: logs.map((l) => [now, l] as [number, string]),
+      // Frozen: the lines never change, so snapshots share them.
+      logs: deepFreeze(logs.map((l) => [now, l] as [number, string])),
       ...usage
     };
     // Older exited instances of the same container are garbage-collected except the last one.

@@ -539,7 +539,16 @@ export class ClusterAutoscaler implements Component {
         candidates: nodes.filter((n) => this.state.unneededSince[n.metadata.name] !== undefined).length
       };
     });
-    return statusYaml(this.cluster.api.timestamp(), groups, this.state.transitions);
+    const all = this.cluster.api.list<KubeObject>('Node');
+    const machines = Object.values(this.state.machines);
+    const long = machines.filter((m) => this.longUnregistered(m)).length;
+    const ready = all.filter((n) => this.isReady(n)).length;
+    const clusterCounts = {
+      registered: { total: all.length, ready, notStarted: all.filter((n) => this.notStarted(n)).length },
+      longUnregistered: long,
+      unregistered: machines.length - long
+    };
+    return statusYaml(this.cluster.api.timestamp(), groups, this.state.transitions, clusterCounts);
   }
 
   private status(): void {

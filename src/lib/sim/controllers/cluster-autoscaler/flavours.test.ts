@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { createCluster } from '../../scenario';
 import { ScenarioError } from '../../scenario/errors';
 import './index';
@@ -55,6 +56,19 @@ describe('node pool flavours', () => {
       'node.kubernetes.io/instance-type': 'Standard_D4s_v5'
     });
     expect(labels(cluster, 'user-1')['kubernetes.azure.com/mode']).toBe('user');
+    // Only ng-apps is a node group; the status's cluster-wide counts still cover all five nodes.
+    cluster.runUntil(10_000);
+    const doc = parse(
+      (
+        cluster.api.get<KubeObject>('ConfigMap', 'kube-system', 'cluster-autoscaler-status').data as Record<
+          string,
+          string
+        >
+      ).status
+    );
+    expect(doc.clusterWide.health.nodeCounts.registered).toEqual({ total: 5, ready: 5, notStarted: 0 });
+    expect(doc.nodeGroups.map((g: { name: string }) => g.name)).toEqual(['ng-apps']);
+    expect(doc.nodeGroups[0].health.nodeCounts.registered.total).toBe(1);
     expect(
       Object.keys(labels(cluster, 'user-1')).filter((k) => k.includes('eks') || k.includes('gke'))
     ).toEqual([]);
@@ -165,6 +179,18 @@ spec:
       // Both pools are at their max (system 2 of 2, apps 1 of 1).
       Array(3).fill("pod didn't trigger scale-up: 2 max node group size reached")
     );
+    // Both pools are node groups here (system sets min and max).
+    const doc = parse(
+      (
+        cluster.api.get<KubeObject>('ConfigMap', 'kube-system', 'cluster-autoscaler-status').data as Record<
+          string,
+          string
+        >
+      ).status
+    );
+    expect(doc.clusterWide.health.nodeCounts.registered).toEqual({ total: 3, ready: 3, notStarted: 0 });
+    expect(doc.nodeGroups.map((g: { name: string }) => g.name)).toEqual(['system', 'apps']);
+    expect(doc.nodeGroups[1].health.nodeCounts.registered).toEqual({ total: 1, ready: 1, notStarted: 0 });
     cluster.api.patch(
       'ConfigMap',
       'kube-system',

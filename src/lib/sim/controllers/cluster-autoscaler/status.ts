@@ -43,9 +43,18 @@ function probe(tr: Transitions, key: string, status: string, now: string) {
   return { status, lastProbeTime: now, lastTransitionTime: tr[key].since };
 }
 
-export function statusYaml(now: string, groups: GroupStatus[], tr: Transitions): string {
+/**
+ * `clusterCounts`: the cluster-wide node counts, which cover every node (clusterstate's
+ * totalReadiness), not only the node groups'; without it the groups' counts are summed.
+ */
+export function statusYaml(
+  now: string,
+  groups: GroupStatus[],
+  tr: Transitions,
+  clusterCounts?: NodeCounts
+): string {
   const total = (f: (c: NodeCounts) => number) => groups.reduce((s, g) => s + f(g.counts), 0);
-  const counts: NodeCounts = {
+  const counts: NodeCounts = clusterCounts ?? {
     registered: {
       total: total((c) => c.registered.total),
       ready: total((c) => c.registered.ready),

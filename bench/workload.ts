@@ -1,0 +1,68 @@
+/**
+ * The benchmark cluster: one node pool of identical workers and Deployments of 100 replicas
+ * (100m CPU, 128Mi each) until the pod count is reached. Shared by bench/sim.ts and bench/snapshot.ts.
+ */
+import '../src/lib/sim/scenario/components';
+import type { Cluster } from '../src/lib/sim/cluster';
+import { createCluster } from '../src/lib/sim/scenario/bootstrap';
+import type { KubeObject } from '../src/lib/sim/api/types';
+
+export function scenario(nodes: number, pods: number): string {
+  const perDeployment = 100;
+  const deployments = Math.ceil(pods / perDeployment);
+  const docs = [
+    `apiVersion: nodeplane.dev/v1alpha1
+kind: Scenario
+metadata:
+  name: bench-${nodes}
+spec:
+  seed: 1
+  nodePools:
+    - name: worker
+      count: ${nodes}
+      capacity: { cpu: "32", memory: 128Gi }
+      maxPods: 110
+      images: [nginx:1.27]`
+  ];
+  for (let d = 0; d < deployments; d++) {
+    const replicas = Math.min(perDeployment, pods - d * perDeployment);
+    docs.push(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app-${d}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: { app: app-${d} }
+  template:
+    metadata:
+      labels: { app: app-${d} }
+    spec:
+      containers:
+        - name: web
+          image: nginx:1.27
+          resources:
+            requests: { cpu: 100m, memory: 128Mi }`);
+  }
+  return docs.join('\n---\n');
+}
+
+export function runningPods(cluster: Cluster): number {
+  return cluster.api.list<KubeObject>('Pod').filter((p) => p.status?.phase === 'Running').length;
+}
+
+/** Build the cluster and run it until every pod is Running (or 10 virtual minutes). */
+export function settledCluster(
+  nodes: number,
+  pods: number
+): { cluster: Cluster; buildS: number; settleS: number } {
+  const t0 = process.hrtime.bigint();
+  const { cluster } = createCluster(scenario(nodes, pods), { fileName: `bench-${nodes}.yaml` });
+  const buildS = Number(process.hrtime.bigint() - t0) / 1e9;
+  const s0 = process.hrtime.bigint();
+  for (let t = 10_000; t <= 600_000; t += 10_000) {
+    cluster.runUntil(t);
+    if (runningPods(cluster) >= pods) break;
+  }
+  return { cluster, buildS, settleS: Number(process.hrtime.bigint() - s0) / 1e9 };
+}
