@@ -60,7 +60,7 @@ export interface PodRec {
   terminal?: { phase: 'Succeeded' | 'Failed'; reason?: string; message?: string; disruption?: boolean };
   /** Graceful termination in progress: when it started and the kill deadline. */
   terminating?: { since: number; deadline: number };
-  /** JSON of the last status written to the API, to write only on change. */
+  /** Fingerprint (digest.ts) of the last status written to the API, to write only on change. */
   posted?: string;
   /** Transition times of pod conditions: type → [status, virtual ms]. */
   condTimes: Record<string, [string, number]>;
