@@ -148,7 +148,8 @@ export class EventRecorder {
       source: source.component,
       count
     };
-    this.log.push(entry);
+    // Frozen: entries never change, so snapshots share them instead of copying them.
+    this.log.push(Object.freeze(entry));
     for (const l of this.listeners) l(entry);
     return true;
   }
@@ -162,14 +163,14 @@ export class EventRecorder {
 
   snapshot(): { log: EventLogEntry[]; series: [string, SeriesKey][]; clock: EventClock } {
     return {
-      log: this.log.map((e) => ({ ...e })),
+      log: this.log.slice(),
       series: [...this.series.entries()],
       clock: { ...this.clock }
     };
   }
 
   restore(s: { log: EventLogEntry[]; series: [string, SeriesKey][]; clock?: EventClock }): void {
-    this.log = s.log.map((e) => ({ ...e }));
+    this.log = s.log.slice();
     this.series = new Map(s.series);
     this.clock = s.clock ? { ...s.clock } : { ms: -1, seq: 0 };
   }
