@@ -15,6 +15,8 @@ import { LabSession, type LabRecording, type Speed } from './session';
 import { ViewBuilder, type LabView } from './viewmodel';
 import { recordReady, type ReadyChange } from './history';
 import { checkResizable, nodeResizes, RESIZE_FAULT } from './resize';
+import { trace as traceConnection, type TraceResult } from '$lib/sim/network/trace';
+import { consoleTrace } from '$lib/ui/network/trace-map';
 
 export interface ConsoleLine {
   id: number;
@@ -71,6 +73,8 @@ export class Lab {
   /** A simulator error that stopped the clock (shown to the learner; the lab stays usable). */
   simError = $state('');
   readyHistory = $state.raw<Record<string, ReadyChange[]>>({});
+  /** The last packet trace (console `nodeplane trace` or the network view), drawn on the map. */
+  trace = $state.raw<TraceResult | undefined>(undefined);
 
   session!: LabSession;
   console!: ConsoleSession;
@@ -88,6 +92,7 @@ export class Lab {
   private announcedUpTo = 0;
   private watches: WatchHandle[] = [];
   private lineId = 0;
+  private uiTraces = 0;
 
   private constructor(opts: LabOptions) {
     this.opts = opts;
@@ -248,12 +253,37 @@ export class Lab {
   exec(line: string): void {
     this.print('input', this.console.prompt + line);
     const r = this.console.exec(line);
+    if (r.exitCode === 0) {
+      // The console counts its traces to seed each one; the same seed redraws the same path.
+      const count = (this.console as unknown as { traces?: number }).traces;
+      const tr = consoleTrace(this.cluster, line, r.stdout, count);
+      if (tr) this.trace = tr;
+    }
     if (r.action?.type === 'clear') this.consoleLines = [];
     if (r.stdout) this.print('stdout', r.stdout);
     if (r.stderr) this.print('stderr', r.stderr);
     if (r.watch) this.watches.push(r.watch);
     if (line.trim()) this.session.record({ kind: 'console', line });
     this.touch();
+  }
+
+  /**
+   * Trace a connection (the network view's form) and show it on the map. Read-only: the cluster's
+   * random sequence is untouched. Returns the error message when the trace cannot run.
+   */
+  traceConnection(from: string, to: string): string | undefined {
+    try {
+      this.trace = traceConnection(this.cluster, from, to, {
+        seed: this.cluster.config.seed + 1000 + ++this.uiTraces
+      });
+      return undefined;
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  clearTrace(): void {
+    this.trace = undefined;
   }
 
   /** Stop `-w` watches (Ctrl+C). */
@@ -334,6 +364,7 @@ export class Lab {
     this.console.history = history;
     for (const w of this.watches) w.stop();
     this.watches = [];
+    this.trace = undefined;
     this.announcedUpTo = Math.min(this.announcedUpTo, this.session.cluster.eventLog.length);
     this.dirty = true;
     this.urgent = true;

@@ -5,6 +5,8 @@ import { defaultConfig } from '$lib/sim/config';
 import { installNetworking } from '$lib/sim/network';
 import NetworkView from './NetworkView.svelte';
 import ScalingChart from './ScalingChart.svelte';
+import TracePanel from './TracePanel.svelte';
+import { trace } from '$lib/sim/network/trace';
 
 function cluster(mode: 'iptables' | 'ipvs' | 'nftables'): Cluster {
   const cfg = defaultConfig(2);
@@ -51,6 +53,45 @@ describe('NetworkView', () => {
     expect(screen.getByTestId('dump').textContent).toContain('TCP  10.96.100.10:80 rr');
     await fireEvent.click(screen.getByRole('tab', { name: 'ip route' }));
     expect(screen.getByTestId('dump').textContent).toContain('blackhole 10.244.1.0/26 proto bird');
+  });
+});
+
+describe('tracing from the network view', () => {
+  it('traces from the first pod to the first Service by default and shows errors', async () => {
+    const calls: string[][] = [];
+    render(NetworkView, {
+      cluster: cluster('iptables'),
+      node: 'worker-1',
+      ontrace: (from: string, to: string) => {
+        calls.push([from, to]);
+        return calls.length > 1 ? 'service "default/nope" not found' : undefined;
+      }
+    });
+    await fireEvent.click(screen.getByRole('button', { name: 'Trace' }));
+    expect(calls).toEqual([['default/web-1', 'web.default:80']]);
+    await fireEvent.input(screen.getByLabelText('To (Service:port or IP:port)'), {
+      target: { value: 'nope:80' }
+    });
+    await fireEvent.click(screen.getByRole('button', { name: 'Trace' }));
+    expect(calls[1]).toEqual(['default/web-1', 'nope:80']);
+    expect(screen.getByRole('alert').textContent).toBe('service "default/nope" not found');
+  });
+
+  it('lists every hop in order, replies marked, and hides on request', async () => {
+    const c = cluster('iptables');
+    const r = trace(c, 'default/web-1', 'web:80', { seed: 1 });
+    let hidden = 0;
+    render(TracePanel, { trace: r, ondismiss: () => hidden++ });
+    expect(screen.getByRole('heading').textContent).toBe(
+      'Packet trace: default/web-1 (10.244.1.10) → 10.96.100.10:80 (default/web:http)'
+    );
+    const items = screen.getAllByRole('listitem');
+    expect(items).toHaveLength(r.hops.length);
+    expect(items.filter((li) => li.textContent!.includes('← reply'))).toHaveLength(
+      r.hops.filter((h) => h.reply).length
+    );
+    await fireEvent.click(screen.getByRole('button', { name: 'Hide the trace' }));
+    expect(hidden).toBe(1);
   });
 });
 
