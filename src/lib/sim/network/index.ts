@@ -2,13 +2,16 @@
  * Networking: import this module to register the kube-proxy component, the SetProxyMode fault,
  * the EndpointSlice controller and the node dataplane provider. `installNetworking` adds the
  * controller, the simulated cloud load balancer and one kube-proxy per Node (unless Cilium
- * replaces kube-proxy). Importing it also registers the ServiceAllocation admission plugin.
+ * replaces kube-proxy). Importing it also registers the ServiceAllocation admission plugin, and
+ * a bootstrap hook that gives every scenario cluster the `default/kubernetes` Service.
  */
 import type { Cluster } from '../cluster';
+import { registerBootstrapHook } from '../scenario/hooks';
 import '../controllers/endpointslice/controller';
 import './kubeproxy';
 import './lbcontroller';
 import './allocator';
+import './apiserver-endpoints';
 import { kubeProxyReplaced } from './provider';
 
 export { trace, renderTrace, type TraceHop, type TraceResult } from './trace';
@@ -36,6 +39,18 @@ export {
 } from './cni';
 export { rules, syncTime, firstPacketLookup, programmingLatency, CALIBRATION, FITTED } from './costmodel';
 export { kubeProxyOf, KUBE_PROXY_DEFAULTS, type ProxyMode } from './kubeproxy';
+export {
+  ApiServerEndpoints,
+  apiServerAddress,
+  KUBERNETES_SERVICE,
+  APISERVER_LEASE_TTL_MS,
+  APISERVER_ENDPOINT_INTERVAL_MS
+} from './apiserver-endpoints';
+
+// kube-apiserver creates `default/kubernetes` when it starts, before anything else is applied.
+registerBootstrapHook('kubernetes-service', (cluster) => {
+  if (!cluster.component('apiserver-endpoints')) cluster.addComponent('apiserver-endpoints', {});
+});
 
 /** Add the cloud load-balancer controller and a kube-proxy for every Node that has none yet. */
 export function installNetworking(cluster: Cluster): void {

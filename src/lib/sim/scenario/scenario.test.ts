@@ -227,6 +227,8 @@ describe('createCluster', () => {
       'kube-apiserver-control-plane-3'
     ]);
     expect([...cluster.components.keys()].sort()).toEqual([
+      // kube-apiserver's default/kubernetes Service and its lease endpoint reconciler
+      'apiserver-endpoints',
       // the API-server load model samples the request counters
       'apiserver-load',
       'kube-controller-manager',
