@@ -261,6 +261,9 @@ interface NodeMemo {
   view: NodeView;
 }
 
+/** worker-2 before worker-10. */
+const byNodeName = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+
 const sameItems = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -388,7 +391,9 @@ export class ViewBuilder {
     const names = new Set(byName.keys());
     // A kubelet whose Node object was deleted still shows (greyed) until it re-registers.
     for (const c of cluster.componentsOfKind('kubelet')) names.add(c.id.replace(/^kubelet\//, ''));
-    let nodeViews = [...names].sort().map((name) => this.node(name, byName.get(name), leases.get(name)));
+    let nodeViews = [...names]
+      .sort(byNodeName)
+      .map((name) => this.node(name, byName.get(name), leases.get(name)));
     if (sameItems(nodeViews, this.nodesMemo)) nodeViews = this.nodesMemo;
     this.nodesMemo = nodeViews;
     const allPods = cluster.api.list<Pod & KubeObject>('Pod');
