@@ -5,6 +5,7 @@ import { createCluster } from '../scenario';
 import '../scenario/components';
 import { dataplane } from './dataplane';
 import { apiServerAddress } from './apiserver-endpoints';
+import { renderTrace, trace } from './trace';
 
 const scenario = (controlPlane = '', extra = '') => `apiVersion: nodeplane.dev/v1alpha1
 kind: Scenario
@@ -99,6 +100,27 @@ describe('default/kubernetes', () => {
     expect(nat).toMatch(
       /-A KUBE-SEP-[A-Z2-7]{16} -p tcp -m comment --comment "default\/kubernetes:https" -m tcp -j DNAT --to-destination 10\.0\.0\.10:6443\n/
     );
+  });
+
+  it('a pod reaches the API server through 10.96.0.1:443, DNATed to 10.0.0.10:6443 on the link', () => {
+    const { cluster } = createCluster(
+      scenario(
+        '',
+        `---
+apiVersion: v1
+kind: Pod
+metadata: { name: client }
+spec:
+  containers: [{ name: c, image: nginx:1.27 }]
+`
+      )
+    );
+    cluster.runUntil(20_000);
+    const out = renderTrace(trace(cluster, 'default/client', '10.96.0.1:443'));
+    expect(out).toContain('(default/kubernetes:https), kube-proxy mode: iptables');
+    expect(out).toContain(': DNAT 10.96.0.1:443 → 10.0.0.10:6443\n');
+    expect(out).toContain('route: out of eth0 to the host 10.0.0.10\n');
+    expect(out).toContain('result: delivered to 10.0.0.10:6443');
   });
 
   it('with three API servers lists each advertise address; a stopped one drops out when its lease expires', () => {

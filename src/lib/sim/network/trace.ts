@@ -509,7 +509,8 @@ export function trace(cluster: Cluster, from: string, to: string, opts: { seed?:
       node: nodeName,
       where: 'route',
       rule: last?.trimEnd(),
-      action: `same node: deliver to ${chosen.pod ?? chosen.ip}`
+      // An endpoint that is no pod here (default/kubernetes → the API server) is a host on the link.
+      action: chosen.pod ? `same node: deliver to ${chosen.pod}` : `out of eth0 to the host ${chosen.ip}`
     });
   }
   const replyNode = dstNode?.name ?? nodeName;
@@ -548,7 +549,7 @@ export function renderTrace(r: TraceResult): string {
     .join('\n');
   const tail =
     r.verdict === 'delivered'
-      ? `result: delivered to ${r.endpoint!.pod ?? r.endpoint!.ip} ${r.endpoint!.ip}:${r.endpoint!.port}${r.endpoint!.node ? ` on ${r.endpoint!.node}` : ''}${r.snat ? `, source NATed to ${r.snat}` : ''}`
+      ? `result: delivered to ${r.endpoint!.pod ? `${r.endpoint!.pod} ` : ''}${r.endpoint!.ip}:${r.endpoint!.port}${r.endpoint!.node ? ` on ${r.endpoint!.node}` : ''}${r.snat ? `, source NATed to ${r.snat}` : ''}`
       : `result: ${r.verdict}`;
   return `${head}${body}\n${tail}\n`;
 }
