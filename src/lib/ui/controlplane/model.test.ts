@@ -49,6 +49,7 @@ describe('control-plane view model', () => {
   });
 
   it('formats latencies', () => {
-    expect([27.2, 1000, 1450, 60_000].map(formatMs)).toEqual(['27 ms', '1 s', '1.4 s', '60 s']);
+    expect([27.2, 1000, 1450, 60_000].map((v) => formatMs(v))).toEqual(['27 ms', '1 s', '1.4 s', '60 s']);
+    expect(formatMs(27.2, { ms: 'мс', s: 'с' })).toBe('27 мс');
   });
 });

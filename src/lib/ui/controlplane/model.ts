@@ -187,11 +187,11 @@ export function whatIf(apiServers: number, cores: number, nodes: number, churn: 
   return estimateLoad({ nodes, podChurnPerSecond: churn, apiServers: Math.max(1, apiServers), cores });
 }
 
-/** 27 ms, 1.2 s, 60 s. */
-export function formatMs(ms: number): string {
-  if (ms >= 10_000) return `${Math.round(ms / 1000)} s`;
-  if (ms >= 1000) return `${Number((ms / 1000).toFixed(1))} s`;
-  return `${Math.round(ms)} ms`;
+/** 27 ms, 1.2 s, 60 s (units translatable). */
+export function formatMs(ms: number, units = { ms: 'ms', s: 's' }): string {
+  if (ms >= 10_000) return `${Math.round(ms / 1000)} ${units.s}`;
+  if (ms >= 1000) return `${Number((ms / 1000).toFixed(1))} ${units.s}`;
+  return `${Math.round(ms)} ${units.ms}`;
 }
 
 export function formatRate(perSecond: number): string {
