@@ -18,7 +18,9 @@ describe('rm /var/lib/fill.img in the node shell', () => {
       exitCode: 1
     });
     c.applyFault('FillDisk', { target: 'worker-1' });
-    const kubelet = c.component<{ state: { system: { fillDisk: number } } }>('kubelet/worker-1')!;
+    const kubelet = c.component('kubelet/worker-1') as unknown as {
+      state: { system: { fillDisk: number } };
+    };
     expect(kubelet.state.system.fillDisk).toBeGreaterThan(0);
     expect(sh.exec('rm -f /var/lib/fill.img')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
     expect(kubelet.state.system.fillDisk).toBe(0);

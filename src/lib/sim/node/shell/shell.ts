@@ -50,7 +50,8 @@ const FILL_FILE = '/var/lib/fill.img';
 function rm(cluster: Cluster, node: string, args: string[]): ShellResult {
   const paths = args.filter((a) => !a.startsWith('-'));
   if (!paths.length) return { stdout: '', stderr: 'rm: missing operand\n', exitCode: 1 };
-  const kubelet = cluster.component<{ state: { system: { fillDisk: number } } }>(`kubelet/${node}`);
+  const kubelet = cluster.component(`kubelet/${node}`) as unknown as
+    { state: { system: { fillDisk: number } } } | undefined;
   let stderr = '';
   for (const p of paths) {
     if (p === FILL_FILE && kubelet && kubelet.state.system.fillDisk > 0)

@@ -183,7 +183,7 @@ const KUBE_PROXY = {
 
 function kubeProxyUnit(cluster: Cluster, host: ShellHost, verb: string): ShellResult {
   const node = host.view.nodeName;
-  const proxy = cluster.component<{ getState(): { stopped?: boolean } }>(`kube-proxy/${node}`);
+  const proxy = cluster.component(`kube-proxy/${node}`) as { getState(): { stopped?: boolean } } | undefined;
   if (!proxy) {
     if (verb === 'status') return out('', 4, 'Unit kube-proxy.service could not be found.\n');
     if (verb === 'is-active') return out('inactive\n', 3);
