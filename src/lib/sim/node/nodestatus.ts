@@ -3,6 +3,7 @@
  * conditions (pkg/kubelet/nodestatus/setters.go wording), addresses, nodeInfo, images, and the
  * runtime/network readiness check (updateRuntimeUp, every 5s).
  */
+import { mergePatch } from '../api/apiserver';
 import { clone, type KubeObject } from '../api/types';
 import { formatGoDuration } from '../engine/duration';
 import { allocatableMilli, capacityMilli, formatResources } from './allocatable';
@@ -115,10 +116,28 @@ const PRESSURE = {
   }
 } as const;
 
-/** Recompute the four conditions; record node events for transitions. */
-export function computeConditions(k: Kubelet): ConditionState[] {
+/**
+ * Recompute the four conditions; record node events for transitions. With the Node from the API
+ * (`live`), a condition whose status there differs from the kubelet's last one (the node lifecycle
+ * controller set it Unknown, someone patched it) is compared against the API's, as the upstream
+ * setters update the conditions of the Node they got from the API server.
+ */
+export function computeConditions(k: Kubelet, live?: KubeObject): ConditionState[] {
   const s = k.state;
   const prev = new Map(s.conditions.map((c) => [c.type, c]));
+  for (const c of (live?.status?.conditions ?? []) as Record<string, string>[]) {
+    if (!(OWN_CONDITIONS as readonly string[]).includes(c.type)) continue;
+    const type = c.type as ConditionState['type'];
+    const mine = prev.get(type);
+    if (mine && mine.status === c.status) continue;
+    prev.set(type, {
+      type,
+      status: c.status as ConditionState['status'],
+      reason: c.reason ?? '',
+      message: c.message ?? '',
+      lastTransition: k.cluster.api.timeOf(c.lastTransitionTime)
+    });
+  }
   const next: ConditionState[] = [];
   const set = (c: Omit<ConditionState, 'lastTransition'>, event?: string): void => {
     const p = prev.get(c.type);
@@ -216,7 +235,6 @@ export function initialNode(k: Kubelet): KubeObject {
     effect: t.effect
   }));
   const status = { ...statusBody(k), conditions: apiConditions(k, k.cluster.api.timestamp()) };
-  k.state.lastPosted = JSON.stringify({ ...statusBody(k), conditions: apiConditions(k, null) });
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -240,44 +258,103 @@ export function reconcileExistingNode(k: Kubelet): void {
   const next = clone(updated);
   next.status = { ...(next.status ?? {}), capacity: body.capacity, allocatable: body.allocatable };
   api.update(next, k.ctx, { subresource: 'status' });
-  k.state.lastPosted = undefined;
 }
 
 /**
- * Every nodeStatusUpdateFrequency (10s): compute the status and PATCH it only when something other
- * than heartbeat times changed, or nodeStatusReportFrequency (5m) has passed since the last report.
+ * Every nodeStatusUpdateFrequency (10s), tryUpdateNodeStatus: GET the Node (served from the API
+ * server's cache), set the kubelet's status fields on it, and PATCH only when that changed the
+ * Node's status other than heartbeat times (nodeStatusHasChanged), or nodeStatusReportFrequency
+ * (5m) has passed since the last report. The comparison is with the live Node, not with what the
+ * kubelet posted last: a condition the node lifecycle controller set to Unknown is corrected at the
+ * next sync.
  */
 export function syncNodeStatus(k: Kubelet): void {
   const s = k.state;
-  computeConditions(k);
-  const withoutHeartbeat = JSON.stringify({ ...statusBody(k), conditions: apiConditions(k, null) });
-  if (
-    withoutHeartbeat === s.lastPosted &&
-    s.lastReport !== undefined &&
-    k.now - s.lastReport < k.cfg.nodeStatusReportFrequency
-  ) {
-    return;
-  }
   const api = k.cluster.api;
+  let cur: KubeObject | undefined;
+  let failure: unknown;
   try {
-    const cur = api.get<KubeObject>('Node', undefined, k.name);
+    api.countRead('get', 'Node', k.ctx);
+    cur = api.get<KubeObject>('Node', undefined, k.name);
+  } catch (e) {
+    failure = e;
+  }
+  computeConditions(k, cur);
+  if (cur) {
     const foreign = ((cur.status?.conditions ?? []) as { type: string }[]).filter(
       (c) => !(OWN_CONDITIONS as readonly string[]).includes(c.type)
     );
     const status = { ...statusBody(k), conditions: [...apiConditions(k, api.timestamp()), ...foreign] };
-    api.patch('Node', undefined, k.name, { status }, k.ctx, { subresource: 'status' });
-    s.lastPosted = withoutHeartbeat;
-    s.lastReport = k.now;
-  } catch (e) {
-    k.journal(
-      'E',
-      'kubelet_node_status.go:549',
-      `"Error updating node status, will retry" err="error getting node \\"${k.name}\\": ${clientErr(e, 'Get', `/api/v1/nodes/${k.name}`)}"`
-    );
-    k.journal(
-      'E',
-      'kubelet_node_status.go:536',
-      `"Unable to update node status" err="update node status exceeds retry count"`
-    );
+    const changed = nodeStatusHasChanged(cur.status, mergePatch(cur.status ?? {}, status));
+    if (!changed && s.lastReport !== undefined && k.now - s.lastReport < k.cfg.nodeStatusReportFrequency) {
+      return;
+    }
+    try {
+      api.patch('Node', undefined, k.name, { status }, k.ctx, { subresource: 'status' });
+      s.lastReport = k.now;
+      return;
+    } catch (e) {
+      failure = e;
+    }
   }
+  k.journal(
+    'E',
+    'kubelet_node_status.go:549',
+    `"Error updating node status, will retry" err="error getting node \\"${k.name}\\": ${clientErr(failure, 'Get', `/api/v1/nodes/${k.name}`)}"`
+  );
+  k.journal(
+    'E',
+    'kubelet_node_status.go:536',
+    `"Unable to update node status" err="update node status exceeds retry count"`
+  );
+}
+
+/** nodeStatusHasChanged: any difference but the conditions' lastHeartbeatTime. */
+export function nodeStatusHasChanged(original: unknown, status: unknown): boolean {
+  if (isZero(original) && isZero(status)) return false;
+  if (isZero(original) || isZero(status)) return true;
+  const { conditions: a, ...restA } = original as Record<string, unknown>;
+  const { conditions: b, ...restB } = status as Record<string, unknown>;
+  if (conditionsHaveChanged((a ?? []) as Record<string, unknown>[], (b ?? []) as Record<string, unknown>[]))
+    return true;
+  return !semanticEqual(restA, restB);
+}
+
+/** nodeConditionsHaveChanged: same count, and equal one by one in type order without heartbeats. */
+function conditionsHaveChanged(a: Record<string, unknown>[], b: Record<string, unknown>[]): boolean {
+  if (a.length !== b.length) return true;
+  const byType = (x: Record<string, unknown>, y: Record<string, unknown>) =>
+    String(x.type) < String(y.type) ? -1 : String(x.type) > String(y.type) ? 1 : 0;
+  const sa = [...a].sort(byType);
+  const sb = [...b].sort(byType);
+  for (let i = 0; i < sa.length; i++) {
+    if (!semanticEqual({ ...sa[i], lastHeartbeatTime: null }, { ...sb[i], lastHeartbeatTime: null }))
+      return true;
+  }
+  return false;
+}
+
+/** A Go zero value: what an omitted JSON field decodes to. */
+function isZero(v: unknown): boolean {
+  if (v === undefined || v === null || v === '' || v === 0 || v === false) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === 'object') return Object.values(v as object).every(isZero);
+  return false;
+}
+
+/** apiequality.Semantic.DeepEqual on JSON: omitted, null and empty compare equal, key order does not matter. */
+function semanticEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (isZero(a) && isZero(b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => semanticEqual(x, b[i]));
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(ra), ...Object.keys(rb)])) {
+    if (!semanticEqual(ra[key], rb[key])) return false;
+  }
+  return true;
 }

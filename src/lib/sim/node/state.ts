@@ -80,8 +80,8 @@ export interface KubeletState {
   registerDelay: number;
   leaseDelay: number;
   leaseExists: boolean;
+  /** Virtual ms of the last NodeStatus PATCH (nodeStatusReportFrequency counts from it). */
   lastReport?: number;
-  lastPosted?: string;
   conditions: ConditionState[];
   runtimeLastOk?: number;
   networkError: string;

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../api/types';
+import { nodeStatusHasChanged } from './nodestatus';
+import { clusterWithNode, events, nodeCondition } from './testing';
+
+type Condition = Record<string, string | null>;
+
+/** What the node lifecycle controller writes when it stops hearing from a node. */
+function markUnknown(c: ReturnType<typeof clusterWithNode>['c']): void {
+  const n = c.api.get<KubeObject>('Node', undefined, 'worker-1');
+  const conditions = (n.status.conditions as Condition[]).map((x) =>
+    x.type === 'Ready'
+      ? {
+          ...x,
+          status: 'Unknown',
+          reason: 'NodeStatusUnknown',
+          message: 'Kubelet stopped posting node status.',
+          lastTransitionTime: c.api.timestamp()
+        }
+      : x
+  );
+  c.api.patch(
+    'Node',
+    undefined,
+    'worker-1',
+    { status: { conditions } },
+    { component: 'kube-controller-manager' },
+    { subresource: 'status' }
+  );
+}
+
+describe('kubelet NodeStatus against the live Node', () => {
+  it('corrects a Ready condition set to Unknown at the next 10s sync, not 5 minutes later', () => {
+    const { c } = clusterWithNode();
+    c.advance(60_000);
+    const readyBefore = nodeCondition(c, 'Ready') as unknown as Condition;
+    expect(readyBefore).toMatchObject({ status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' });
+    markUnknown(c);
+    // Status syncs run every 10 s from registration (0.1 s): the next one is at 1m10.1s.
+    c.runUntil(70_099);
+    expect(nodeCondition(c, 'Ready').status).toBe('Unknown');
+    c.runUntil(70_100);
+    expect(nodeCondition(c, 'Ready') as unknown as Condition).toEqual({
+      type: 'Ready',
+      status: 'True',
+      reason: 'KubeletReady',
+      message: 'kubelet is posting ready status',
+      lastHeartbeatTime: '2026-01-01T00:01:10Z',
+      lastTransitionTime: '2026-01-01T00:01:10Z'
+    });
+    // The setter compares with the Node's condition, so the transition is an event again.
+    expect(events(c, 'NodeReady', 'Node/worker-1')).toEqual([
+      [100, 'Node worker-1 status is now: NodeReady'],
+      [70_100, 'Node worker-1 status is now: NodeReady']
+    ]);
+  });
+
+  it('GETs the Node every 10s and PATCHes only when something but heartbeats changed', () => {
+    const { c } = clusterWithNode();
+    const gets = () => c.api.requestCounts()['get nodes'] ?? 0;
+    const patches = () => c.api.requestCounts()['patch nodes/status'] ?? 0;
+    const [g0, p0] = [gets(), patches()];
+    c.advance(120_000);
+    expect(gets() - g0).toBe(12);
+    expect(patches() - p0).toBe(0);
+  });
+});
+
+describe('nodeStatusHasChanged', () => {
+  const ready = (heartbeat: string, status = 'True'): Condition => ({
+    type: 'Ready',
+    status,
+    lastHeartbeatTime: heartbeat,
+    lastTransitionTime: '2026-01-01T00:00:00Z'
+  });
+  const memory: Condition = { type: 'MemoryPressure', status: 'False', lastHeartbeatTime: 'x' };
+
+  it('ignores heartbeat times, condition order, key order and omitted empty fields', () => {
+    expect(
+      nodeStatusHasChanged(
+        { capacity: { cpu: '4', pods: '110' }, conditions: [ready('a'), memory], images: [] },
+        {
+          conditions: [{ ...memory, lastHeartbeatTime: 'y' }, ready('b')],
+          capacity: { pods: '110', cpu: '4' }
+        }
+      )
+    ).toBe(false);
+  });
+
+  it('sees a condition status, a capacity or a condition count change', () => {
+    expect(nodeStatusHasChanged({ conditions: [ready('a')] }, { conditions: [ready('a', 'Unknown')] })).toBe(
+      true
+    );
+    expect(nodeStatusHasChanged({ capacity: { cpu: '4' } }, { capacity: { cpu: '8' } })).toBe(true);
+    expect(nodeStatusHasChanged({ conditions: [ready('a')] }, { conditions: [ready('a'), memory] })).toBe(
+      true
+    );
+  });
+});
