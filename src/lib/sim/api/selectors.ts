@@ -84,12 +84,25 @@ export function matchRequirements(reqs: Requirement[], labels: Record<string, st
   return true;
 }
 
+/** Requirements of frozen selectors (stored objects' selectors never change), compiled once. */
+const compiled = new WeakMap<LabelSelector, Requirement[]>();
+
 /** metav1.LabelSelector (matchLabels + matchExpressions). An empty selector matches everything. */
 export function matchLabelSelector(
   sel: LabelSelector | undefined,
   labels: Record<string, string> | undefined
 ): boolean {
   if (!sel) return true;
+  const frozen = Object.isFrozen(sel);
+  let reqs = frozen ? compiled.get(sel) : undefined;
+  if (!reqs) {
+    reqs = selectorRequirements(sel);
+    if (frozen) compiled.set(sel, reqs);
+  }
+  return matchRequirements(reqs, labels);
+}
+
+function selectorRequirements(sel: LabelSelector): Requirement[] {
   const reqs: Requirement[] = [];
   for (const [k, v] of Object.entries(sel.matchLabels ?? {})) reqs.push({ key: k, op: '=', values: [v] });
   for (const e of sel.matchExpressions ?? []) {
@@ -103,7 +116,7 @@ export function matchLabelSelector(
             : '!exists';
     reqs.push({ key: e.key, op, values: e.values ?? [] });
   }
-  return matchRequirements(reqs, labels);
+  return reqs;
 }
 
 export interface FieldRequirement {

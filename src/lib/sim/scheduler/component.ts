@@ -21,6 +21,12 @@ export const SCHEDULER_ID = 'kube-scheduler';
 export const SCHEDULER_KIND = 'kube-scheduler';
 /** Attempts kept per pod for the UI and `kubectl describe`. */
 export const HISTORY_LIMIT = 20;
+/**
+ * Node verdicts (one per node per attempt) the kept histories may hold in all: the pods attempted
+ * longest ago lose their history first. A lab cluster never reaches it (600 pods on 20 nodes are
+ * 12,000); 30,000 pods on 1,000 nodes would otherwise keep gigabytes of explanations.
+ */
+export const HISTORY_NODE_BUDGET = 200_000;
 /** Attempts a snapshot keeps per still-waiting pod (see getState). */
 export const SNAPSHOT_HISTORY_LIMIT = 3;
 /** Virtual time one scheduling cycle takes. */
@@ -76,6 +82,8 @@ export class KubeScheduler implements Component {
   private queue = new SchedulingQueue(this.state.queue);
   private unwatch: (() => void)[] = [];
   private readonly minor: number;
+  /** Node verdicts in state.history (derived: recounted on restore). */
+  private explained = 0;
 
   constructor(
     readonly cluster: Cluster,
@@ -134,6 +142,8 @@ export class KubeScheduler implements Component {
   setState(s: unknown): void {
     this.state = structuredClone(s) as SchedulerState;
     this.queue = new SchedulingQueue(this.state.queue);
+    this.explained = 0;
+    for (const attempts of Object.values(this.state.history)) this.explained += explainedNodes(attempts);
   }
 
   dispose(): void {
@@ -213,7 +223,7 @@ export class KubeScheduler implements Component {
             this.kick();
           }
         }
-        if (type === 'DELETED') delete this.state.history[key];
+        if (type === 'DELETED') this.dropHistory(key);
         return;
       }
       const wasAssigned = this.cache.nodeOfPod(key) !== undefined;
@@ -228,7 +238,7 @@ export class KubeScheduler implements Component {
     }
     if (type === 'DELETED' || pod.metadata.deletionTimestamp || terminal || !this.responsible(pod)) {
       this.queue.remove(key);
-      if (type === 'DELETED') delete this.state.history[key];
+      if (type === 'DELETED') this.dropHistory(key);
       return;
     }
     // SchedulingGates (PreEnqueue): gated pods stay out of the queue.
@@ -294,11 +304,7 @@ export class KubeScheduler implements Component {
       bind: (pi, node) => this.bind(pi.pod, node, fw.name)
     });
     this.state.nextStartNodeIndex = r.nextStartNodeIndex;
-    if (r.attempt) {
-      const h = (this.state.history[entry.key] ??= []);
-      h.push(r.attempt);
-      if (h.length > HISTORY_LIMIT) h.shift();
-    }
+    if (r.attempt) this.recordAttempt(entry.key, r.attempt);
     if (r.selectedNode) {
       this.queue.remove(entry.key);
     } else {
@@ -325,6 +331,28 @@ export class KubeScheduler implements Component {
       }
     }
     this.kick();
+  }
+
+  /** Keep the attempt for explanations; the pod becomes the most recent one in the history. */
+  private recordAttempt(key: string, attempt: SchedulingAttempt): void {
+    const hist = this.state.history;
+    const h = hist[key] ?? [];
+    delete hist[key];
+    hist[key] = h;
+    h.push(attempt);
+    this.explained += explainedNodes([attempt]);
+    if (h.length > HISTORY_LIMIT) this.explained -= explainedNodes([h.shift()!]);
+    for (const oldest in hist) {
+      if (this.explained <= HISTORY_NODE_BUDGET || oldest === key) break;
+      this.dropHistory(oldest);
+    }
+  }
+
+  private dropHistory(key: string): void {
+    const h = this.state.history[key];
+    if (!h) return;
+    this.explained -= explainedNodes(h);
+    delete this.state.history[key];
   }
 
   private bind(pod: KubeObject, node: string, schedulerName: string): string | null {
@@ -430,6 +458,12 @@ export class KubeScheduler implements Component {
       }
     }
   }
+}
+
+function explainedNodes(attempts: SchedulingAttempt[]): number {
+  let n = 0;
+  for (const a of attempts) n += Object.keys(a.nodes).length;
+  return n;
 }
 
 /** The node fields filters and scores read: labels, taints, unschedulable, allocatable, images. */

@@ -5,7 +5,7 @@
  * Pods without constraints get the cluster defaults (`defaultingType: System`) with a selector
  * built from the Services, ReplicaSets, RCs and StatefulSets that select them.
  */
-import type { LabelSelector, Taint, TopologySpreadConstraint } from '../../api/types';
+import { deepFreeze, type LabelSelector, type Taint, type TopologySpreadConstraint } from '../../api/types';
 import { matchSelector, tolerationsTolerateTaint } from '../helpers';
 import { status, MAX_NODE_SCORE, type Handle, type NodeInfo, type Plugin, type PodInfo } from '../types';
 import { podMatchesNodeSelectorAndAffinity } from './NodeAffinity';
@@ -59,6 +59,8 @@ function build(
         ]
       };
     }
+    // Frozen: it is never changed, and frozen selectors are compiled once (matchLabelSelector).
+    deepFreeze(sel);
     out.push({
       maxSkew: c.maxSkew,
       key: c.topologyKey,
