@@ -42,7 +42,9 @@ test('a stopped kubelet: NotReady, taints, eviction, replacements elsewhere; jum
   await w1.getByRole('button', { name: 'Stop kubelet on worker-1' }).click();
   await expect(w1.getByRole('button', { name: 'Start kubelet on worker-1' })).toBeVisible();
 
-  await page.getByLabel('Speed').selectOption('max');
+  // 60×: the 40 s grace period passes in under a second and the 300 s until eviction take 5 s, time
+  // enough to pause in between ('max' can cross both in a few frames).
+  await page.getByLabel('Speed').selectOption('60');
   await page.getByRole('button', { name: 'Play' }).click();
   await expect(w1).toHaveAttribute('data-ready', 'Unknown', { timeout: 30_000 });
   await page.getByRole('button', { name: 'Pause' }).click();
@@ -50,6 +52,7 @@ test('a stopped kubelet: NotReady, taints, eviction, replacements elsewhere; jum
   await expect(w1).toContainText('node.kubernetes.io/unreachable:NoSchedule');
   await expect(w1.getByRole('timer').first()).toContainText(/evicted in \d/);
 
+  await page.getByLabel('Speed').selectOption('max');
   await page.getByRole('button', { name: 'Play' }).click();
   // After tolerationSeconds (300 s) the taint manager evicts; the ReplicaSet's replacement runs elsewhere.
   const elsewhere = page.locator('[data-node="worker-2"], [data-node="worker-3"]').getByRole('button', {
