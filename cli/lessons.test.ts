@@ -37,6 +37,24 @@ describe('nodeplane lessons check', () => {
     expect(r.stderr).toContain('task "ready" already holds in the starting state');
   });
 
+  it('replays every variant of a challenge', () => {
+    const r = run('tests/fixtures/lessons/02-challenge');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(
+      /^ok {3}02-challenge: 2 tasks, 1 questions, en\+ru, 2 variants — solutions done by t=1m\d\ds \(budget 3m\)\n/
+    );
+    expect(r.code).toBe(0);
+  });
+
+  it("fails a challenge when one variant's solution does not fix it, naming the variant", () => {
+    const r = run('tests/fixtures/bad-lessons/03-challenge');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('FAIL 03-challenge');
+    expect(r.stderr).toBe(
+      '  tests/fixtures/bad-lessons/03-challenge/lesson.yaml: variant "second": task "fix" is not done after replaying the solution for 3m: node worker-2 has Ready=Unknown, not True\n'
+    );
+  });
+
   it('reports a missing folder with exit 2', () => {
     expect(run('no/such/lessons').code).toBe(2);
   });

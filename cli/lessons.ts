@@ -9,7 +9,7 @@ import { basename, join, relative } from 'node:path';
 import { formatIssue } from '../src/lib/lessons/format';
 import { loadLessons } from '../src/lib/lessons/loader';
 import { simRuntime } from '../src/lib/lessons/runtime';
-import { replaySolution, startingStateFailures } from '../src/lib/lessons/session';
+import { playableLessons, replaySolution, startingStateFailures } from '../src/lib/lessons/session';
 import { formatClock } from '../src/lib/sim/engine/duration';
 
 export interface Out {
@@ -44,17 +44,26 @@ export function runLessonsCheck(argv: string[], out: Out): number {
   let failed = errors.length;
   for (const e of errors) for (const i of e.issues) out.stderr(`${formatIssue(i)}\n`);
   for (const lesson of lessons) {
-    let problems: string[];
-    let done = '';
-    try {
-      problems = startingStateFailures(lesson, simRuntime);
-      const r = replaySolution(lesson, simRuntime);
-      problems.push(...r.failures);
-      if (r.completedAt !== undefined)
-        done = ` — solution done at t=${formatClock(r.completedAt)} (budget ${lesson.spec.spec.timeBudget})`;
-    } catch (e) {
-      problems = [`${lesson.paths.dir}: ${(e as Error).message}`];
+    const problems: string[] = [];
+    const doneAt: number[] = [];
+    // A challenge replays the reference solution of every variant.
+    for (const played of playableLessons(lesson)) {
+      try {
+        problems.push(...startingStateFailures(played, simRuntime));
+        const r = replaySolution(played, simRuntime);
+        problems.push(...r.failures);
+        if (r.completedAt !== undefined) doneAt.push(r.completedAt);
+      } catch (e) {
+        const v = played.variant ? `variant "${played.variant.id}": ` : '';
+        problems.push(`${lesson.paths.dir}: ${v}${(e as Error).message}`);
+      }
     }
+    const variants = lesson.spec.spec.challenge?.variants.length;
+    const done = !doneAt.length
+      ? ''
+      : variants
+        ? `, ${variants} variants — solutions done by t=${formatClock(Math.max(...doneAt))} (budget ${lesson.spec.spec.timeBudget})`
+        : ` — solution done at t=${formatClock(doneAt[0])} (budget ${lesson.spec.spec.timeBudget})`;
     if (problems.length) {
       failed++;
       out.stdout(`FAIL ${lesson.slug}\n`);

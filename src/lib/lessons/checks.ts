@@ -13,6 +13,8 @@ import type { KubeObject } from '../sim/api/types';
 import { matchRequirements, parseLabelSelector, fieldValue } from '../sim/api/selectors';
 import { parseDuration } from '../sim/engine/duration';
 import { parseQuantity } from '../sim/api/quantity';
+import { collectServicePorts, endpointString, type ServicePortInfo } from '../sim/network/model';
+import { nodeProgram } from '../sim/network/provider';
 import type { Language } from './format';
 
 export interface PodCheck {
@@ -70,6 +72,13 @@ export interface ObjectCheck {
   exists?: boolean;
 }
 
+/** kube-proxy on `node` sends the Service to exactly its current ready endpoints. */
+export interface ServiceRoutingCheck {
+  service: string;
+  namespace?: string;
+  node: string;
+}
+
 export type Check =
   | { all: Check[] }
   | { any: Check[] }
@@ -80,7 +89,8 @@ export type Check =
   | { noPendingPods: { namespace?: string } | true }
   | { question: { id: string } }
   | { lease: { node: string; renewedWithin: string } }
-  | { object: ObjectCheck };
+  | { object: ObjectCheck }
+  | { serviceRouting: ServiceRoutingCheck };
 
 export const CHECK_KINDS = [
   'all',
@@ -92,7 +102,8 @@ export const CHECK_KINDS = [
   'noPendingPods',
   'question',
   'lease',
-  'object'
+  'object',
+  'serviceRouting'
 ] as const;
 
 export interface CheckContext {
@@ -130,6 +141,10 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     question: (p) => `question ${p.id} is not answered correctly yet`,
     lease: (p) => `the Lease of ${p.node} was not renewed in the last ${p.within}`,
     object: (p) => `${p.object}: ${p.path} is ${p.actual}, not ${p.expected}`,
+    routeNone: (p) => `Service ${p.service} has no ready endpoints`,
+    routeStale: (p) =>
+      `${p.node} still sends Service ${p.service} to ${p.endpoint}, which is no longer a ready endpoint`,
+    routeMissing: (p) => `${p.node} does not send Service ${p.service} to its endpoint ${p.endpoint} yet`,
     not: (p) => `this must not be true: ${p.inner}`
   },
   ru: {
@@ -153,6 +168,10 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     question: (p) => `на вопрос ${p.id} пока нет верного ответа`,
     lease: (p) => `Lease узла ${p.node} не обновлялся последние ${p.within}`,
     object: (p) => `${p.object}: ${p.path} = ${p.actual}, а нужно ${p.expected}`,
+    routeNone: (p) => `у Service ${p.service} нет готовых эндпоинтов`,
+    routeStale: (p) =>
+      `${p.node} всё ещё направляет Service ${p.service} на ${p.endpoint}, а это больше не готовый эндпоинт`,
+    routeMissing: (p) => `${p.node} пока не направляет Service ${p.service} на его эндпоинт ${p.endpoint}`,
     not: (p) => `это не должно выполняться: ${p.inner}`
   }
 };
@@ -227,7 +246,35 @@ export function evaluate(check: Check, ctx: CheckContext): CheckResult {
     }
     return OK;
   }
+  if ('serviceRouting' in check) return checkRouting(check.serviceRouting, ctx);
   throw new Error(`unknown check ${JSON.stringify(check)}`);
+}
+
+/** Ready endpoints (`ip:port`) per Service port, from kube-proxy's view of Services and slices. */
+function readyEndpoints(ports: ServicePortInfo[], ns: string, name: string): string[] {
+  return ports
+    .filter((p) => p.namespace === ns && p.name === name)
+    .flatMap((p) => p.endpoints.filter((e) => e.ready).map((e) => `${p.port}>${endpointString(e)}`))
+    .sort();
+}
+
+function checkRouting(c: ServiceRoutingCheck, ctx: CheckContext): CheckResult {
+  const ns = c.namespace ?? 'default';
+  const service = `${ns}/${c.service}`;
+  const api = ctx.cluster.api;
+  const live = readyEndpoints(
+    collectServicePorts(api.list('Service'), api.list('EndpointSlice')),
+    ns,
+    c.service
+  );
+  if (!live.length) return fail(ctx, 'routeNone', { service });
+  const programmed = readyEndpoints(nodeProgram(ctx.cluster, c.node)?.ports ?? [], ns, c.service);
+  const ep = (x: string) => x.split('>')[1];
+  const stale = programmed.find((x) => !live.includes(x));
+  if (stale) return fail(ctx, 'routeStale', { node: c.node, service, endpoint: ep(stale) });
+  const missing = live.find((x) => !programmed.includes(x));
+  if (missing) return fail(ctx, 'routeMissing', { node: c.node, service, endpoint: ep(missing) });
+  return OK;
 }
 
 function valueAt(obj: unknown, path: string): unknown {

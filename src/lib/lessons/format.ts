@@ -26,7 +26,10 @@ export interface QuestionSpec {
   type: 'choice' | 'number';
   /** choice: option ids; the text of each option is in the Markdown frontmatter. */
   options?: string[];
-  /** choice: the correct option id; number: the expected value. */
+  /**
+   * choice: the correct option id; number: the expected value. Absent only for a challenge's
+   * question, whose answer each variant gives.
+   */
   answer: string | number;
   /** number: accepted absolute difference. */
   tolerance?: number;
@@ -47,6 +50,31 @@ export interface SolutionStep {
   answer?: { question: string; value: string | number };
 }
 
+/**
+ * One way the challenge breaks the cluster. The variant of an attempt is drawn from a seed
+ * (`chooseVariant`); `resolveVariant` turns the lesson into the lesson of that variant.
+ */
+export interface ChallengeVariant {
+  id: string;
+  /** The correct option of the challenge question ("which component is at fault?"). */
+  answer: string;
+  /** Steps that break the cluster, played at their virtual times like solution steps. */
+  setup: SolutionStep[];
+  /**
+   * Task id → the check that proves the fault is fixed, replacing the task's own check. Such a
+   * task ticks only after its check has failed once since the setup finished (the fault showed).
+   */
+  checks: Record<string, Check>;
+  /** The reference solution of this variant (after the lesson's own solution steps, if any). */
+  solution: SolutionStep[];
+}
+
+export interface ChallengeSpec {
+  /** The id of the choice question the learner answers with the faulty component. */
+  question: string;
+  variants: ChallengeVariant[];
+}
+
 export interface LessonSpec {
   apiVersion: 'nodeplane.dev/v1alpha1';
   kind: 'Lesson';
@@ -58,10 +86,21 @@ export interface LessonSpec {
     disabled?: DisabledAction[];
     questions?: QuestionSpec[];
     tasks: TaskSpec[];
+    /** Required unless the lesson is a challenge (then each variant brings its own). */
     solution: SolutionStep[];
     /** Files `kubectl apply -f <name>` can read in this lesson (name → YAML). */
     files?: Record<string, string>;
+    /** A troubleshooting challenge: one of several faults, drawn from a seed. */
+    challenge?: ChallengeSpec;
   };
+}
+
+/** Text of one challenge variant in a language. */
+export interface LessonTextVariant {
+  /** Task id → hints replacing that task's hints in this variant. */
+  hints?: Record<string, string[]>;
+  /** Shown after the challenge is solved: what was wrong and how it showed. */
+  explanation: string;
 }
 
 export interface LessonTextTask {
@@ -88,6 +127,8 @@ export interface LessonText {
   disabled?: Record<string, string>;
   /** Facts learned, shown in the end-of-lesson summary. */
   learned: string[];
+  /** Challenge lessons: variant id → its hints and explanation. */
+  variants?: Record<string, LessonTextVariant>;
   /** Markdown body (steps separated by `## ` headings). */
   body: string;
   /** 1-based line where the body starts in the .md file (for error messages). */
@@ -101,8 +142,19 @@ export interface Lesson {
   spec: LessonSpec;
   text: Record<Language, LessonText>;
   scenario: string;
+  /** A challenge lesson resolved to one variant (resolveVariant): what is set up and checked. */
+  variant?: ResolvedVariant;
   /** Paths used in error messages. */
   paths: { dir: string; spec: string; scenario: string; text: Record<Language, string> };
+}
+
+export interface ResolvedVariant {
+  id: string;
+  /** The seed the variant was drawn from (undefined when chosen by id). */
+  seed?: number;
+  setup: SolutionStep[];
+  /** Tasks whose check the variant replaced: they tick only after the fault showed. */
+  gated: string[];
 }
 
 export interface LessonIssue {

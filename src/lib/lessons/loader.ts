@@ -131,11 +131,14 @@ export function loadLesson(dir: string, files: Record<string, string>): Lesson {
   >;
 
   let spec: LessonSpec | undefined;
+  let specLine: (path: (string | number)[]) => number | undefined = () => undefined;
   if (files['lesson.yaml'] === undefined) issues.push({ file: specPath, message: 'file is missing' });
   else {
     const p = parseYaml<LessonSpec>(files['lesson.yaml'], specPath);
     issues.push(...p.issues);
     if (p.value !== undefined && p.doc && p.lc) {
+      const { doc, lc } = p;
+      specLine = (path) => lineOf(doc, lc, path, 0);
       if (!validateSpec(p.value)) issues.push(...ajvIssues(validateSpec.errors, specPath, p.doc, p.lc, 0));
       else spec = p.value;
     }
@@ -205,6 +208,33 @@ export function loadLesson(dir: string, files: Record<string, string>): Lesson {
           });
         }
       }
+      const variantIds = (spec.spec.challenge?.variants ?? []).map((v) => v.id);
+      if (!spec.spec.challenge && p.value.variants) {
+        issues.push({
+          file,
+          line: line(['variants']),
+          field: 'variants',
+          message: 'only a challenge lesson (spec.challenge in lesson.yaml) has variants'
+        });
+      } else if (spec.spec.challenge && !sameKeys(Object.keys(p.value.variants ?? {}), variantIds)) {
+        issues.push({
+          file,
+          line: line(['variants']),
+          field: 'variants',
+          message: `must describe exactly the challenge variants of lesson.yaml: ${variantIds.join(', ')}`
+        });
+      }
+      for (const [vid, tv] of Object.entries(p.value.variants ?? {})) {
+        for (const tid of Object.keys(tv.hints ?? {})) {
+          if (!taskIds.includes(tid))
+            issues.push({
+              file,
+              line: line(['variants', vid, 'hints', tid]),
+              field: `variants.${vid}.hints.${tid}`,
+              message: `no such task (tasks: ${taskIds.join(', ')})`
+            });
+        }
+      }
       for (const ref of fm.body.matchAll(/```question\s+([^\s`]+)/g)) {
         if (!qIds.includes(ref[1])) {
           const l = fm.body.slice(0, ref.index).split('\n').length + fm.bodyLine - 1;
@@ -227,6 +257,16 @@ export function loadLesson(dir: string, files: Record<string, string>): Lesson {
         message: `must be "${slug}" (the folder name without its number)`
       });
     }
+    const challenge = spec.spec.challenge;
+    if (!challenge && !spec.spec.solution) {
+      issues.push({
+        file: specPath,
+        line: specLine(['spec']),
+        field: 'spec.solution',
+        message: 'required field is missing'
+      });
+    }
+    spec.spec.solution ??= [];
     const dupTasks = spec.spec.tasks.map((t) => t.id).filter((id, i, a) => a.indexOf(id) !== i);
     if (dupTasks.length)
       issues.push({
@@ -235,6 +275,26 @@ export function loadLesson(dir: string, files: Record<string, string>): Lesson {
         message: `duplicate task ids: ${dupTasks.join(', ')}`
       });
     for (const [i, q] of (spec.spec.questions ?? []).entries()) {
+      const field = `spec.questions[${i}].answer`;
+      if (challenge?.question === q.id) {
+        if (q.answer !== undefined)
+          issues.push({
+            file: specPath,
+            line: specLine(['spec', 'questions', i, 'answer']),
+            field,
+            message: 'leave it out: each challenge variant gives the answer of the challenge question'
+          });
+        continue;
+      }
+      if (q.answer === undefined) {
+        issues.push({
+          file: specPath,
+          line: specLine(['spec', 'questions', i]),
+          field,
+          message: 'required field is missing'
+        });
+        continue;
+      }
       if (q.type === 'choice' && (!q.options || !q.options.includes(String(q.answer)))) {
         issues.push({
           file: specPath,
@@ -258,6 +318,8 @@ export function loadLesson(dir: string, files: Record<string, string>): Lesson {
       for (const v of Object.values(o)) (Array.isArray(v) ? v : [v]).forEach(walk);
     };
     spec.spec.tasks.forEach((t) => walk(t.check));
+    for (const v of challenge?.variants ?? []) Object.values(v.checks).forEach(walk);
+    if (challenge) issues.push(...challengeIssues(spec, specPath, specLine));
     for (const id of referenced) {
       if (!(spec.spec.questions ?? []).some((q) => q.id === id)) {
         issues.push({
@@ -278,6 +340,67 @@ export function loadLesson(dir: string, files: Record<string, string>): Lesson {
     scenario: files['scenario.yaml'],
     paths: { dir, spec: specPath, scenario: scenarioPath, text: textPaths }
   };
+}
+
+/** Mistakes in `spec.challenge` the schema cannot see: references between its parts. */
+function challengeIssues(
+  spec: LessonSpec,
+  file: string,
+  line: (path: (string | number)[]) => number | undefined
+): LessonIssue[] {
+  const ch = spec.spec.challenge!;
+  const out: LessonIssue[] = [];
+  const issue = (path: (string | number)[], message: string) =>
+    out.push({
+      file,
+      line: line(path),
+      field: path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+        .join('')
+        .replace(/^\./, ''),
+      message
+    });
+  const questions = spec.spec.questions ?? [];
+  const q = questions.find((x) => x.id === ch.question);
+  if (!q) {
+    issue(
+      ['spec', 'challenge', 'question'],
+      `no question "${ch.question}" in spec.questions (questions: ${questions.map((x) => x.id).join(', ') || 'none'})`
+    );
+  } else if (q.type !== 'choice') {
+    issue(['spec', 'challenge', 'question'], `question "${q.id}" must be a choice question`);
+  }
+  const taskIds = spec.spec.tasks.map((t) => t.id);
+  const seen = new Set<string>();
+  ch.variants.forEach((v, i) => {
+    const at = ['spec', 'challenge', 'variants', i];
+    if (seen.has(v.id)) issue([...at, 'id'], `duplicate variant id "${v.id}"`);
+    seen.add(v.id);
+    if (q?.type === 'choice' && !(q.options ?? []).includes(v.answer))
+      issue(
+        [...at, 'answer'],
+        `variant "${v.id}": must be one of the options of question "${q.id}": ${(q.options ?? []).join(', ')}`
+      );
+    for (const tid of Object.keys(v.checks)) {
+      if (!taskIds.includes(tid))
+        issue([...at, 'checks', tid], `variant "${v.id}": no such task (tasks: ${taskIds.join(', ')})`);
+    }
+    v.setup.forEach((st, j) => {
+      if (st.answer)
+        issue(
+          [...at, 'setup', j, 'answer'],
+          `variant "${v.id}": the setup breaks the cluster; it cannot answer questions`
+        );
+    });
+    v.solution.forEach((st, j) => {
+      if (st.answer && !questions.some((x) => x.id === st.answer!.question))
+        issue(
+          [...at, 'solution', j, 'answer', 'question'],
+          `variant "${v.id}": no question "${st.answer.question}"`
+        );
+    });
+  });
+  return out;
 }
 
 /**

@@ -7,6 +7,27 @@ const str = { type: 'string', minLength: 1 };
 const labels = { type: 'object', additionalProperties: { type: 'string' } };
 const quantities = { type: 'object', additionalProperties: { type: ['string', 'number'] } };
 
+/** One step at a virtual time: a console command, YAML applied, a fault, or an answer. */
+const step = {
+  type: 'object',
+  required: ['at'],
+  minProperties: 2,
+  maxProperties: 2,
+  additionalProperties: false,
+  properties: {
+    at: duration,
+    run: str,
+    apply: str,
+    fault: { type: 'object', required: ['action'], properties: { action: str, target: str } },
+    answer: {
+      type: 'object',
+      required: ['question', 'value'],
+      additionalProperties: false,
+      properties: { question: str, value: { type: ['string', 'number'] } }
+    }
+  }
+};
+
 const check: Record<string, unknown> = {
   $id: 'https://nodeplane.dev/schemas/check',
   type: 'object',
@@ -99,6 +120,12 @@ const check: Record<string, unknown> = {
       additionalProperties: false,
       properties: { node: str, renewedWithin: duration }
     },
+    serviceRouting: {
+      type: 'object',
+      required: ['service', 'node'],
+      additionalProperties: false,
+      properties: { service: str, namespace: str, node: str }
+    },
     object: {
       type: 'object',
       required: ['kind', 'name', 'path'],
@@ -131,7 +158,7 @@ export const lessonSpecSchema = {
     },
     spec: {
       type: 'object',
-      required: ['timeBudget', 'views', 'tasks', 'solution'],
+      required: ['timeBudget', 'views', 'tasks'],
       additionalProperties: false,
       properties: {
         timeBudget: duration,
@@ -167,7 +194,7 @@ export const lessonSpecSchema = {
           type: 'array',
           items: {
             type: 'object',
-            required: ['id', 'type', 'answer'],
+            required: ['id', 'type'],
             additionalProperties: false,
             properties: {
               id: { type: 'string', pattern: '^[a-z0-9][-a-z0-9]*$' },
@@ -190,30 +217,37 @@ export const lessonSpecSchema = {
             properties: { id: { type: 'string', pattern: '^[a-z0-9][-a-z0-9]*$' }, check: { $ref: 'check' } }
           }
         },
-        solution: {
-          type: 'array',
-          minItems: 1,
-          items: {
-            type: 'object',
-            required: ['at'],
-            minProperties: 2,
-            maxProperties: 2,
-            additionalProperties: false,
-            properties: {
-              at: duration,
-              run: str,
-              apply: str,
-              fault: { type: 'object', required: ['action'], properties: { action: str, target: str } },
-              answer: {
+        solution: { type: 'array', minItems: 1, items: step },
+        files: { type: 'object', additionalProperties: { type: 'string' } },
+        challenge: {
+          type: 'object',
+          required: ['question', 'variants'],
+          additionalProperties: false,
+          properties: {
+            question: str,
+            variants: {
+              type: 'array',
+              minItems: 1,
+              maxItems: 32,
+              items: {
                 type: 'object',
-                required: ['question', 'value'],
+                required: ['id', 'answer', 'setup', 'checks', 'solution'],
                 additionalProperties: false,
-                properties: { question: str, value: { type: ['string', 'number'] } }
+                properties: {
+                  id: { type: 'string', pattern: '^[a-z0-9][-a-z0-9]*$' },
+                  answer: str,
+                  setup: { type: 'array', minItems: 1, items: step },
+                  checks: {
+                    type: 'object',
+                    minProperties: 1,
+                    additionalProperties: { $ref: 'check' }
+                  },
+                  solution: { type: 'array', minItems: 1, items: step }
+                }
               }
             }
           }
-        },
-        files: { type: 'object', additionalProperties: { type: 'string' } }
+        }
       }
     }
   }
@@ -253,7 +287,22 @@ export const lessonTextSchema = {
       }
     },
     disabled: { type: 'object', additionalProperties: str },
-    learned: { type: 'array', minItems: 1, items: str }
+    learned: { type: 'array', minItems: 1, items: str },
+    variants: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: ['explanation'],
+        additionalProperties: false,
+        properties: {
+          hints: {
+            type: 'object',
+            additionalProperties: { type: 'array', minItems: 1, maxItems: 5, items: str }
+          },
+          explanation: str
+        }
+      }
+    }
   }
 };
 

@@ -9,6 +9,7 @@ import { parseDuration } from '../sim/engine/duration';
 import { evaluate, type CheckResult } from './checks';
 import type { Language, Lesson, SolutionStep } from './format';
 import { isCorrectAnswer } from './answers';
+import { resolveVariant } from './challenge';
 
 /** What the lesson needs from the simulator: supplied by the app and by the CLI. */
 export interface LessonRuntime {
@@ -31,11 +32,21 @@ export interface TaskState {
   detail: string;
 }
 
+const NOT_SHOWN: Record<Language, string> = {
+  en: 'the fault has not shown in the cluster yet',
+  ru: 'неисправность ещё не проявилась в кластере'
+};
+
 export class LessonSession {
   answers: Record<string, { value: string | number; correct: boolean }> = {};
   tasks: TaskState[];
   hintsUsed: Record<string, number> = {};
   solutionViewed = false;
+  /** Challenge tasks whose check failed after the setup (the fault showed): task id → virtual ms. */
+  private shownAt: Record<string, number> = {};
+  private readonly gated: Set<string>;
+  /** Virtual ms of the last setup step: gated checks count only from then on. */
+  private readonly armFrom: number;
 
   constructor(
     readonly lesson: Lesson,
@@ -43,6 +54,8 @@ export class LessonSession {
     public lang: Language = 'en'
   ) {
     this.tasks = this.freshTasks();
+    this.gated = new Set(lesson.variant?.gated ?? []);
+    this.armFrom = Math.max(0, ...(lesson.variant?.setup ?? []).map((st) => parseDuration(st.at)));
   }
 
   private freshTasks(): TaskState[] {
@@ -52,6 +65,7 @@ export class LessonSession {
   /** Follow a new cluster (the lab's reset); answers and task ticks are kept unless `full`. */
   reset(cluster: Cluster, full = false): void {
     this.cluster = cluster;
+    this.shownAt = {};
     if (full) {
       this.answers = {};
       this.tasks = this.freshTasks();
@@ -77,6 +91,10 @@ export class LessonSession {
       if (st.done) continue;
       const r: CheckResult = evaluate(t.check, { cluster: this.cluster, answers, lang: this.lang });
       st.detail = r.detail;
+      if (this.gated.has(t.id) && !this.faultShown(t.id, r.ok)) {
+        st.detail = NOT_SHOWN[this.lang];
+        continue;
+      }
       if (r.ok) {
         st.done = true;
         st.doneAt = this.cluster.now;
@@ -84,6 +102,20 @@ export class LessonSession {
       }
     }
     return newly;
+  }
+
+  /**
+   * A challenge's fix check counts only once it has failed after the setup finished: before the
+   * fault shows, the cluster is still healthy and "node Ready" would hold without any fix.
+   * A jump back in time before that failure forgets it.
+   */
+  private faultShown(taskId: string, ok: boolean): boolean {
+    const now = this.cluster.now;
+    const at = this.shownAt[taskId];
+    if (at !== undefined && at > now) delete this.shownAt[taskId];
+    if (now < this.armFrom) return false;
+    if (!ok && this.shownAt[taskId] === undefined) this.shownAt[taskId] = now;
+    return this.shownAt[taskId] !== undefined;
   }
 
   get complete(): boolean {
@@ -147,12 +179,13 @@ export interface ReplayResult {
  * checks every virtual second, and require every task to be done within the time budget.
  */
 export function replaySolution(lesson: Lesson, runtime: LessonRuntime): ReplayResult {
+  if (lesson.spec.spec.challenge && !lesson.variant)
+    throw new Error('a challenge lesson is replayed per variant (resolveVariant)');
   const s = new LessonSession(lesson, runtime.createCluster(lesson.scenario, lesson.paths.scenario));
   const budget = parseDuration(lesson.spec.spec.timeBudget);
-  const steps = [...lesson.spec.spec.solution]
-    .map((st) => ({ st, at: parseDuration(st.at) }))
-    .sort((a, b) => a.at - b.at);
+  const steps = timedSteps(lesson, true);
   const failures: string[] = [];
+  const where = variantPrefix(lesson);
   let next = 0;
   for (let t = 0; t <= budget && !s.complete; t += 1000) {
     s.cluster.runUntil(t);
@@ -160,9 +193,7 @@ export function replaySolution(lesson: Lesson, runtime: LessonRuntime): ReplayRe
       try {
         s.applyStep(steps[next].st, runtime);
       } catch (e) {
-        failures.push(
-          `${lesson.paths.spec}: spec.solution[${lesson.spec.spec.solution.indexOf(steps[next].st)}]: ${(e as Error).message}`
-        );
+        failures.push(`${lesson.paths.spec}: ${where}${steps[next].field}: ${(e as Error).message}`);
       }
       next++;
     }
@@ -171,7 +202,7 @@ export function replaySolution(lesson: Lesson, runtime: LessonRuntime): ReplayRe
   for (const t of s.tasks) {
     if (!t.done)
       failures.push(
-        `${lesson.paths.spec}: task "${t.id}" is not done after replaying the solution for ${lesson.spec.spec.timeBudget}: ${t.detail}`
+        `${lesson.paths.spec}: ${where}task "${t.id}" is not done after replaying the solution for ${lesson.spec.spec.timeBudget}: ${t.detail}`
       );
   }
   return {
@@ -182,16 +213,85 @@ export function replaySolution(lesson: Lesson, runtime: LessonRuntime): ReplayRe
   };
 }
 
-/** The starting state must fail every task check (else the task is done before the learner acts). */
+/** `variant "x": ` for a resolved challenge lesson, for messages. */
+function variantPrefix(lesson: Lesson): string {
+  return lesson.variant ? `variant "${lesson.variant.id}": ` : '';
+}
+
+/** The steps to play, sorted by time: a variant's setup first, then (if asked) the solution. */
+export function timedSteps(
+  lesson: Lesson,
+  withSolution: boolean
+): { st: SolutionStep; at: number; field: string; setup: boolean }[] {
+  const v = lesson.variant;
+  const vi = v ? (lesson.spec.spec.challenge?.variants ?? []).findIndex((x) => x.id === v.id) : -1;
+  const own =
+    lesson.spec.spec.solution.length -
+    (v ? (lesson.spec.spec.challenge?.variants[vi]?.solution.length ?? 0) : 0);
+  const setup = (v?.setup ?? []).map((st, i) => ({
+    st,
+    at: parseDuration(st.at),
+    field: `spec.challenge.variants[${vi}].setup[${i}]`,
+    setup: true
+  }));
+  const solution = withSolution
+    ? lesson.spec.spec.solution.map((st, i) => ({
+        st,
+        at: parseDuration(st.at),
+        field: i < own ? `spec.solution[${i}]` : `spec.challenge.variants[${vi}].solution[${i - own}]`,
+        setup: false
+      }))
+    : [];
+  // Array.prototype.sort is stable: at the same time, setup steps come before solution steps.
+  return [...setup, ...solution].sort((a, b) => a.at - b.at);
+}
+
+/**
+ * The starting state must fail every task check (else the task is done before the learner acts).
+ * For a challenge variant, the tasks the variant checks must also stay undone when only its setup
+ * plays for the whole time budget: the fault does not go away by itself.
+ */
 export function startingStateFailures(lesson: Lesson, runtime: LessonRuntime): string[] {
   const s = new LessonSession(lesson, runtime.createCluster(lesson.scenario, lesson.paths.scenario));
   const out: string[] = [];
+  const where = variantPrefix(lesson);
   s.evaluateTasks();
   for (const t of s.tasks) {
     if (t.done)
       out.push(
-        `${lesson.paths.spec}: task "${t.id}" already holds in the starting state: the learner would have nothing to do`
+        `${lesson.paths.spec}: ${where}task "${t.id}" already holds in the starting state: the learner would have nothing to do`
       );
   }
+  if (!lesson.variant || out.length) return out;
+  const gated = lesson.variant.gated;
+  const steps = timedSteps(lesson, false);
+  const budget = parseDuration(lesson.spec.spec.timeBudget);
+  let next = 0;
+  for (let t = 0; t <= budget; t += 1000) {
+    s.cluster.runUntil(t);
+    while (next < steps.length && steps[next].at <= t) {
+      try {
+        s.applyStep(steps[next].st, runtime);
+      } catch (e) {
+        out.push(`${lesson.paths.spec}: ${where}${steps[next].field}: ${(e as Error).message}`);
+      }
+      next++;
+    }
+    s.evaluateTasks();
+    const done = s.tasks.filter((x) => x.done && gated.includes(x.id));
+    if (done.length) {
+      for (const x of done)
+        out.push(
+          `${lesson.paths.spec}: ${where}task "${x.id}" is done at t=${t / 1000}s with only the setup played: the fault fixes itself or never shows`
+        );
+      break;
+    }
+  }
   return out;
+}
+
+/** Resolve every variant of a challenge lesson (or the lesson itself when it is not one). */
+export function playableLessons(lesson: Lesson): Lesson[] {
+  const ch = lesson.spec.spec.challenge;
+  return ch ? ch.variants.map((v) => resolveVariant(lesson, v.id)) : [lesson];
 }
