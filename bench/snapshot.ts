@@ -6,7 +6,7 @@
  * Run alone: `npx tsx bench/snapshot.ts [nodes pods]`.
  */
 import { Cluster } from '../src/lib/sim/cluster';
-import { settledCluster } from './workload';
+import { cpuSeconds, settledCluster } from './workload';
 
 /** JSON length of `v` without the frozen (shared) objects inside it. */
 function ownBytes(v: unknown): number {
@@ -37,10 +37,12 @@ export async function measure(nodes: number, pods: number): Promise<string[]> {
   let snap = cluster.snapshot();
   const takes: number[] = [];
   const restores: number[] = [];
+  const c0 = cpuSeconds();
   for (let i = 0; i < 5; i++) {
     takes.push(ms(() => (snap = cluster.snapshot())));
     restores.push(ms(() => Cluster.restore(snap)));
   }
+  const cpuPerPair = ((cpuSeconds() - c0) * 1000) / 5;
   let json = '';
   const stringify = ms(() => (json = JSON.stringify(snap)));
   const parsed = JSON.parse(json);
@@ -51,7 +53,7 @@ export async function measure(nodes: number, pods: number): Promise<string[]> {
     .sort((a, b) => b[1] - a[1])
     .map(([k, n]) => `${k} ${mb(n)}`);
   return [
-    `${nodes} nodes / ${pods} pods at t=${cluster.now / 1000}s: snapshot ${median(takes).toFixed(1)} ms, restore ${median(restores).toFixed(1)} ms (median of 5)`,
+    `${nodes} nodes / ${pods} pods at t=${cluster.now / 1000}s: snapshot ${median(takes).toFixed(1)} ms, restore ${median(restores).toFixed(1)} ms wall (median of 5; ${cpuPerPair.toFixed(0)} ms CPU per snapshot + restore)`,
     `  size: own ${mb(ownBytes(snap))} (${parts.join(', ')}); as JSON ${mb(json.length)} (stringify ${stringify.toFixed(0)} ms, restore from parsed JSON ${fromJson.toFixed(0)} ms)`
   ];
 }

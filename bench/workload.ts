@@ -55,14 +55,26 @@ export function runningPods(cluster: Cluster): number {
 export function settledCluster(
   nodes: number,
   pods: number
-): { cluster: Cluster; buildS: number; settleS: number } {
+): { cluster: Cluster; buildS: number; settleS: number; settleCpuS: number } {
   const t0 = process.hrtime.bigint();
   const { cluster } = createCluster(scenario(nodes, pods), { fileName: `bench-${nodes}.yaml` });
   const buildS = Number(process.hrtime.bigint() - t0) / 1e9;
   const s0 = process.hrtime.bigint();
+  const c0 = cpuSeconds();
   for (let t = 10_000; t <= 600_000; t += 10_000) {
     cluster.runUntil(t);
     if (runningPods(cluster) >= pods) break;
   }
-  return { cluster, buildS, settleS: Number(process.hrtime.bigint() - s0) / 1e9 };
+  return {
+    cluster,
+    buildS,
+    settleS: Number(process.hrtime.bigint() - s0) / 1e9,
+    settleCpuS: cpuSeconds() - c0
+  };
+}
+
+/** CPU time of this process (user + system): the figure to compare on a busy machine. */
+export function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
 }
