@@ -10,7 +10,8 @@ import { parseDuration } from '$lib/sim/engine/duration';
 import type { Language, Lesson, SolutionStep } from '$lib/lessons/format';
 import type { ProgressInput, ProgressRecord } from '$lib/persist';
 import { LessonSession } from '$lib/lessons/session';
-import { emptyState, progressInput, readState, type PlayerState } from './progress';
+import { challengeScore, type Score } from '$lib/lessons/score';
+import { emptyState, progressInput, readState, totalHints, type PlayerState } from './progress';
 
 /** What the player needs of the lab (`Lab` from src/lib/ui/lab satisfies it). */
 export interface PlayerLab {
@@ -21,6 +22,12 @@ export interface PlayerLab {
   reset(): void;
   setPlaying(on: boolean): void;
 }
+
+/** A lab action recorded for time travel without printing in the console (a challenge's setup). */
+export type SetupAction =
+  | { kind: 'fault'; action: string; target?: string }
+  | { kind: 'console'; line: string }
+  | { kind: 'apply'; yaml: string; fileName: string };
 
 export interface TaskView {
   id: string;
@@ -59,10 +66,16 @@ export class LessonPlayer {
   watched = $state.raw<EventLogEntry[]>([]);
   virtualDoneAt = $state<number | undefined>(undefined);
   timeSpentMs = $state(0);
+  /** A setup step of the challenge failed (a broken lesson pack). */
+  setupError = $state('');
 
   readonly steps: { step: SolutionStep; at: number }[];
+  /** A challenge variant's setup: applied when the clock reaches each step, after every reset. */
+  readonly setupSteps: { step: SolutionStep; at: number }[];
+  private setupNext = 0;
   session?: LessonSession;
   private lab?: PlayerLab;
+  private perform?: (a: SetupAction) => void;
   private watchReasons: readonly string[];
   private visibleSince?: number;
   private saving: Promise<unknown> = Promise.resolve();
@@ -77,6 +90,9 @@ export class LessonPlayer {
   ) {
     this.tasks = lesson.spec.spec.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
     this.steps = lesson.spec.spec.solution
+      .map((step) => ({ step, at: parseDuration(step.at) }))
+      .sort((a, b) => a.at - b.at);
+    this.setupSteps = (lesson.variant?.setup ?? [])
       .map((step) => ({ step, at: parseDuration(step.at) }))
       .sort((a, b) => a.at - b.at);
     this.watchReasons = watchReasons;
@@ -96,9 +112,13 @@ export class LessonPlayer {
     if (this.session) this.pushToSession();
   }
 
-  /** Bind to the lab once it is built. */
-  attach(lab: PlayerLab): void {
+  /**
+   * Bind to the lab once it is built. `perform` applies a challenge's setup quietly (recorded for
+   * time travel, not printed in the console, not refused like the learner's fault buttons).
+   */
+  attach(lab: PlayerLab, perform?: (a: SetupAction) => void): void {
     this.lab = lab;
+    this.perform = perform;
     this.session = new LessonSession(this.lesson, lab.cluster, this.opts.lang());
     this.pushToSession();
     this.ready = true;
@@ -123,6 +143,10 @@ export class LessonPlayer {
     s.cluster = cluster;
     s.lang = this.opts.lang();
     const now = cluster.now;
+    if (this.setupSteps.length) {
+      if (now < this.lastNow) this.setupNext = this.setupSteps.filter((x) => x.at <= now).length;
+      this.playSetup(now);
+    }
     if (this.solution.active) {
       // Jumping back in time drops the lab's later actions, so the later steps apply again.
       if (now < this.lastNow) this.solution.next = this.steps.filter((x) => x.at <= now).length;
@@ -219,6 +243,7 @@ export class LessonPlayer {
   resetLab(): void {
     if (!this.lab) return;
     this.solution = { active: false, next: 0, error: '' };
+    this.setupNext = 0;
     this.lab.reset();
     this.session?.reset(this.lab.cluster);
     this.frame(this.lab.cluster);
@@ -228,6 +253,7 @@ export class LessonPlayer {
   startOver(): void {
     if (!this.lab || !this.session) return;
     this.solution = { active: false, next: 0, error: '' };
+    this.setupNext = 0;
     this.lab.reset();
     this.session.reset(this.lab.cluster, true);
     this.answers = {};
@@ -247,6 +273,7 @@ export class LessonPlayer {
     if (!this.lab || !this.session) return;
     this.solutionViewed = true;
     this.session.solutionViewed = true;
+    this.setupNext = 0;
     this.lab.reset();
     this.session.reset(this.lab.cluster);
     this.solution = { active: true, next: 0, error: '' };
@@ -254,6 +281,51 @@ export class LessonPlayer {
     this.frame(this.lab.cluster);
     this.lab.setPlaying(true);
     this.save();
+  }
+
+  private playSetup(now: number): void {
+    while (this.setupNext < this.setupSteps.length && this.setupSteps[this.setupNext].at <= now) {
+      const { step } = this.setupSteps[this.setupNext++];
+      try {
+        this.applySetupStep(step);
+      } catch (e) {
+        this.setupError = e instanceof Error ? e.message : String(e);
+      }
+    }
+  }
+
+  private applySetupStep(step: SolutionStep): void {
+    const lab = this.lab!;
+    const perform = this.perform;
+    if (step.fault) {
+      if (perform) perform({ kind: 'fault', action: step.fault.action, target: step.fault.target });
+      else {
+        const err = lab.fault(step.fault.action, step.fault.target);
+        if (err) throw new Error(err);
+      }
+    }
+    if (step.run) {
+      if (perform) perform({ kind: 'console', line: step.run });
+      else lab.exec(step.run);
+    }
+    if (step.apply) {
+      if (perform) perform({ kind: 'apply', yaml: step.apply, fileName: 'setup.yaml' });
+      else {
+        const r = lab.applyYaml(step.apply, 'setup.yaml');
+        if (!r.ok) throw new Error(r.message);
+      }
+    }
+  }
+
+  /** The challenge score (src/lib/lessons/score.ts), once every task is done. */
+  score(): Score | undefined {
+    if (!this.lesson.variant || !this.complete) return undefined;
+    return challengeScore({
+      hints: totalHints(this.hints),
+      virtualMs: this.virtualDoneAt ?? 0,
+      wallMs: this.spent(),
+      solutionViewed: this.solutionViewed
+    });
   }
 
   private playDueSteps(now: number): void {
@@ -306,12 +378,16 @@ export class LessonPlayer {
   }
 
   state(): PlayerState {
+    const v = this.lesson.variant;
+    const score = this.score();
     return {
       answers: this.answers,
       hints: this.hints,
       solutionViewed: this.solutionViewed,
       timeSpentMs: Math.round(this.spent()),
-      ...(this.virtualDoneAt !== undefined ? { virtualDoneAt: this.virtualDoneAt } : {})
+      ...(this.virtualDoneAt !== undefined ? { virtualDoneAt: this.virtualDoneAt } : {}),
+      ...(v ? { challenge: { variant: v.id, ...(v.seed !== undefined ? { seed: v.seed } : {}) } } : {}),
+      ...(score ? { score: score.total } : {})
     };
   }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Cluster } from '$lib/sim/cluster';
 import { bundledLessons } from '$lib/lessons/bundle';
 import type { Lesson } from '$lib/lessons/format';
+import { resolveVariant } from '$lib/lessons/challenge';
 import { loadLesson } from '$lib/lessons/loader';
 import { simRuntime } from '$lib/lessons/runtime';
 import type { ProgressInput, ProgressRecord } from '$lib/persist';
@@ -113,6 +114,43 @@ describe('LessonPlayer', () => {
     const last = saved.at(-1)!;
     expect(last).toMatchObject({ status: 'completed', completedSteps: ['predict', 'silent'], hintsUsed: 0 });
     expect(last.state).toMatchObject({ solutionViewed: false, timeSpentMs: 95_000 });
+  });
+
+  it('a challenge: plays the variant setup, gates the fix, saves seed and variant, scores the attempt', async () => {
+    const dir = 'tests/fixtures/lessons/02-challenge';
+    const base = loadLesson(
+      dir,
+      Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(`${dir}/${f}`, 'utf8')]))
+    );
+    const lesson = resolveVariant(base, 'second', 9);
+    const { player, lab, run, saved, setWall } = setup(lesson);
+    player.resumeClock();
+    run(20_000);
+    expect(lab.cluster.faultLog).toEqual([{ t: 10_000, action: 'StopKubelet', target: 'worker-2' }]);
+    expect(player.tasks[1]).toMatchObject({
+      done: false,
+      detail: 'the fault has not shown in the cluster yet'
+    });
+    expect(player.hint('fix')).toBe('Start the kubelet');
+    expect(player.answer('node', 'worker-1')).toBe(false);
+    expect(player.answer('node', 'worker-2')).toBe(true);
+    run(80_000);
+    expect(player.tasks[1].detail).toBe('node worker-2 has Ready=Unknown, not True');
+    lab.fault('StartKubelet', 'worker-2');
+    setWall(11 * 60_000 + 30_000);
+    run(120_000);
+    expect(player.complete).toBe(true);
+    // 100 − 10 for the hint − 1 for the 11th minute of wall time; under 5 virtual minutes is free.
+    expect(player.score()).toEqual({ total: 89, hints: 10, virtual: 0, wall: 1 });
+    await player.save();
+    expect(saved.at(-1)!.state).toMatchObject({ challenge: { variant: 'second', seed: 9 }, score: 89 });
+    // A reset replays the setup on the fresh cluster.
+    player.resetLab();
+    for (let t = 1000; t <= 11_000; t += 1000) {
+      lab.cluster.runUntil(t);
+      player.frame(lab.cluster);
+    }
+    expect(lab.cluster.faultLog).toEqual([{ t: 10_000, action: 'StopKubelet', target: 'worker-2' }]);
   });
 
   it('reveals hints one at a time and counts them', async () => {

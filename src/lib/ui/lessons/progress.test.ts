@@ -61,6 +61,30 @@ describe('progress', () => {
     expect(readState(undefined)).toEqual({ answers: {}, hints: {}, solutionViewed: false, timeSpentMs: 0 });
   });
 
+  it('keeps a challenge attempt and its score; a corrupted one is dropped, not a crash', () => {
+    const ok = {
+      ...rec('12-t', 'completed', [], 1),
+      state: { challenge: { variant: 'etcd-quorum', seed: 42 }, score: 80 }
+    };
+    expect(readState(ok)).toMatchObject({ challenge: { variant: 'etcd-quorum', seed: 42 }, score: 80 });
+    for (const state of [
+      { challenge: 'etcd', score: '80' },
+      { challenge: { variant: '<script>', seed: 42 }, score: 101 },
+      { challenge: { seed: 42 }, score: -1 },
+      { challenge: null, score: null }
+    ]) {
+      const r = readState({ ...rec('12-t', 'started', [], 1), state } as unknown as ProgressRecord);
+      expect(r.challenge).toBeUndefined();
+      expect(r.score).toBeUndefined();
+    }
+    // A seed out of range is dropped, the variant kept.
+    const r = readState({
+      ...rec('12-t', 'started', [], 1),
+      state: { challenge: { variant: 'etcd-quorum', seed: 2 ** 32 } }
+    } as unknown as ProgressRecord);
+    expect(r.challenge).toEqual({ variant: 'etcd-quorum' });
+  });
+
   it('counts only the tasks a lesson still has', () => {
     const e = roadmapEntries(L, [
       rec('01-a', 'started', ['x', 'gone'], 5),

@@ -14,6 +14,10 @@ export interface PlayerState {
   timeSpentMs: number;
   /** Virtual ms of the lab clock when the last task was done. */
   virtualDoneAt?: number;
+  /** A challenge: the variant of this attempt and the seed it was drawn from. */
+  challenge?: { variant: string; seed?: number };
+  /** A challenge: the score when it was solved (0-100). */
+  score?: number;
 }
 
 export const emptyState = (): PlayerState => ({
@@ -48,6 +52,13 @@ export function readState(record: ProgressRecord | undefined): PlayerState {
   s.solutionViewed = raw.solutionViewed === true;
   if (typeof raw.timeSpentMs === 'number' && raw.timeSpentMs >= 0) s.timeSpentMs = raw.timeSpentMs;
   if (typeof raw.virtualDoneAt === 'number') s.virtualDoneAt = raw.virtualDoneAt;
+  const ch = raw.challenge;
+  if (isObj(ch) && typeof ch.variant === 'string' && /^[a-z0-9][-a-z0-9]*$/.test(ch.variant)) {
+    s.challenge = { variant: ch.variant };
+    if (Number.isInteger(ch.seed) && (ch.seed as number) >= 0 && (ch.seed as number) <= 0xffffffff)
+      s.challenge.seed = ch.seed as number;
+  }
+  if (typeof raw.score === 'number' && raw.score >= 0 && raw.score <= 100) s.score = raw.score;
   return s;
 }
 
