@@ -12,6 +12,7 @@ import {
   newPodInfo,
   nodeTreeOrder,
   removePod,
+  sourceReaders,
   type SnapshotSources
 } from './nodeinfo';
 import type { Handle, NodeInfo, PodInfo } from './types';
@@ -45,7 +46,9 @@ export class SchedulerCache {
     if (this.sourceLister) {
       const lister = this.sourceLister;
       this.sourceLister = null;
-      this.setSources(lister());
+      this.sources = { ...this.sources, ...lister() };
+      // Only the source readers change: the node list, images and counts stay as they are.
+      if (this.h) this.h = { ...this.h, ...sourceReaders(this.sources) };
     }
     if (!this.h) {
       const nodes = [...this.infos.values()];

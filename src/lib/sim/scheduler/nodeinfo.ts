@@ -153,14 +153,21 @@ export function buildHandle(
     nodeByName.set(n.name, n);
     for (const img of n.images.keys()) imageNodeCount.set(img, (imageNodeCount.get(img) ?? 0) + 1);
   }
-  const nsLabels = new Map<string, Record<string, string>>();
-  for (const ns of src.namespaces ?? []) nsLabels.set(ns.metadata.name, ns.metadata.labels ?? {});
   return {
     nodes: nodeTreeOrder(nodes),
     nodeByName,
     imageNodeCount,
     minor: src.minor,
     stats,
+    ...sourceReaders(src)
+  };
+}
+
+/** The Handle members that read Services, ReplicaSets and Namespaces (not the nodes). */
+export function sourceReaders(src: SnapshotSources): Pick<Handle, 'namespaceLabels' | 'selectorsFor'> {
+  const nsLabels = new Map<string, Record<string, string>>();
+  for (const ns of src.namespaces ?? []) nsLabels.set(ns.metadata.name, ns.metadata.labels ?? {});
+  return {
     namespaceLabels: (ns) => nsLabels.get(ns),
     selectorsFor: (pod) => defaultSelectors(pod, src)
   };

@@ -31,8 +31,8 @@ interface Constraint {
   key: string;
   minDomains: number;
   selector: LabelSelector;
-  /** The selector as JSON (countMatching's cache key). */
-  selectorKey: string;
+  /** The selector as JSON and the pod's namespace (countMatching's cache key). */
+  countKey: string;
   honorAffinity: boolean;
   honorTaints: boolean;
 }
@@ -66,7 +66,7 @@ function build(
       key: c.topologyKey,
       minDomains: c.minDomains ?? 1,
       selector: sel,
-      selectorKey: JSON.stringify(sel),
+      countKey: JSON.stringify(sel) + '\u0000' + pod.namespace,
       honorAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor',
       honorTaints: c.nodeTaintsPolicy === 'Honor'
     });
@@ -82,13 +82,14 @@ function build(
  */
 const counted = new WeakMap<NodeInfo, { generation: number; counts: Map<string, number> }>();
 
+/** Pods on `node` in namespace `ns` (always the pod's own, as in `c.countKey`) matching `c`. */
 function countMatching(node: NodeInfo, c: Constraint, ns: string): number {
   let entry = counted.get(node);
   if (!entry || entry.generation !== node.generation) {
     entry = { generation: node.generation, counts: new Map() };
     counted.set(node, entry);
   }
-  const key = c.selectorKey + '\u0000' + ns;
+  const key = c.countKey;
   const hit = entry.counts.get(key);
   if (hit !== undefined) return hit;
   let n = 0;
