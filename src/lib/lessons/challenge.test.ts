@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { chooseVariant, parseSeed, resolveVariant, variantExplanation } from './challenge';
+import type { KubeObject } from '../sim/api/types';
 import { LessonError, type Lesson } from './format';
 import { loadLesson } from './loader';
 import { simRuntime } from './runtime';
@@ -254,11 +255,7 @@ describe('lesson 12: every variant', () => {
     }
     s.cluster.runUntil(120_000);
     s.evaluateTasks();
-    const canary = s.cluster.api.tryGet<{ status: { phase: string; podIP: string } }>(
-      'Pod',
-      'default',
-      'web-canary'
-    )!;
+    const canary = s.cluster.api.tryGet<KubeObject>('Pod', 'default', 'web-canary')!;
     expect(canary.status.phase).toBe('Succeeded');
     expect(s.tasks[2].detail).toBe(
       `worker-1 still sends Service default/web to ${canary.status.podIP}:80, which is no longer a ready endpoint`
