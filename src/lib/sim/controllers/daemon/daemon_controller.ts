@@ -21,6 +21,13 @@ import {
 import { podTemplateHash, scaledValue } from '../deployment/util';
 
 const SOURCE = { component: 'daemonset-controller' };
+const FAILED_POD_BACKOFF_MS = 1000;
+const FAILED_POD_BACKOFF_MAX_MS = 15 * 60_000;
+
+interface FailedPodBackoff {
+  backoff: number;
+  lastUpdate: number;
+}
 export const CONTROLLER_REVISION_HASH = 'controller-revision-hash';
 export const POD_TEMPLATE_GENERATION = 'pod-template-generation';
 
@@ -66,7 +73,39 @@ export function nodeShouldRunDaemonPod(
 export class DaemonSetsController implements Controller {
   readonly name = 'daemonset-controller';
 
+  /**
+   * failedPodsBackoff (flowcontrol.NewBackOff(1s, 15m)), keyed `<ds uid>/<node>`: a kubelet that
+   * rejects the DaemonSet's pod (DiskPressure, say) would otherwise be fed a new one every sync.
+   */
+  private failedBackoff: Record<string, FailedPodBackoff> = {};
+
   constructor(private host: ControllerHost) {}
+
+  getState(): unknown {
+    return { failedBackoff: structuredClone(this.failedBackoff) };
+  }
+
+  setState(s: unknown): void {
+    const st = s as { failedBackoff?: Record<string, FailedPodBackoff> } | undefined;
+    this.failedBackoff = structuredClone(st?.failedBackoff ?? {});
+  }
+
+  /** Backoff.IsInBackOffSinceUpdate: the delay left, or 0 when a failed pod may be deleted now. */
+  private failedPodBackoffLeft(key: string, now: number): number {
+    const e = this.failedBackoff[key];
+    if (!e || now - e.lastUpdate > 2 * FAILED_POD_BACKOFF_MAX_MS) return 0;
+    return Math.max(0, e.lastUpdate + e.backoff - now);
+  }
+
+  /** Backoff.Next: 1 s, doubling up to 15 min; forgotten after twice the maximum without failures. */
+  private nextFailedPodBackoff(key: string, now: number): void {
+    const e = this.failedBackoff[key];
+    const fresh = !e || now - e.lastUpdate > 2 * FAILED_POD_BACKOFF_MAX_MS;
+    this.failedBackoff[key] = {
+      backoff: fresh ? FAILED_POD_BACKOFF_MS : Math.min(e.backoff * 2, FAILED_POD_BACKOFF_MAX_MS),
+      lastUpdate: now
+    };
+  }
 
   watch(): (() => void)[] {
     const api = this.host.cluster.api;
@@ -147,6 +186,15 @@ export class DaemonSetsController implements Controller {
         for (const p of pods) {
           if (p.metadata.deletionTimestamp) continue;
           if (p.status?.phase === 'Failed') {
+            // "This is a critical place where DS is often fighting with kubelet that rejects pods."
+            const key = `${ds.metadata.uid}/${node.metadata.name}`;
+            const now = this.host.now();
+            const left = this.failedPodBackoffLeft(key, now);
+            if (left > 0) {
+              this.host.schedule(left, 'requeue', podKey(ds));
+              continue;
+            }
+            this.nextFailedPodBackoff(key, now);
             this.event(
               ds,
               'Warning',

@@ -17,6 +17,7 @@ import {
 } from '../util/pods';
 import { podFromTemplate } from '../util/podtemplate';
 import { compareForDeletion } from './ranking';
+import { newTokenBucket, takeToken, type TokenBucketState } from '../util/ratelimit';
 
 const SOURCE = { component: 'replicaset-controller' };
 /** BurstReplicas: the most pods created or deleted in one sync. */
@@ -25,7 +26,25 @@ const BURST_REPLICAS = 500;
 export class ReplicaSetController implements Controller {
   readonly name = 'replicaset-controller';
 
+  /** The controller's own client: pod creates and deletes are throttled to 20 qps, burst 30. */
+  private client: TokenBucketState = newTokenBucket();
+
   constructor(private host: ControllerHost) {}
+
+  getState(): TokenBucketState {
+    return { ...this.client };
+  }
+
+  setState(s: unknown): void {
+    this.client = s ? { ...(s as TokenBucketState) } : newTokenBucket(this.host.now());
+  }
+
+  /** Take a client token; without one, sync the ReplicaSet again when the next token is due. */
+  private throttled(rs: KubeObject): boolean {
+    const wait = takeToken(this.client, this.host.now());
+    if (wait > 0) this.host.schedule(wait, 'requeue', podKey(rs));
+    return wait > 0;
+  }
 
   watch(): (() => void)[] {
     const api = this.host.cluster.api;
@@ -124,6 +143,7 @@ export class ReplicaSetController implements Controller {
     if (diff < 0) {
       diff = Math.min(-diff, BURST_REPLICAS);
       for (let i = 0; i < diff; i++) {
+        if (this.throttled(rs)) return;
         const pod = podFromTemplate(rs, rs.spec.template ?? {});
         let created: KubeObject;
         try {
@@ -158,6 +178,7 @@ export class ReplicaSetController implements Controller {
         .map((pod) => ({ pod, rank: pod.spec?.nodeName ? onNode[pod.spec.nodeName] : 0 }))
         .sort((a, b) => compareForDeletion(a, b, now, (t) => api.timeOf(t)));
       for (const { pod } of ranked.slice(0, diff)) {
+        if (this.throttled(rs)) return;
         try {
           api.delete('Pod', pod.metadata.namespace, pod.metadata.name, {}, this.host.ctx);
         } catch (err) {
