@@ -344,6 +344,15 @@ export function buildIptables(ports: ServicePortInfo[], node: NodeNet): Iptables
     'KUBE-SERVICES',
     '-m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j KUBE-NODEPORTS'
   );
+  addForwardRules(filter);
+  return { tables, serviceChains, largeClusterMode: large };
+}
+
+/**
+ * KUBE-FORWARD's rules, the same in iptables and IPVS mode: drop INVALID conntrack state, accept
+ * what kube-proxy marked for masquerade and the replies of tracked connections.
+ */
+export function addForwardRules(filter: Table): void {
   addRule(filter, 'KUBE-FORWARD', '-m conntrack --ctstate INVALID -j DROP');
   addRule(
     filter,
@@ -355,7 +364,6 @@ export function buildIptables(ports: ServicePortInfo[], node: NodeNet): Iptables
     'KUBE-FORWARD',
     '-m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT'
   );
-  return { tables, serviceChains, largeClusterMode: large };
 }
 
 /** ctime(3) as iptables-save prints it: "Thu Jan  1 00:00:00 2026". */

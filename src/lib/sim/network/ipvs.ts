@@ -3,7 +3,15 @@
  * `kube-ipvs0` dummy interface, one real server per endpoint, NAT ("Masq") forwarding, and a small
  * fixed set of iptables rules that match ipsets instead of one rule per Service.
  */
-import { addChain, addRule, canaryTables, MASQ_MARK, type NodeNet, type Table } from './iptables';
+import {
+  addChain,
+  addForwardRules,
+  addRule,
+  canaryTables,
+  MASQ_MARK,
+  type NodeNet,
+  type Table
+} from './iptables';
 import { categorize, endpointString, portNameString, type ServicePortInfo } from './model';
 
 export type IpvsScheduler = 'rr' | 'wrr' | 'lc' | 'wlc' | 'lblc' | 'lblcr' | 'sh' | 'dh' | 'sed' | 'nq';
@@ -135,17 +143,7 @@ export function ipvsIptables(state: IpvsState, node: NodeNet): Record<Table['nam
     'KUBE-FIREWALL',
     '! -s 127.0.0.0/8 -d 127.0.0.0/8 -m comment --comment "block incoming localnet connections" -m conntrack ! --ctstate RELATED,ESTABLISHED,DNAT -j DROP'
   );
-  addRule(filter, 'KUBE-FORWARD', '-m conntrack --ctstate INVALID -j DROP');
-  addRule(
-    filter,
-    'KUBE-FORWARD',
-    `-m comment --comment "kubernetes forwarding rules" -m mark --mark ${MASQ_MARK}/${MASQ_MARK} -j ACCEPT`
-  );
-  addRule(
-    filter,
-    'KUBE-FORWARD',
-    '-m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT'
-  );
+  addForwardRules(filter);
   for (const s of ['KUBE-LOAD-BALANCER', 'KUBE-CLUSTER-IP', 'KUBE-EXTERNAL-IP'])
     addRule(filter, 'KUBE-IPVS-FILTER', `-m set --match-set ${s} dst,dst -j RETURN`);
   addRule(filter, 'KUBE-IPVS-FILTER', '-m set --match-set KUBE-HEALTH-CHECK-NODE-PORT dst -j RETURN');
