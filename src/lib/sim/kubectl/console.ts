@@ -3,7 +3,7 @@
  * This file defines the contract the UI and the CLI use and implements the session: history,
  * completion, simple pipes (`| grep`, `| head`, `| tail`, `| wc -l`) and the node-shell mode.
  */
-import { renderTrace, trace } from '../network/trace';
+import { renderTrace, trace, type TraceResult } from '../network/trace';
 import type { Cluster } from '../cluster';
 import { lookupResource, RESOURCES } from '../api/resources';
 import { ParseError, splitWords } from './args';
@@ -30,6 +30,8 @@ export interface ConsoleResult {
   exitCode: number;
   watch?: WatchHandle;
   action?: ConsoleAction;
+  /** `nodeplane trace`: the path it printed, for views that draw it. */
+  trace?: TraceResult;
 }
 
 export interface ConsoleOptions {
@@ -167,7 +169,7 @@ export class ConsoleSession {
     try {
       // Each trace draws from its own seed so looking never changes the cluster's random sequence.
       const r = trace(this.cluster, args[1], args[2], { seed: this.cluster.config.seed + ++this.traces });
-      return { stdout: renderTrace(r), stderr: '', exitCode: 0 };
+      return { stdout: renderTrace(r), stderr: '', exitCode: 0, trace: r };
     } catch (e) {
       return { stdout: '', stderr: `error: ${(e as Error).message}\n`, exitCode: 1 };
     }

@@ -16,7 +16,6 @@ import { ViewBuilder, type LabView } from './viewmodel';
 import { recordReady, type ReadyChange } from './history';
 import { checkResizable, nodeResizes, RESIZE_FAULT } from './resize';
 import { trace as traceConnection, type TraceResult } from '$lib/sim/network/trace';
-import { consoleTrace } from '$lib/ui/network/trace-map';
 
 export interface ConsoleLine {
   id: number;
@@ -257,12 +256,7 @@ export class Lab {
   exec(line: string): void {
     this.print('input', this.console.prompt + line);
     const r = this.console.exec(line);
-    if (r.exitCode === 0) {
-      // The console counts its traces to seed each one; the same seed redraws the same path.
-      const count = (this.console as unknown as { traces?: number }).traces;
-      const tr = consoleTrace(this.cluster, line, r.stdout, count);
-      if (tr) this.trace = tr;
-    }
+    if (r.trace) this.trace = r.trace;
     if (r.action?.type === 'clear') this.consoleLines = [];
     if (r.stdout) this.print('stdout', r.stdout);
     if (r.stderr) this.print('stderr', r.stderr);

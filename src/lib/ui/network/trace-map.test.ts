@@ -4,7 +4,8 @@ import '$lib/sim/scenario/components';
 import { createCluster } from '$lib/sim/scenario/bootstrap';
 import { ConsoleSession } from '$lib/sim/kubectl/console';
 import type { KubeObject } from '$lib/sim/api/types';
-import { consoleTrace, routeLabel, traceArgs, traceStops } from './trace-map';
+import { renderTrace } from '$lib/sim/network/trace';
+import { routeLabel, traceStops } from './trace-map';
 
 const scenario = readFileSync('lessons/08-kube-proxy/scenario.yaml', 'utf8');
 
@@ -16,23 +17,15 @@ function lab() {
 }
 
 describe('trace on the map', () => {
-  it('reads the operands of a nodeplane trace line only', () => {
-    expect(traceArgs('  nodeplane trace default/a web:80 ')).toEqual({ from: 'default/a', to: 'web:80' });
-    expect(traceArgs('nodeplane trace default/a')).toBeUndefined();
-    expect(traceArgs('kubectl get pods')).toBeUndefined();
-  });
-
-  it('recovers the trace the console printed and lays out its stops', () => {
+  it('the console returns the trace it printed; its stops are laid out on the map', () => {
     const { cluster, pods } = lab();
     const src = `default/${pods[0].metadata.name}`;
     const con = new ConsoleSession(cluster);
     const line = `nodeplane trace ${src} web:80`;
     const out = con.exec(line);
     expect(out.exitCode).toBe(0);
-    const r = consoleTrace(cluster, line, out.stdout, 1)!;
-    expect(r).toBeDefined();
-    // Text that is not what this trace renders to is not taken for it.
-    expect(consoleTrace(cluster, line, out.stdout.replace('result:', 'verdict:'), 1)).toBeUndefined();
+    const r = out.trace!;
+    expect(renderTrace(r)).toBe(out.stdout);
     expect(r.verdict).toBe('delivered');
     const stops = traceStops(r);
     expect(stops[0]).toEqual({
@@ -84,7 +77,7 @@ describe('trace on the map', () => {
     const con = new ConsoleSession(cluster);
     const line = `nodeplane trace ${src} empty:80`;
     const out = con.exec(line);
-    const r = consoleTrace(cluster, line, out.stdout, 1)!;
+    const r = out.trace!;
     expect(r.verdict).toBe('rejected');
     expect(traceStops(r).map((s) => [s.kind, s.label])).toEqual([
       ['source', `${src} ${pods[0].status!.podIP}`],

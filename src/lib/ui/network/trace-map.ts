@@ -1,39 +1,9 @@
 /**
- * The last packet trace, for the cluster map: which trace the console just printed, and the stops
- * its path makes on the map (source pod, the node's kube-proxy hop where DNAT happens, the CNI
- * route or tunnel to the endpoint's node, the endpoint pod, then the reply back). Read-only: it
- * reuses the simulator's trace model and changes nothing in the cluster.
+ * The last packet trace on the cluster map: the stops its path makes (source pod, the node's
+ * kube-proxy hop where DNAT happens, the CNI route or tunnel to the endpoint's node, the endpoint
+ * pod, then the reply back). Read-only: it lays out a trace result and changes nothing.
  */
-import type { Cluster } from '$lib/sim/cluster';
-import { renderTrace, trace, type TraceHop, type TraceResult } from '$lib/sim/network/trace';
-
-/** The operands of a `nodeplane trace <from> <to>` console line, or undefined for any other line. */
-export function traceArgs(line: string): { from: string; to: string } | undefined {
-  const argv = line.trim().split(/\s+/);
-  if (argv[0] !== 'nodeplane' || argv[1] !== 'trace' || argv.length !== 4) return undefined;
-  return { from: argv[2], to: argv[3] };
-}
-
-/**
- * The trace a console line printed. The console draws each trace from `seed + n` (its n-th trace),
- * so the same seed gives the same endpoint choice; the result is used only when it renders to
- * exactly the text the console printed.
- */
-export function consoleTrace(
-  cluster: Cluster,
-  line: string,
-  stdout: string,
-  traceCount: number | undefined
-): TraceResult | undefined {
-  const args = traceArgs(line);
-  if (!args || !stdout || traceCount === undefined) return undefined;
-  try {
-    const r = trace(cluster, args.from, args.to, { seed: cluster.config.seed + traceCount });
-    return renderTrace(r) === stdout ? r : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import type { TraceHop, TraceResult } from '$lib/sim/network/trace';
 
 export type StopKind = 'source' | 'proxy' | 'egress' | 'ingress' | 'endpoint' | 'drop';
 
