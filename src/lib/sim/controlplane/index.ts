@@ -14,7 +14,6 @@ export { LeaderElection, LE_ID, LE_KIND, ELECTED, type LeaderElectionArgs } from
 export { LEADER_ELECTION, tryAcquireOrRenew, microTime, type Candidate } from './leaderelection';
 export {
   estimateLoad,
-  loadInputFor,
   maxNodesWithinSlo,
   MUTATING_P99_SLO_MS,
   REQUEST_TIMEOUT_MS,

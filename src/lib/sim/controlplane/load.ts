@@ -4,7 +4,6 @@
  * sources follow the components' real periods; the service capacity per core and the weights of
  * reads and watch fan-out are modelled (calibration in docs/operations.md).
  */
-import type { Cluster } from '../cluster';
 import { LEADER_ELECTION } from './leaderelection';
 
 /** sig-scalability SLO: mutating API calls, p99 over a day, ≤ 1 s. */
@@ -87,16 +86,6 @@ export function estimateLoad(input: LoadInput): LoadEstimate {
     utilisation,
     p99MutatingMs,
     sloMet: p99MutatingMs <= MUTATING_P99_SLO_MS
-  };
-}
-
-/** The model's input for a running cluster (its nodes and API servers) at a given churn and machine size. */
-export function loadInputFor(cluster: Cluster, podChurnPerSecond: number, cores = 4): LoadInput {
-  return {
-    nodes: cluster.api.count('Node'),
-    podChurnPerSecond,
-    apiServers: cluster.apiServers.filter((a) => a.running).length,
-    cores
   };
 }
 
