@@ -12,6 +12,7 @@ import type { SimEvent } from '../engine/engine';
 import { ApiError, ConnectionError } from '../api/errors';
 import { clone, type KubeObject, type RequestContext } from '../api/types';
 import { estimateLoad, type LoadEstimate, type LoadInput } from './load';
+import { quorumOf } from '../etcd/etcd';
 
 export const LOAD_ID = 'apiserver-load';
 export const LOAD_KIND = 'apiserver-load';
@@ -250,9 +251,9 @@ export function apiServerLoad(cluster: Cluster): ApiServerLoad | undefined {
   return cluster.component<ApiServerLoad>(LOAD_ID);
 }
 
-/** etcd's quorum table for n members: ⌊n/2⌋+1 needed, n − quorum failures tolerated. */
+/** etcd's quorum table for n members: the majority needed, n − quorum failures tolerated. */
 export function quorumTable(n: number): { members: number; quorum: number; tolerated: number } {
-  const quorum = Math.floor(n / 2) + 1;
+  const quorum = quorumOf(n);
   return { members: n, quorum, tolerated: n - quorum };
 }
 

@@ -18,6 +18,11 @@ export interface EtcdSnapshot {
   term: number;
 }
 
+/** Raft's majority: ⌊n/2⌋ + 1 of n configured members must agree for a write to commit. */
+export function quorumOf(members: number): number {
+  return Math.floor(members / 2) + 1;
+}
+
 export class Etcd {
   members: EtcdMember[];
   leader: string | null = null;
@@ -40,7 +45,7 @@ export class Etcd {
   }
 
   get quorum(): number {
-    return Math.floor(this.members.length / 2) + 1;
+    return quorumOf(this.members.length);
   }
 
   get faultTolerance(): number {
