@@ -1,0 +1,56 @@
+/**
+ * The event log of every example scenario, pinned by hash. Refactors and speed-ups must leave what
+ * a learner sees unchanged: the same scenario and seed give the same events, at the same virtual
+ * times, with the same messages. When behaviour changes on purpose (a fidelity fix), the expected
+ * hash changes in the same commit, and the commit says why.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseDuration } from '../../src/lib/sim/engine/duration';
+import { createCluster, loadScenario } from '../../src/lib/sim/scenario';
+import '../../src/lib/sim/scenario/components';
+
+const DIR = 'scenarios';
+
+/** sha256 of the event log, one `t type reason object source count message` line per entry. */
+function eventLogDigest(file: string): { hash: string; events: number } {
+  const text = readFileSync(`${DIR}/${file}`, 'utf8');
+  const scenario = loadScenario(text, file);
+  const until = parseDuration(String(scenario.spec.duration ?? '10m'));
+  const { cluster } = createCluster(text, { fileName: file });
+  cluster.engine.runUntil(until);
+  const lines = cluster.eventLog.map(
+    (e) => `${e.t} ${e.type} ${e.reason} ${e.object} ${e.source} ${e.count} ${e.message}`
+  );
+  return {
+    hash: createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16),
+    events: lines.length
+  };
+}
+
+const PINNED: Record<string, { hash: string; events: number }> = {
+  'autoscaler-boot-failure.yaml': { hash: 'e5551c0a31a960a3', events: 57 },
+  'autoscaler-scale-up.yaml': { hash: '6d554346118b5c72', events: 47 },
+  'etcd-quorum.yaml': { hash: '37618c8674190fa0', events: 31 },
+  'gpu-pending.yaml': { hash: 'b4a337550771f1db', events: 22 },
+  'ha-external-etcd.yaml': { hash: 'a33a11f31b32d08e', events: 42 },
+  'ha-failover.yaml': { hash: '867d6aeeb4172a00', events: 31 },
+  'heartbeat-loss.yaml': { hash: '95cb1cf25b6d09a1', events: 45 },
+  'no-cni.yaml': { hash: '2c706e13db040472', events: 30 },
+  'three-nodes.yaml': { hash: '0a24a44929676cf0', events: 58 }
+};
+
+describe('example scenarios give the pinned event log', () => {
+  const files = readdirSync(DIR)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
+  it('every example scenario is pinned', () => {
+    expect(Object.keys(PINNED).sort()).toEqual(files);
+  });
+  for (const f of files) {
+    it(f, () => {
+      expect(eventLogDigest(f)).toEqual(PINNED[f]);
+    });
+  }
+});
