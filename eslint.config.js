@@ -49,5 +49,26 @@ export default defineConfig(
         { name: 'setInterval', message: 'Schedule on the engine queue.' }
       ]
     }
+  },
+  {
+    // The read-side door: pages and views read the simulation only through sim/observe, the session
+    // protocol and the console protocol types. The lab session itself runs in a Web Worker.
+    files: ['src/lib/ui/**/*.{ts,svelte}', 'src/routes/**/*.{ts,svelte}'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^(\\$lib/sim|(\\.\\./)+sim)/(?!observe(/schemas|/version)?$|session/protocol$|kubectl/protocol$)',
+              message:
+                'UI code reads the simulation only through $lib/sim/observe, $lib/sim/session/protocol and $lib/sim/kubectl/protocol (docs/architecture.md).'
+            }
+          ]
+        }
+      ]
+    }
   }
 );

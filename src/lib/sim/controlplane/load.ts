@@ -8,6 +8,15 @@ import { LEADER_ELECTION } from './leaderelection';
 
 /** sig-scalability SLO: mutating API calls, p99 over a day, ≤ 1 s. */
 export const MUTATING_P99_SLO_MS = 1000;
+/** Counters are sampled every 10 s and rates taken over the last 60 s of virtual time. */
+export const SAMPLE_PERIOD_MS = 10_000;
+export const RATE_WINDOW_MS = 60_000;
+/** kubeadm's preflight minimum for a control-plane machine; the default machine shape here. */
+export const DEFAULT_CORES = 2;
+/** Machine shapes the sizing actions accept (cores per control-plane machine). */
+export const CORE_SIZES = [1, 2, 4, 8, 16, 32, 64] as const;
+/** At most this many kube-apiserver instances (the scenario schema's limit). */
+export const MAX_API_SERVERS = 7;
 /** Modelled: weighted requests per second one core of kube-apiserver serves. */
 export const REQUESTS_PER_CORE = 200;
 /** Modelled: etcd commit and API-server overhead of one write with no queueing. */

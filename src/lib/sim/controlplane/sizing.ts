@@ -18,15 +18,8 @@ export const LOAD_ID = 'apiserver-load';
 export const LOAD_KIND = 'apiserver-load';
 /** The ConfigMap a scenario with `controlPlane.plan` gets: the model's figures, for lessons and kubectl. */
 export const LOAD_CONFIGMAP = 'apiserver-load-model';
-/** Counters are sampled every 10 s and rates taken over the last 60 s of virtual time. */
-export const SAMPLE_PERIOD_MS = 10_000;
-export const RATE_WINDOW_MS = 60_000;
-/** kubeadm's preflight minimum for a control-plane machine; the default machine shape here. */
-export const DEFAULT_CORES = 2;
-/** Machine shapes the sizing actions accept (cores per control-plane machine). */
-export const CORE_SIZES = [1, 2, 4, 8, 16, 32, 64] as const;
-/** At most this many kube-apiserver instances (the scenario schema's limit). */
-export const MAX_API_SERVERS = 7;
+import { CORE_SIZES, DEFAULT_CORES, MAX_API_SERVERS, RATE_WINDOW_MS, SAMPLE_PERIOD_MS } from './load';
+export { CORE_SIZES, DEFAULT_CORES, MAX_API_SERVERS, RATE_WINDOW_MS, SAMPLE_PERIOD_MS };
 
 const MUTATING = new Set(['create', 'update', 'patch', 'delete']);
 

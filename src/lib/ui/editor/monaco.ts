@@ -8,7 +8,7 @@ import 'monaco-editor/languages/definitions/yaml/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import YamlWorker from '$lib/workers/yaml.worker?worker';
 import { configureMonacoYaml, type SchemasSettings } from 'monaco-yaml';
-import { editorSchemas } from '$lib/sim/schemas';
+import { editorSchemas } from '$lib/sim/observe/schemas';
 
 globalThis.MonacoEnvironment = {
   getWorker: (_id: string, label: string) => (label === 'yaml' ? new YamlWorker() : new EditorWorker())

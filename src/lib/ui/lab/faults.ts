@@ -2,7 +2,7 @@
  * The faults a learner can inject from the lab, each with the command that does the same on a
  * real kubeadm cluster (shown next to the button, so the panel teaches the console too).
  */
-import type { NodeView, ControlPlaneView } from './viewmodel';
+import type { NodeView, ControlPlaneView } from '$lib/sim/observe';
 
 export interface FaultButton {
   action: string;

@@ -1,74 +1,92 @@
 /**
- * The lab controller: owns one LabSession (cluster + clock + time travel), runs it from
- * requestAnimationFrame, and publishes a reactive view model at most once per frame. Views read
- * `lab.view`, `lab.now`, `lab.playing`...; they change the cluster only through `fault()`,
- * `exec()` (the console) and `applyYaml()` (the editor), the same doors a learner has.
+ * The lab on the page: a client of the lab session, which runs in a dedicated Web Worker. The
+ * page sends commands (time control, faults, console lines, YAML, jumps) and receives frames of
+ * read models (sim/observe) as a full frame plus diffs, at most about 30 a second; it never holds
+ * the cluster. Views read `lab.view`, `lab.clock`, `lab.playing`…; they change the cluster only
+ * through `fault()`, `exec()` (the console) and `applyYaml()` (the editor), the learner's doors.
  */
-import type { Cluster } from '$lib/sim/cluster';
-import { ConsoleSession, type ConsoleOptions, type WatchHandle } from '$lib/sim/kubectl/console';
-import { applyManifests, parseManifests, type ManifestIssue } from '$lib/sim/manifests';
-import { getSchedulingHistory } from '$lib/sim/scheduler/component';
-import type { SchedulingAttempt } from '$lib/sim/scheduler/types';
-import { loadComponentKinds, placeholderCluster, PLACEHOLDER_FILE } from './dev-cluster';
-import { loadBootstrap } from './integrations';
-import { LabSession, type LabRecording, type Speed } from './session';
-import { ViewBuilder, type LabView } from './viewmodel';
-import { recordReady, type ReadyChange } from './history';
-import { checkResizable, nodeResizes, RESIZE_FAULT } from './resize';
-import { trace as traceConnection, type TraceResult } from '$lib/sim/network/trace';
+import type {
+  ControlPlaneView,
+  CpModel,
+  EventLogEntry,
+  LabView,
+  NetworkModel,
+  NodeView,
+  PodView,
+  ReadyChange,
+  SchedulingAttempt,
+  TraceResult
+} from '$lib/sim/observe';
+import type {
+  ApplyResult,
+  ConsoleLine,
+  FrameMessage,
+  LabRecording,
+  LessonInit,
+  LessonOp,
+  LessonStatus,
+  ResultOf,
+  Selection,
+  SessionCommand,
+  SessionMessage,
+  Speed,
+  Subscriptions
+} from '$lib/sim/session/protocol';
 
-export interface ConsoleLine {
-  id: number;
-  kind: 'input' | 'stdout' | 'stderr';
-  text: string;
+export type { ConsoleLine, Selection, ApplyResult };
+
+/** How the page reaches the session: a Web Worker in the app, the same host in-process in tests. */
+export interface SessionTransport {
+  post(message: { id: number; command: SessionCommand }): void;
+  onmessage?: (message: SessionMessage) => void;
+  close(): void;
 }
-
-export type Selection =
-  { kind: 'node'; name: string } | { kind: 'pod'; key: string } | { kind: 'component'; name: string };
 
 export interface LabOptions {
   scenario: string;
   fileName: string;
-  console?: Pick<ConsoleOptions, 'disabled' | 'files'>;
-  /** Called after every frame in which the clock moved or the learner acted. */
-  onFrame?: (cluster: Cluster) => void;
+  files?: Record<string, string>;
+  lesson?: LessonInit;
+  /** A saved or shared recording to replay before the first frame. */
+  recording?: LabRecording;
+  /** Virtual ms to run quietly before the first frame (a cluster that is already up). */
+  warmupMs?: number;
+  /** Called after every frame the session publishes. */
+  onFrame?: (lab: Lab) => void;
+  /** Defaults to the lab's Web Worker. */
+  transport?: SessionTransport;
 }
 
-export interface ApplyResult {
-  ok: boolean;
-  message: string;
-  issues: ManifestIssue[];
-}
-
-const ANNOUNCED = new Set([
-  'NodeNotReady',
-  'TaintManagerEviction',
-  'Evicted',
-  'FailedScheduling',
-  'Preempted'
-]);
 const MAX_CONSOLE_LINES = 2000;
-/**
- * While the clock runs, the view model is published at most this often (wall ms), or sooner once
- * PUBLISH_EVERY_VIRTUAL_MS of virtual time went by (fast speeds skip no state a learner must see);
- * the clock itself moves every frame. Rendering 20 node cards and 600 pods 60 times a second costs
- * more than a frame has; at 60× this publishes about 12 times a second.
- */
-export const PUBLISH_EVERY_MS = 100;
-export const PUBLISH_EVERY_VIRTUAL_MS = 5_000;
+
+function workerTransport(): SessionTransport {
+  const worker = new Worker(new URL('../../workers/session.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'nodeplane-session'
+  });
+  const t: SessionTransport = {
+    post: (m) => worker.postMessage(m),
+    close: () => worker.terminate()
+  };
+  worker.onmessage = (e: MessageEvent<SessionMessage>) => t.onmessage?.(e.data);
+  worker.onerror = (e) => {
+    e.preventDefault();
+    t.onmessage?.({ type: 'protocol-error', error: e.message || 'the lab worker stopped' });
+  };
+  return t;
+}
 
 export class Lab {
   view = $state.raw<LabView | undefined>(undefined);
-  /** Virtual time, updated every frame (the view model may lag it by up to PUBLISH_EVERY_MS). */
+  /** Virtual time of the last frame. */
   clock = $state(0);
   playing = $state(false);
   speed = $state<Speed>(1);
   selected = $state<Selection | undefined>(undefined);
-  consoleLines = $state<ConsoleLine[]>([]);
+  consoleLines = $state.raw<ConsoleLine[]>([]);
+  prompt = $state('$ ');
   /** Text for the polite live region (NodeNotReady, evictions). */
   announcement = $state('');
-  /** The bootstrap module is missing from this build: a static placeholder cluster is shown. */
-  placeholder = $state(false);
   snapshotTimes = $state.raw<number[]>([]);
   lagging = $state(false);
   /** A simulator error that stopped the clock (shown to the learner; the lab stays usable). */
@@ -76,109 +94,75 @@ export class Lab {
   readyHistory = $state.raw<Record<string, ReadyChange[]>>({});
   /** The last packet trace (console `nodeplane trace` or the network view), drawn on the map. */
   trace = $state.raw<TraceResult | undefined>(undefined);
+  /** Read models of the views that subscribed (control plane, network of one node). */
+  controlPlaneModel = $state.raw<CpModel | undefined>(undefined);
+  networkModel = $state.raw<NetworkModel | undefined>(undefined);
+  /** The selected object as stored, and a selected pod's scheduling attempts. */
+  selection = $state.raw<{ object: unknown; scheduling?: SchedulingAttempt[] } | undefined>(undefined);
+  lesson = $state.raw<LessonStatus | undefined>(undefined);
+  /** Commands entered, oldest first (the console's Up/Down). */
+  history: string[] = [];
+  /** Bumped whenever a frame arrives. */
+  frames = $state(0);
 
-  session!: LabSession;
-  console!: ConsoleSession;
-
-  private opts: LabOptions;
-  private raf = 0;
-  private idleHandle = 0;
-  private builder?: ViewBuilder;
-  private lastWall = 0;
-  private dirty = true;
-  /** The learner acted (or the cluster was replaced): publish in this frame, whatever the throttle. */
-  private urgent = true;
-  private lastPublish = Number.NEGATIVE_INFINITY;
-  private generation = -1;
-  private announcedUpTo = 0;
-  private watches: WatchHandle[] = [];
-  private lineId = 0;
-  private uiTraces = 0;
+  private transport: SessionTransport;
+  private nextId = 0;
+  // Bookkeeping of the protocol, not view state: the views read `view`, rebuilt per frame.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  private pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  private nodes = new Map<string, NodeView>();
+  private order: string[] = [];
+  private pendingPods: PodView[] = [];
+  private controlPlane?: ControlPlaneView;
+  private proxyMode = '';
+  private cni = '';
+  private podCount = 0;
+  private events: EventLogEntry[] = [];
+  private faults: { t: number; action: string; target?: string }[] = [];
+  private subs: Subscriptions = {};
+  private closed = false;
+  private readonly onFrame?: (lab: Lab) => void;
 
   private constructor(opts: LabOptions) {
-    this.opts = opts;
+    this.onFrame = opts.onFrame;
+    this.transport = opts.transport ?? workerTransport();
+    this.transport.onmessage = (m) => this.receive(m);
   }
 
+  /** Start a session for the scenario; rejects with the scenario's own error. */
   static async create(opts: LabOptions): Promise<Lab> {
     const lab = new Lab(opts);
-    const [createCluster] = await Promise.all([loadBootstrap(), loadComponentKinds()]);
-    lab.placeholder = !createCluster;
-    const make = createCluster
-      ? () => createCluster(opts.scenario, { fileName: opts.fileName }).cluster
-      : () => placeholderCluster();
-    lab.session = new LabSession({
-      createCluster: make,
-      wallClock: () => performance.now(),
-      // Simulation per frame; with rendering (up to ~10 ms for a 20-node map) a frame stays short.
-      frameBudgetMs: 8,
-      performers: {
-        console: (cluster, line) => {
-          const r = new ConsoleSession(cluster, lab.consoleOptions()).exec(line);
-          r.watch?.stop();
-        },
-        apply: (cluster, yaml, fileName) => lab.applyTo(cluster, yaml, fileName)
-      }
-    });
-    lab.syncCluster();
+    try {
+      await lab.send({
+        type: 'init',
+        init: {
+          scenario: opts.scenario,
+          fileName: opts.fileName,
+          ...(opts.files ? { files: $state.snapshot(opts.files) } : {}),
+          ...(opts.lesson ? { lesson: $state.snapshot(opts.lesson) as LessonInit } : {}),
+          ...(opts.recording ? { recording: $state.snapshot(opts.recording) as LabRecording } : {}),
+          ...(opts.warmupMs ? { warmupMs: opts.warmupMs } : {})
+        }
+      });
+    } catch (e) {
+      lab.stop();
+      throw e;
+    }
     return lab;
-  }
-
-  get cluster(): Cluster {
-    return this.session.cluster;
   }
 
   get now(): number {
     return this.clock;
   }
 
-  get scenarioFile(): string {
-    return this.placeholder ? PLACEHOLDER_FILE : this.opts.fileName;
-  }
-
-  /** Start the animation-frame loop (browser only). */
-  start(): void {
-    if (this.raf) return;
-    this.lastWall = performance.now();
-    const tick = (wall: number) => {
-      const delta = wall - this.lastWall;
-      this.lastWall = wall;
-      this.guard(() => {
-        if (this.session.frame(delta)) this.dirty = true;
-      });
-      this.lagging = this.session.lagging;
-      this.flush();
-      if (this.session.snapshotDue) this.whenIdle();
-      this.raf = requestAnimationFrame(tick);
-    };
-    this.raf = requestAnimationFrame(tick);
-  }
-
-  /** Take the time-travel snapshot the session put off, in the browser's idle time. */
-  private whenIdle(): void {
-    if (this.idleHandle) return;
-    const run = (remaining: number) => {
-      this.idleHandle = 0;
-      if (!this.raf) return;
-      this.guard(() => {
-        if (this.session.idle(remaining)) this.snapshotTimes = this.session.snapshotTimes();
-      });
-    };
-    this.idleHandle =
-      typeof requestIdleCallback === 'function'
-        ? requestIdleCallback((d) => run(d.timeRemaining()), { timeout: 60_000 })
-        : window.setTimeout(() => run(0), 250);
-  }
-
+  /** End the session (the worker stops). */
   stop(): void {
-    cancelAnimationFrame(this.raf);
-    this.raf = 0;
-    if (this.idleHandle) {
-      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.idleHandle);
-      else clearTimeout(this.idleHandle);
-      this.idleHandle = 0;
-    }
-    for (const w of this.watches) w.stop();
-    this.watches = [];
+    if (this.closed) return;
+    this.closed = true;
+    this.transport.close();
+    for (const p of this.pending.values()) p.reject(new Error('the lab was closed'));
+    this.pending.clear();
   }
 
   togglePlay(): void {
@@ -187,221 +171,211 @@ export class Lab {
 
   setPlaying(on: boolean): void {
     this.playing = on;
-    this.session.playing = on;
+    void this.send({ type: on ? 'play' : 'pause' }).catch(() => {});
   }
 
   setSpeed(s: Speed): void {
     this.speed = s;
-    this.session.speed = s;
+    void this.send({ type: 'speed', speed: s }).catch(() => {});
   }
 
-  stepEvent(): void {
-    this.setPlaying(false);
-    this.guard(() => this.session.step());
-    this.touch();
+  stepEvent(): Promise<unknown> {
+    this.playing = false;
+    return this.send({ type: 'step' });
   }
 
-  advanceBy(ms: number): void {
-    this.guard(() => this.session.advanceBy(ms));
-    this.touch();
+  advanceBy(ms: number): Promise<unknown> {
+    return this.send({ type: 'advance', ms });
   }
 
-  jumpTo(t: number): void {
-    this.guard(() => this.session.jumpTo(t));
-    this.touch();
+  jumpTo(t: number): Promise<unknown> {
+    return this.send({ type: 'jump', t: Math.max(0, t) });
   }
 
-  /** Run simulator work; an exception pauses the clock and is reported instead of breaking the page. */
-  private guard(fn: () => void): void {
-    try {
-      fn();
-    } catch (e) {
-      this.setPlaying(false);
-      this.simError = e instanceof Error ? e.message : String(e);
-      console.error(e);
-    }
-  }
-
-  reset(): void {
-    this.setPlaying(false);
-    this.session.reset();
-    this.consoleLines = [];
-    this.touch();
+  reset(): Promise<unknown> {
+    this.playing = false;
+    return this.send({ type: 'reset' });
   }
 
   /** Replay a saved or shared recording (its scenario must be the one this lab was built with). */
-  load(rec: LabRecording): void {
-    this.setPlaying(false);
-    this.session.load(rec.actions, rec.t);
-    this.touch();
+  load(rec: LabRecording): Promise<unknown> {
+    this.playing = false;
+    return this.send({ type: 'load', recording: $state.snapshot(rec) as LabRecording });
   }
 
-  recording(): LabRecording {
-    return this.session.recording(this.opts.scenario, this.opts.fileName);
+  recording(): Promise<LabRecording> {
+    return this.send({ type: 'recording' }) as Promise<LabRecording>;
   }
 
-  /** Apply a fault; returns the error message when the simulator refuses it. */
-  fault(action: string, target?: string): string | undefined {
-    try {
-      this.session.perform({ kind: 'fault', action, ...(target ? { target } : {}) });
-    } catch (e) {
-      return e instanceof Error ? e.message : String(e);
-    } finally {
-      this.touch();
-    }
-    return undefined;
+  /** The whole event log (for a download or a test); views read `view.events`. */
+  eventLog(): Promise<EventLogEntry[]> {
+    return this.send({ type: 'eventLog' }) as Promise<EventLogEntry[]>;
   }
 
-  /** Run a console line, print its output, and record it for replay. */
-  exec(line: string): void {
-    this.print('input', this.console.prompt + line);
-    const r = this.console.exec(line);
-    if (r.trace) this.trace = r.trace;
-    if (r.action?.type === 'clear') this.consoleLines = [];
-    if (r.stdout) this.print('stdout', r.stdout);
-    if (r.stderr) this.print('stderr', r.stderr);
-    if (r.watch) this.watches.push(r.watch);
-    if (line.trim()) this.session.record({ kind: 'console', line });
-    this.touch();
+  /** Apply a fault; resolves to the error message when the simulator or the lesson refuses it. */
+  async fault(action: string, target?: string): Promise<string | undefined> {
+    const r = (await this.send({
+      type: 'fault',
+      action,
+      ...(target ? { target } : {})
+    })) as ResultOf['fault'];
+    return r.error;
   }
 
-  /**
-   * Trace a connection (the network view's form) and show it on the map. Read-only: the cluster's
-   * random sequence is untouched. Returns the error message when the trace cannot run.
-   */
-  traceConnection(from: string, to: string): string | undefined {
-    try {
-      this.trace = traceConnection(this.cluster, from, to, {
-        seed: this.cluster.config.seed + 1000 + ++this.uiTraces
-      });
-      return undefined;
-    } catch (e) {
-      return e instanceof Error ? e.message : String(e);
-    }
+  /** Run a console line; its output arrives in `consoleLines`. */
+  exec(line: string): Promise<ResultOf['exec']> {
+    if (line.trim()) this.history = [...this.history, line];
+    return this.send({ type: 'exec', line }) as Promise<ResultOf['exec']>;
   }
 
-  clearTrace(): void {
-    this.trace = undefined;
+  /** Tab completion for the console line. */
+  complete(line: string): Promise<string[]> {
+    return this.send({ type: 'complete', line }) as Promise<string[]>;
   }
 
   /** Stop `-w` watches (Ctrl+C). */
   interrupt(): void {
-    for (const w of this.watches) w.stop();
-    this.watches = [];
-    this.print('input', '^C');
+    void this.send({ type: 'interrupt' }).catch(() => {});
   }
 
-  /** Apply the editor's YAML through the manifests module and the API, as kubectl apply would. */
-  applyYaml(yaml: string, fileName = 'editor.yaml'): ApplyResult {
-    try {
-      this.session.perform({ kind: 'apply', yaml, fileName });
-      return { ok: true, message: '', issues: [] };
-    } catch (e) {
-      const issues: ManifestIssue[] = (e as { issues?: ManifestIssue[] }).issues ?? [];
-      const message = e instanceof Error ? e.message : String(e);
-      return {
-        ok: false,
-        message: issues.length ? issues.map((i) => i.message).join('; ') : message,
-        issues: issues.length ? issues : [{ file: fileName, line: 1, column: 1, path: '', message }]
-      };
-    } finally {
-      this.touch();
-    }
+  /** Trace a connection (the network view's form); resolves to the error when it cannot run. */
+  async traceConnection(from: string, to: string): Promise<string | undefined> {
+    const r = (await this.send({ type: 'trace', from, to })) as ResultOf['trace'];
+    return r.error;
+  }
+
+  clearTrace(): void {
+    this.trace = undefined;
+    void this.send({ type: 'clearTrace' }).catch(() => {});
+  }
+
+  /** Apply the editor's YAML through the API, as kubectl apply would. */
+  applyYaml(yaml: string, fileName = 'editor.yaml'): Promise<ApplyResult> {
+    return this.send({ type: 'apply', yaml, fileName }) as Promise<ApplyResult>;
   }
 
   select(s: Selection | undefined): void {
     this.selected = s;
+    this.selection = undefined;
+    void this.send({ type: 'select', ...(s ? { selection: $state.snapshot(s) as Selection } : {}) }).catch(
+      () => {}
+    );
   }
 
   /** The stored object for the selection (what `kubectl get -o yaml` shows). */
   selectedObject(): unknown {
-    const s = this.selected;
-    if (!s) return undefined;
-    if (s.kind === 'node') return this.cluster.api.tryGet('Node', undefined, s.name);
-    if (s.kind === 'pod') {
-      const [ns, name] = s.key.split('/');
-      return this.cluster.api.tryGet('Pod', ns, name);
+    return this.selection?.object ?? undefined;
+  }
+
+  /** The scheduler's recorded attempts for the selected pod, oldest first. */
+  schedulingHistory(): SchedulingAttempt[] {
+    return this.selection?.scheduling ?? [];
+  }
+
+  /** Ask for a view's read model while it is shown (`undefined` stops it). */
+  subscribe(part: keyof Subscriptions, value: Subscriptions[keyof Subscriptions] | undefined): void {
+    const next = { ...this.subs };
+    if (value === undefined || value === false) delete next[part];
+    else (next as Record<string, unknown>)[part] = $state.snapshot(value);
+    if (JSON.stringify(next) === JSON.stringify(this.subs)) return;
+    this.subs = next;
+    if (!next.controlPlane) this.controlPlaneModel = undefined;
+    if (!next.network) this.networkModel = undefined;
+    void this.send({ type: 'subscribe', subscriptions: next }).catch(() => {});
+  }
+
+  /** A lesson operation in the session (answer, hint, reset, solution). */
+  lessonOp(action: LessonOp): Promise<ResultOf['lesson']> {
+    return this.send({ type: 'lesson', action }) as Promise<ResultOf['lesson']>;
+  }
+
+  private send(command: SessionCommand): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('the lab was closed'));
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.transport.post({ id, command });
+    });
+  }
+
+  private receive(m: SessionMessage): void {
+    switch (m.type) {
+      case 'reply': {
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        if (m.ok) p.resolve(m.result);
+        else p.reject(new Error(m.error));
+        return;
+      }
+      case 'console': {
+        const lines = m.clear ? m.lines : [...this.consoleLines, ...m.lines];
+        this.consoleLines = lines.length > MAX_CONSOLE_LINES ? lines.slice(-MAX_CONSOLE_LINES) : lines;
+        return;
+      }
+      case 'protocol-error':
+        this.simError = m.error;
+        return;
+      case 'frame':
+        this.applyFrame(m);
+        this.onFrame?.(this);
+        return;
     }
-    return undefined;
   }
 
-  consoleOptions(): ConsoleOptions {
-    return { ...this.opts.console };
-  }
-
-  /** The scheduler's recorded attempts for a pod (`namespace/name`), oldest first. */
-  schedulingHistory(podKey: string): SchedulingAttempt[] {
-    return getSchedulingHistory(this.cluster, podKey);
-  }
-
-  private applyTo(cluster: Cluster, yaml: string, fileName: string): void {
-    const { objects } = parseManifests(yaml, fileName);
-    const resizes = nodeResizes(cluster, objects);
-    checkResizable(objects, resizes);
-    applyManifests(cluster, objects, { component: 'kubectl' });
-    for (const r of resizes) cluster.applyFault(RESIZE_FAULT, { target: r.target, capacity: r.capacity });
-  }
-
-  private print(kind: ConsoleLine['kind'], text: string): void {
-    const lines = [...this.consoleLines, { id: ++this.lineId, kind, text: text.replace(/\n$/, '') }];
-    this.consoleLines = lines.length > MAX_CONSOLE_LINES ? lines.slice(-MAX_CONSOLE_LINES) : lines;
-  }
-
-  private touch(): void {
-    this.dirty = true;
-    this.urgent = true;
-    if (!this.raf) this.flush();
-  }
-
-  private syncCluster(): void {
-    if (this.generation === this.session.generation) return;
-    this.generation = this.session.generation;
-    this.simError = '';
-    const history = this.console?.history ?? [];
-    this.console = new ConsoleSession(this.session.cluster, this.consoleOptions());
-    this.console.history = history;
-    for (const w of this.watches) w.stop();
-    this.watches = [];
-    this.trace = undefined;
-    this.announcedUpTo = Math.min(this.announcedUpTo, this.session.cluster.eventLog.length);
-    this.dirty = true;
-    this.urgent = true;
-  }
-
-  private flush(): void {
-    this.syncCluster();
-    if (!this.dirty) return;
-    this.clock = this.cluster.now;
-    const wall = performance.now();
-    if (
-      !this.urgent &&
-      this.playing &&
-      wall - this.lastPublish < PUBLISH_EVERY_MS &&
-      this.cluster.now - (this.view?.now ?? 0) < PUBLISH_EVERY_VIRTUAL_MS
-    )
-      return;
-    this.lastPublish = wall;
-    this.dirty = false;
-    this.urgent = false;
-    for (const w of this.watches) {
-      const out = w.poll();
-      if (out) this.print('stdout', out);
+  private applyFrame(f: FrameMessage): void {
+    if (f.full) {
+      this.nodes.clear();
+      this.order = [];
+      this.pendingPods = [];
+      this.events = [];
+      this.faults = [];
     }
-    if (this.builder?.cluster !== this.cluster) this.builder = new ViewBuilder(this.cluster);
-    const view = this.builder.build();
-    this.view = view;
-    this.readyHistory = recordReady(this.readyHistory, view);
-    this.snapshotTimes = this.session.snapshotTimes();
-    this.announce();
-    this.opts.onFrame?.(this.cluster);
-  }
-
-  private announce(): void {
-    const log = this.cluster.eventLog;
-    for (let i = this.announcedUpTo; i < log.length; i++) {
-      const e = log[i];
-      if (ANNOUNCED.has(e.reason)) this.announcement = `${e.reason} ${e.object}: ${e.message}`;
+    let nodesChanged = f.full;
+    if (f.nodeOrder) {
+      this.order = f.nodeOrder;
+      for (const name of [...this.nodes.keys()]) if (!this.order.includes(name)) this.nodes.delete(name);
+      nodesChanged = true;
     }
-    this.announcedUpTo = log.length;
+    for (const n of f.nodes ?? []) {
+      this.nodes.set(n.name, n);
+      nodesChanged = true;
+    }
+    if (f.pendingPods) this.pendingPods = f.pendingPods;
+    if (f.controlPlane) this.controlPlane = f.controlPlane;
+    if (f.proxyMode !== undefined) this.proxyMode = f.proxyMode;
+    if (f.cni !== undefined) this.cni = f.cni;
+    if (f.podCount !== undefined) this.podCount = f.podCount;
+    if (f.events) this.events = [...this.events.slice(0, f.eventsFrom ?? 0), ...f.events];
+    if (f.faults) this.faults = [...this.faults.slice(0, f.faultsFrom ?? 0), ...f.faults];
+    const prev = this.view;
+    const nodes =
+      nodesChanged || !prev ? this.order.map((n) => this.nodes.get(n)!).filter(Boolean) : prev.nodes;
+    this.view = {
+      now: f.now,
+      nodes,
+      pendingPods: this.pendingPods,
+      controlPlane: this.controlPlane!,
+      proxyMode: this.proxyMode,
+      cni: this.cni,
+      events: f.events || !prev ? this.events : prev.events,
+      faults: f.faults || !prev ? this.faults : prev.faults,
+      podCount: this.podCount
+    };
+    this.clock = f.now;
+    this.playing = f.playing;
+    this.speed = f.speed;
+    this.lagging = f.lagging;
+    if (f.readyHistory) this.readyHistory = f.readyHistory;
+    if (f.snapshotTimes) this.snapshotTimes = f.snapshotTimes;
+    if (f.cp !== undefined) this.controlPlaneModel = f.cp ?? undefined;
+    if (f.network !== undefined) this.networkModel = f.network ?? undefined;
+    if (f.selection !== undefined) this.selection = f.selection ?? undefined;
+    if (f.lesson) this.lesson = f.lesson;
+    if (f.trace !== undefined) this.trace = f.trace ?? undefined;
+    if (f.announcement !== undefined) this.announcement = f.announcement;
+    if (f.simError !== undefined) this.simError = f.simError;
+    if (f.prompt !== undefined) this.prompt = f.prompt;
+    this.frames++;
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFragment, encodeFragment, parseRecording, recordingToJSON } from './share';
 import { formatClock, formatCountdown } from './format';
-import type { LabRecording } from './session';
+import type { LabRecording } from '$lib/sim/session/protocol';
 
 const rec: LabRecording = {
   scenario: 'apiVersion: nodeplane.dev/v1alpha1\nkind: Scenario\n' + '# padding\n'.repeat(200),

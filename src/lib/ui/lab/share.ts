@@ -4,7 +4,7 @@
  * the same experiment to the same moment without any server.
  */
 import { deflateSync, inflateSync, strToU8, strFromU8 } from 'fflate';
-import type { LabAction, LabRecording } from './session';
+import type { LabAction, LabRecording } from '$lib/sim/session/protocol';
 
 const FRAGMENT_PREFIX = 'lab=';
 export const RECORDING_FORMAT = 'nodeplane.dev/lab/v1';

@@ -1,33 +1,20 @@
 /**
- * The lesson player's model: a lesson session (checks, answers, hints) on the lab's cluster.
- * The lab calls `frame()` after every frame; the player evaluates the task checks then, so a task
- * ticks the moment the cluster satisfies it. It also plays the reference solution on the lab
- * ("show solution"), keeps the time spent and saves progress through the `save` callback.
+ * The lesson player's model on the page. The lesson's checks, the challenge's setup and the
+ * reference solution run in the lab session next to the cluster (the Web Worker); each frame
+ * brings the lesson's status, and the player shows it: ticks, answers, the solution's progress,
+ * watched events. It keeps what is the page's own: the hints revealed, the wall time spent and
+ * the progress it saves through the `save` callback.
  */
-import type { Cluster } from '$lib/sim/cluster';
-import type { EventLogEntry } from '$lib/sim/events/recorder';
-import { parseDuration } from '$lib/sim/engine/duration';
-import type { Language, Lesson, SolutionStep } from '$lib/lessons/format';
+import type { EventLogEntry } from '$lib/sim/observe';
+import type { LessonInit, LessonStatus } from '$lib/sim/session/protocol';
+import type { Language, Lesson } from '$lib/lessons/format';
 import type { ProgressInput, ProgressRecord } from '$lib/persist';
-import { LessonSession } from '$lib/lessons/session';
 import { challengeScore, type Score } from '$lib/lessons/score';
 import { emptyState, progressInput, readState, totalHints, type PlayerState } from './progress';
+import type { Lab } from '$lib/ui/lab/lab.svelte';
 
 /** What the player needs of the lab (`Lab` from src/lib/ui/lab satisfies it). */
-export interface PlayerLab {
-  readonly cluster: Cluster;
-  exec(line: string): void;
-  applyYaml(yaml: string, fileName?: string): { ok: boolean; message: string };
-  fault(action: string, target?: string): string | undefined;
-  reset(): void;
-  setPlaying(on: boolean): void;
-}
-
-/** A lab action recorded for time travel without printing in the console (a challenge's setup). */
-export type SetupAction =
-  | { kind: 'fault'; action: string; target?: string }
-  | { kind: 'console'; line: string }
-  | { kind: 'apply'; yaml: string; fileName: string };
+export type PlayerLab = Pick<Lab, 'exec' | 'lessonOp'>;
 
 export interface TaskView {
   id: string;
@@ -69,19 +56,13 @@ export class LessonPlayer {
   /** A setup step of the challenge failed (a broken lesson pack). */
   setupError = $state('');
 
-  readonly steps: { step: SolutionStep; at: number }[];
-  /** A challenge variant's setup: applied when the clock reaches each step, after every reset. */
-  readonly setupSteps: { step: SolutionStep; at: number }[];
-  private setupNext = 0;
-  session?: LessonSession;
+  /** The reference solution's steps (their count shows the solution's progress). */
+  readonly steps: readonly unknown[];
   private lab?: PlayerLab;
-  private perform?: (a: SetupAction) => void;
-  private watchReasons: readonly string[];
+  private readonly watchReasons: string[];
   private visibleSince?: number;
   private saving: Promise<unknown> = Promise.resolve();
-  private lastNow = 0;
-  private watchedFrom = -1;
-  private watchedLog?: readonly EventLogEntry[];
+  private restored = false;
 
   constructor(
     readonly lesson: Lesson,
@@ -89,13 +70,18 @@ export class LessonPlayer {
     watchReasons: string[] = []
   ) {
     this.tasks = lesson.spec.spec.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
-    this.steps = lesson.spec.spec.solution
-      .map((step) => ({ step, at: parseDuration(step.at) }))
-      .sort((a, b) => a.at - b.at);
-    this.setupSteps = (lesson.variant?.setup ?? [])
-      .map((step) => ({ step, at: parseDuration(step.at) }))
-      .sort((a, b) => a.at - b.at);
+    this.steps = lesson.spec.spec.solution;
     this.watchReasons = watchReasons;
+  }
+
+  /** What the lab session needs to run this lesson next to its cluster. */
+  init(faultsHidden: boolean): LessonInit {
+    return {
+      lesson: this.lesson,
+      lang: this.opts.lang(),
+      watchReasons: this.watchReasons,
+      faultsHidden
+    };
   }
 
   /** Restore saved progress: answers, ticks, hints, solution viewed, time spent. */
@@ -109,84 +95,65 @@ export class LessonPlayer {
     const done = record?.completedSteps ?? [];
     this.tasks = this.tasks.map((t) => ({ ...t, done: done.includes(t.id) }));
     this.complete = this.tasks.every((t) => t.done);
-    if (this.session) this.pushToSession();
+    this.restored = true;
+    this.pushRestore();
   }
 
-  /**
-   * Bind to the lab once it is built. `perform` applies a challenge's setup quietly (recorded for
-   * time travel, not printed in the console, not refused like the learner's fault buttons).
-   */
-  attach(lab: PlayerLab, perform?: (a: SetupAction) => void): void {
+  /** Bind to the lab once its session runs the lesson. */
+  attach(lab: PlayerLab): void {
     this.lab = lab;
-    this.perform = perform;
-    this.session = new LessonSession(this.lesson, lab.cluster, this.opts.lang());
-    this.pushToSession();
     this.ready = true;
-    this.frame(lab.cluster);
+    this.pushRestore();
   }
 
-  private pushToSession(): void {
-    const s = this.session!;
-    s.answers = $state.snapshot(this.answers);
-    s.hintsUsed = $state.snapshot(this.hints);
-    s.solutionViewed = this.solutionViewed;
-    for (const t of s.tasks) {
-      const mine = this.tasks.find((x) => x.id === t.id);
-      if (mine?.done && !t.done) t.done = true;
-    }
+  private pushRestore(): void {
+    if (!this.lab || !this.restored) return;
+    void this.lab
+      .lessonOp({
+        op: 'restore',
+        restore: {
+          answers: $state.snapshot(this.answers),
+          hints: $state.snapshot(this.hints),
+          solutionViewed: this.solutionViewed,
+          done: this.tasks.filter((t) => t.done).map((t) => t.id)
+        }
+      })
+      .catch(() => {});
   }
 
-  /** After each lab frame: follow the lab's cluster, play due solution steps, evaluate checks. */
-  frame(cluster: Cluster): void {
-    const s = this.session;
-    if (!s) return;
-    s.cluster = cluster;
-    s.lang = this.opts.lang();
-    const now = cluster.now;
-    if (this.setupSteps.length) {
-      if (now < this.lastNow) this.setupNext = this.setupSteps.filter((x) => x.at <= now).length;
-      this.playSetup(now);
-    }
-    if (this.solution.active) {
-      // Jumping back in time drops the lab's later actions, so the later steps apply again.
-      if (now < this.lastNow) this.solution.next = this.steps.filter((x) => x.at <= now).length;
-      this.playDueSteps(now);
-    }
-    this.lastNow = now;
+  /** After each lab frame: the lesson's status as the session evaluated it. */
+  frame(status: LessonStatus | undefined, now: number): void {
     this.now = now;
-    this.evaluate();
-    if (this.watchReasons.length) {
-      const log = cluster.eventLog;
-      if (log.length !== this.watchedFrom || log !== this.watchedLog) this.collectWatched(log);
-    }
-  }
-
-  private collectWatched(log: readonly EventLogEntry[]): void {
-    this.watchedLog = log;
-    this.watchedFrom = log.length;
-    this.watched = log.filter((e) => this.watchReasons.includes(e.reason));
-  }
-
-  private evaluate(): void {
-    const s = this.session!;
-    s.evaluateTasks();
-    // Diffed against the view: `session.answer()` also evaluates, so a tick may predate this call.
-    const newly = s.tasks.filter((t, i) => t.done && !this.tasks[i].done);
-    const changed = s.tasks.some(
-      (t, i) => t.done !== this.tasks[i].done || (t.done ? '' : t.detail) !== this.tasks[i].detail
+    if (!status) return;
+    // A task ticked here stays ticked (progress restored before the session knew of it).
+    const newly = status.tasks.filter((t, i) => t.done && !this.tasks[i]?.done);
+    const changed = status.tasks.some(
+      (t, i) => t.done !== this.tasks[i]?.done || (t.done ? '' : t.detail) !== this.tasks[i]?.detail
     );
     if (changed)
-      this.tasks = s.tasks.map((t) => ({ id: t.id, done: t.done, detail: t.done ? '' : t.detail }));
+      this.tasks = status.tasks.map((t, i) => {
+        const done = t.done || !!this.tasks[i]?.done;
+        return { id: t.id, done, detail: done ? '' : t.detail };
+      });
+    if (JSON.stringify(status.answers) !== JSON.stringify(this.answers)) this.answers = status.answers;
+    if (status.solutionViewed && !this.solutionViewed) this.solutionViewed = true;
+    if (
+      status.solution.active !== this.solution.active ||
+      status.solution.next !== this.solution.next ||
+      status.solution.error !== this.solution.error
+    )
+      this.solution = status.solution;
+    if (status.setupError !== this.setupError) this.setupError = status.setupError;
+    if (status.watched !== this.watched) this.watched = status.watched;
     if (newly.length) {
       this.announcement = newly.map((t) => this.taskTitle(t.id)).join('; ');
-      if (s.complete && !this.complete) {
+      if (this.tasks.every((t) => t.done) && !this.complete) {
         this.pauseClock();
         this.complete = true;
         this.completedLive = true;
-        this.virtualDoneAt = s.cluster.now;
-        this.solution.active = false;
+        this.virtualDoneAt = status.completedAt ?? now;
       }
-      this.save();
+      void this.save();
     }
   }
 
@@ -194,12 +161,13 @@ export class LessonPlayer {
     return this.lesson.text[this.opts.lang()].tasks[id]?.title ?? id;
   }
 
-  /** Check an answer; returns whether it is correct. A correct answer is kept. */
-  answer(id: string, value: string | number): boolean {
-    const correct = this.session ? this.session.answer(id, value) : false;
-    if (this.session) this.answers = { ...this.session.answers };
-    this.evaluate();
-    this.save();
+  /** Check an answer in the session; resolves to whether it is correct. A correct answer is kept. */
+  async answer(id: string, value: string | number): Promise<boolean> {
+    if (!this.lab) return false;
+    const r = await this.lab.lessonOp({ op: 'answer', id, value });
+    const correct = r.correct ?? false;
+    if (!this.answers[id]?.correct) this.answers = { ...this.answers, [id]: { value, correct } };
+    void this.save();
     return correct;
   }
 
@@ -217,104 +185,43 @@ export class LessonPlayer {
   /** Reveal the next hint of a task (counted in the summary). */
   hint(taskId: string): string | undefined {
     if (this.hintsLeft(taskId) <= 0) return undefined;
-    const text = this.session?.useHint(taskId);
     this.hints = { ...this.hints, [taskId]: (this.hints[taskId] ?? 0) + 1 };
-    this.save();
-    return text ?? this.hintsShown(taskId).at(-1);
+    void this.save();
+    return this.hintsShown(taskId).at(-1);
   }
 
   /** Run a console command in the lab (the ```command embed). */
   run(command: string): void {
-    this.lab?.exec(command);
-  }
-
-  /** Why the console refuses a command here (the lab's `disabled` hook). */
-  disabledReason(argv: string[]): string | undefined {
-    return this.session?.disabledReason(argv);
-  }
-
-  /** Why a fault is refused here: disabled by the lesson, or no fault panel in this lesson. */
-  faultRefusal(action: string, noFaults: string): string | undefined {
-    if (!this.lesson.spec.spec.views.includes('faults') && !this.solution.active) return noFaults;
-    return this.session?.faultDisabled(action);
+    void this.lab?.exec(command);
   }
 
   /** Back to the lesson's starting cluster; ticks and answers stay. */
-  resetLab(): void {
-    if (!this.lab) return;
-    this.solution = { active: false, next: 0, error: '' };
-    this.setupNext = 0;
-    this.lab.reset();
-    this.session?.reset(this.lab.cluster);
-    this.frame(this.lab.cluster);
+  async resetLab(): Promise<void> {
+    await this.lab?.lessonOp({ op: 'resetLab' });
   }
 
   /** Start the lesson over: a fresh cluster, no ticks, no answers (hints used stay counted). */
-  startOver(): void {
-    if (!this.lab || !this.session) return;
-    this.solution = { active: false, next: 0, error: '' };
-    this.setupNext = 0;
-    this.lab.reset();
-    this.session.reset(this.lab.cluster, true);
+  async startOver(): Promise<void> {
+    if (!this.lab) return;
     this.answers = {};
     this.complete = false;
+    this.completedLive = false;
     this.virtualDoneAt = undefined;
-    this.tasks = this.session.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
-    this.frame(this.lab.cluster);
+    this.tasks = this.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
+    await this.lab.lessonOp({ op: 'startOver' });
     this.resumeClock();
-    this.save();
+    await this.save();
   }
 
   /**
    * Play the reference solution on a fresh lab cluster: each step is applied when the clock
    * reaches its time. Marks the solution viewed; the tasks still tick only from the cluster.
    */
-  showSolution(): void {
-    if (!this.lab || !this.session) return;
+  async showSolution(): Promise<void> {
+    if (!this.lab) return;
     this.solutionViewed = true;
-    this.session.solutionViewed = true;
-    this.setupNext = 0;
-    this.lab.reset();
-    this.session.reset(this.lab.cluster);
-    this.solution = { active: true, next: 0, error: '' };
-    this.lastNow = 0;
-    this.frame(this.lab.cluster);
-    this.lab.setPlaying(true);
-    this.save();
-  }
-
-  private playSetup(now: number): void {
-    while (this.setupNext < this.setupSteps.length && this.setupSteps[this.setupNext].at <= now) {
-      const { step } = this.setupSteps[this.setupNext++];
-      try {
-        this.applySetupStep(step);
-      } catch (e) {
-        this.setupError = e instanceof Error ? e.message : String(e);
-      }
-    }
-  }
-
-  private applySetupStep(step: SolutionStep): void {
-    const lab = this.lab!;
-    const perform = this.perform;
-    if (step.fault) {
-      if (perform) perform({ kind: 'fault', action: step.fault.action, target: step.fault.target });
-      else {
-        const err = lab.fault(step.fault.action, step.fault.target);
-        if (err) throw new Error(err);
-      }
-    }
-    if (step.run) {
-      if (perform) perform({ kind: 'console', line: step.run });
-      else lab.exec(step.run);
-    }
-    if (step.apply) {
-      if (perform) perform({ kind: 'apply', yaml: step.apply, fileName: 'setup.yaml' });
-      else {
-        const r = lab.applyYaml(step.apply, 'setup.yaml');
-        if (!r.ok) throw new Error(r.message);
-      }
-    }
+    await this.lab.lessonOp({ op: 'showSolution' });
+    await this.save();
   }
 
   /** The challenge score (src/lib/lessons/score.ts), once every task is done. */
@@ -326,33 +233,6 @@ export class LessonPlayer {
       wallMs: this.spent(),
       solutionViewed: this.solutionViewed
     });
-  }
-
-  private playDueSteps(now: number): void {
-    while (this.solution.next < this.steps.length && this.steps[this.solution.next].at <= now) {
-      const err = this.applySolutionStep(this.steps[this.solution.next].step);
-      if (err) this.solution.error = err;
-      this.solution.next++;
-    }
-  }
-
-  /** Through the lab's own doors, so the steps are recorded for time travel like a learner's. */
-  private applySolutionStep(step: SolutionStep): string {
-    const lab = this.lab!;
-    if (step.run) lab.exec(step.run);
-    if (step.apply) {
-      const r = lab.applyYaml(step.apply, 'solution.yaml');
-      if (!r.ok) return r.message;
-    }
-    if (step.fault) {
-      const err = lab.fault(step.fault.action, step.fault.target);
-      if (err) return err;
-    }
-    if (step.answer) {
-      this.session!.answer(step.answer.question, step.answer.value);
-      this.answers = { ...this.session!.answers };
-    }
-    return '';
   }
 
   // --- time spent (wall clock, only while the page is visible) ---

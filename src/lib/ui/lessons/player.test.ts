@@ -1,13 +1,13 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Cluster } from '$lib/sim/cluster';
 import { bundledLessons } from '$lib/lessons/bundle';
 import type { Lesson } from '$lib/lessons/format';
 import { resolveVariant } from '$lib/lessons/challenge';
 import { loadLesson } from '$lib/lessons/loader';
-import { simRuntime } from '$lib/lessons/runtime';
 import type { ProgressInput, ProgressRecord } from '$lib/persist';
-import { LessonPlayer, type PlayerLab } from './player.svelte';
+import { Lab } from '$lib/ui/lab/lab.svelte';
+import { localTransport } from '$lib/workers/session-local';
+import { LessonPlayer } from './player.svelte';
 
 const FIXTURE = 'tests/fixtures/lessons/01-fixture';
 
@@ -18,39 +18,8 @@ function fixture(): Lesson {
   return loadLesson(FIXTURE, files);
 }
 
-/** The lab's doors on a plain cluster, without the page's animation loop. */
-class TestLab implements PlayerLab {
-  cluster: Cluster;
-  output: string[] = [];
-  constructor(private lesson: Lesson) {
-    this.cluster = simRuntime.createCluster(lesson.scenario, lesson.paths.scenario);
-  }
-  exec(line: string) {
-    this.output.push(simRuntime.runCommand(this.cluster, line, this.lesson.spec.spec.files ?? {}).output);
-  }
-  applyYaml(yaml: string) {
-    try {
-      simRuntime.applyYaml(this.cluster, yaml, 'solution.yaml');
-      return { ok: true, message: '' };
-    } catch (e) {
-      return { ok: false, message: (e as Error).message };
-    }
-  }
-  fault(action: string, target?: string) {
-    try {
-      this.cluster.applyFault(action, target ? { target } : {});
-      return undefined;
-    } catch (e) {
-      return (e as Error).message;
-    }
-  }
-  reset() {
-    this.cluster = simRuntime.createCluster(this.lesson.scenario, this.lesson.paths.scenario);
-  }
-  setPlaying() {}
-}
-
-function setup(lesson: Lesson, lang: 'en' | 'ru' = 'en') {
+/** The player on a lab whose session runs in-process, stepped by hand a second at a time. */
+async function setup(lesson: Lesson, lang: 'en' | 'ru' = 'en') {
   const saved: ProgressInput[] = [];
   let wall = 0;
   const player = new LessonPlayer(lesson, {
@@ -58,20 +27,27 @@ function setup(lesson: Lesson, lang: 'en' | 'ru' = 'en') {
     save: async (i) => void saved.push(i),
     wallClock: () => wall
   });
-  const lab = new TestLab(lesson);
+  const transport = localTransport({ wallClock: () => 0 });
+  const lab = await Lab.create({
+    scenario: lesson.scenario,
+    fileName: lesson.paths.scenario,
+    files: lesson.spec.spec.files,
+    // The tests act as the fault panel would (the fixtures' views have none).
+    lesson: player.init(false),
+    transport,
+    onFrame: (l) => player.frame(l.lesson, l.clock)
+  });
   player.attach(lab);
-  const run = (toMs: number) => {
-    for (let t = lab.cluster.now + 1000; t <= toMs && !player.complete; t += 1000) {
-      lab.cluster.runUntil(t);
-      player.frame(lab.cluster);
-    }
+  const cluster = () => transport.host.cluster!;
+  const run = async (toMs: number) => {
+    for (let t = cluster().now + 1000; t <= toMs && !player.complete; t += 1000) await lab.jumpTo(t);
   };
-  return { player, lab, saved, run, setWall: (ms: number) => (wall = ms) };
+  return { player, lab, cluster, saved, run, setWall: (ms: number) => (wall = ms) };
 }
 
 describe('LessonPlayer', () => {
-  it('starts with every task open and says what is not yet true', () => {
-    const { player } = setup(fixture());
+  it('starts with every task open and says what is not yet true', async () => {
+    const { player } = await setup(fixture());
     expect(player.tasks.map((t) => [t.id, t.done])).toEqual([
       ['predict', false],
       ['silent', false]
@@ -80,13 +56,13 @@ describe('LessonPlayer', () => {
   });
 
   it('ticks a question task on the right answer only, and keeps it after a wrong retry', async () => {
-    const { player, saved } = setup(fixture());
-    expect(player.answer('grace', 80)).toBe(false);
+    const { player, saved } = await setup(fixture());
+    expect(await player.answer('grace', 80)).toBe(false);
     expect(player.tasks[0].done).toBe(false);
-    expect(player.answer('grace', 52)).toBe(true);
+    expect(await player.answer('grace', 52)).toBe(true);
     expect(player.tasks[0].done).toBe(true);
     expect(player.announcement).toBe('Predict the grace period');
-    player.answer('grace', 10);
+    await player.answer('grace', 10);
     expect(player.answers.grace).toEqual({ value: 52, correct: true });
     await player.save();
     expect(saved.at(-1)).toMatchObject({
@@ -97,15 +73,15 @@ describe('LessonPlayer', () => {
   });
 
   it('ticks a cluster task the frame the node turns Unknown, then completes', async () => {
-    const { player, lab, run, saved, setWall } = setup(fixture());
+    const { player, lab, run, saved, setWall } = await setup(fixture());
     player.resumeClock();
-    player.answer('grace', 50);
-    lab.cluster.runUntil(30_000);
-    lab.fault('StopKubelet', 'worker-2');
-    run(40_000);
+    await player.answer('grace', 50);
+    await lab.jumpTo(30_000);
+    expect(await lab.fault('StopKubelet', 'worker-2')).toBeUndefined();
+    await run(40_000);
     expect(player.tasks[1].done).toBe(false);
     setWall(95_000);
-    run(180_000);
+    await run(180_000);
     expect(player.complete).toBe(true);
     // 50s --node-monitor-grace-period after the last status, checked every 5s (--node-monitor-period).
     expect(player.virtualDoneAt).toBeGreaterThanOrEqual(80_000);
@@ -123,39 +99,37 @@ describe('LessonPlayer', () => {
       Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(`${dir}/${f}`, 'utf8')]))
     );
     const lesson = resolveVariant(base, 'second', 9);
-    const { player, lab, run, saved, setWall } = setup(lesson);
+    const { player, lab, cluster, run, saved, setWall } = await setup(lesson);
     player.resumeClock();
-    run(20_000);
-    expect(lab.cluster.faultLog).toEqual([{ t: 10_000, action: 'StopKubelet', target: 'worker-2' }]);
+    await run(20_000);
+    expect(cluster().faultLog).toEqual([{ t: 10_000, action: 'StopKubelet', target: 'worker-2' }]);
     expect(player.tasks[1]).toMatchObject({
       done: false,
       detail: 'the fault has not shown in the cluster yet'
     });
     expect(player.hint('fix')).toBe('Start the kubelet');
-    expect(player.answer('node', 'worker-1')).toBe(false);
-    expect(player.answer('node', 'worker-2')).toBe(true);
-    run(80_000);
+    expect(await player.answer('node', 'worker-1')).toBe(false);
+    expect(await player.answer('node', 'worker-2')).toBe(true);
+    await run(80_000);
     expect(player.tasks[1].detail).toBe('node worker-2 has Ready=Unknown, not True');
-    lab.fault('StartKubelet', 'worker-2');
+    expect(await lab.fault('StartKubelet', 'worker-2')).toBeUndefined();
     setWall(11 * 60_000 + 30_000);
-    run(120_000);
+    await run(120_000);
     expect(player.complete).toBe(true);
     // 100 − 10 for the hint − 1 for the 11th minute of wall time; under 5 virtual minutes is free.
     expect(player.score()).toEqual({ total: 89, hints: 10, virtual: 0, wall: 1 });
     await player.save();
     expect(saved.at(-1)!.state).toMatchObject({ challenge: { variant: 'second', seed: 9 }, score: 89 });
     // A reset replays the setup on the fresh cluster.
-    player.resetLab();
-    for (let t = 1000; t <= 11_000; t += 1000) {
-      lab.cluster.runUntil(t);
-      player.frame(lab.cluster);
-    }
-    expect(lab.cluster.faultLog).toEqual([{ t: 10_000, action: 'StopKubelet', target: 'worker-2' }]);
+    await player.resetLab();
+    expect(cluster().now).toBe(0);
+    for (let t = 1000; t <= 11_000; t += 1000) await lab.jumpTo(t);
+    expect(cluster().faultLog).toEqual([{ t: 10_000, action: 'StopKubelet', target: 'worker-2' }]);
   });
 
   it('reveals hints one at a time and counts them', async () => {
     const lesson = bundledLessons().lessons.find((l) => l.slug === '06-heartbeats')!;
-    const { player, saved } = setup(lesson);
+    const { player, saved } = await setup(lesson);
     expect(player.hintsLeft('predict')).toBe(3);
     expect(player.hint('predict')).toBe(lesson.text.en.tasks.predict.hints[0]);
     expect(player.hint('predict')).toBe(lesson.text.en.tasks.predict.hints[1]);
@@ -165,19 +139,24 @@ describe('LessonPlayer', () => {
     expect(saved.at(-1)!.hintsUsed).toBe(3);
   });
 
-  it('refuses the commands and faults the lesson disables, with its reason', () => {
+  it('refuses the commands and faults the lesson disables, with its reason', async () => {
     const lesson = bundledLessons().lessons.find((l) => l.slug === '06-heartbeats')!;
-    const { player } = setup(lesson, 'ru');
-    expect(player.disabledReason(['kubectl', 'delete', 'pod', 'web-1'])).toBe(
-      lesson.text.ru.disabled!['kubectl delete']
-    );
-    expect(player.disabledReason(['kubectl', 'get', 'pods'])).toBeUndefined();
-    expect(player.faultRefusal('DeleteNode', 'no faults')).toBe(lesson.text.ru.disabled!.DeleteNode);
-    expect(player.faultRefusal('StopKubelet', 'no faults')).toBeUndefined();
+    const { lab, cluster } = await setup(lesson, 'ru');
+    await lab.exec('kubectl delete pod web-1');
+    expect(lab.consoleLines.at(-1)).toMatchObject({
+      kind: 'stderr',
+      text: lesson.text.ru.disabled!['kubectl delete']
+    });
+    await lab.jumpTo(5000);
+    await lab.exec('kubectl get nodes');
+    expect(lab.consoleLines.at(-1)!.text).toMatch(/^NAME +STATUS +ROLES +AGE +VERSION/);
+    expect(await lab.fault('DeleteNode', 'worker-1')).toBe(lesson.text.ru.disabled!.DeleteNode);
+    expect(await lab.fault('StopKubelet', 'worker-1')).toBeUndefined();
+    expect(cluster().faultLog.map((f) => f.action)).toEqual(['StopKubelet']);
   });
 
-  it('restores ticks, answers, hints and time from a saved record', () => {
-    const { player } = setup(fixture());
+  it('restores ticks, answers, hints and time from a saved record', async () => {
+    const { player, lab } = await setup(fixture());
     const record: ProgressRecord = {
       schema: 2,
       slug: '01-fixture',
@@ -194,8 +173,10 @@ describe('LessonPlayer', () => {
       updatedAt: 2
     };
     player.restore(record);
+    await lab.advanceBy(1000);
     expect(player.tasks.map((t) => t.done)).toEqual([true, false]);
-    expect(player.session!.answers.grace.correct).toBe(true);
+    expect(lab.lesson!.answers.grace.correct).toBe(true);
+    expect(lab.lesson!.tasks.map((t) => t.done)).toEqual([true, false]);
     expect(player.hintsShown('silent')).toEqual(['Stop the kubelet on worker-2']);
     expect(player.solutionViewed).toBe(true);
     expect(player.spent()).toBe(60_000);
@@ -203,16 +184,18 @@ describe('LessonPlayer', () => {
 
   it('show solution plays lesson 6 on the lab at the steps’ times and completes it within its budget', async () => {
     const lesson = bundledLessons().lessons.find((l) => l.slug === '06-heartbeats')!;
-    const { player, lab, run, saved } = setup(lesson);
-    player.showSolution();
+    const { player, lab, cluster, run, saved } = await setup(lesson);
+    await player.showSolution();
     expect(player.solutionViewed).toBe(true);
     // The 0s step (answer evict-time) applies at once.
     expect(player.answers['evict-time']).toEqual({ value: 350, correct: true });
-    run(39_000);
-    expect(lab.cluster.faultLog.length).toBe(0);
-    run(41_000);
-    expect(lab.cluster.faultLog.map((f) => f.action)).toEqual(['StopKubelet']);
-    run(10 * 60_000);
+    // The solution plays on a running clock; the test steps it by hand instead.
+    lab.setPlaying(false);
+    await run(39_000);
+    expect(cluster().faultLog.length).toBe(0);
+    await run(41_000);
+    expect(cluster().faultLog.map((f) => f.action)).toEqual(['StopKubelet']);
+    await run(10 * 60_000);
     expect(player.complete).toBe(true);
     expect(player.solution.error).toBe('');
     expect(player.solution.active).toBe(false);

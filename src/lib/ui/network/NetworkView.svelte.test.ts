@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Cluster } from '$lib/sim/cluster';
 import { defaultConfig } from '$lib/sim/config';
 import { installNetworking } from '$lib/sim/network';
+import { networkModel, type NetworkSubscription } from '$lib/sim/observe/network';
 import NetworkView from './NetworkView.svelte';
 import ScalingChart from './ScalingChart.svelte';
 import TracePanel from './TracePanel.svelte';
@@ -37,9 +38,21 @@ function cluster(mode: 'iptables' | 'ipvs' | 'nftables'): Cluster {
   return c;
 }
 
+/** The lab's side of the view: what it subscribes to, and the traces it asks for. */
+function fakeLab(trace?: (from: string, to: string) => string | undefined) {
+  const subscriptions: (NetworkSubscription | undefined)[] = [];
+  return {
+    subscriptions,
+    networkModel: undefined,
+    subscribe: (_part: string, v: unknown) => void subscriptions.push(v as NetworkSubscription | undefined),
+    traceConnection: async (from: string, to: string) => trace?.(from, to)
+  };
+}
+
 describe('NetworkView', () => {
   it('shows the iptables rules kube-proxy programmed on the node', () => {
-    render(NetworkView, { cluster: cluster('iptables'), node: 'worker-1' });
+    const c = cluster('iptables');
+    render(NetworkView, { node: 'worker-1', model: networkModel(c, { node: 'worker-1' }) });
     expect(screen.getByTestId('proxy-mode').textContent).toBe('iptables');
     expect(screen.getByTestId('dump').textContent).toContain(
       '-A KUBE-SVC-CDGGSHYLG3RE2FKL -m comment --comment "default/web:http -> 10.244.1.10:80" -j KUBE-SEP-'
@@ -47,11 +60,20 @@ describe('NetworkView', () => {
     expect(screen.queryByRole('note')).toBeNull();
   });
 
-  it('shows ipvsadm output and the deprecation note in IPVS mode', async () => {
-    render(NetworkView, { cluster: cluster('ipvs'), node: 'worker-1' });
+  it('shows ipvsadm output and the deprecation note in IPVS mode; a tab asks the session for its dump', async () => {
+    const c = cluster('ipvs');
+    const lab = fakeLab();
+    const { rerender } = render(NetworkView, {
+      lab,
+      node: 'worker-1',
+      model: networkModel(c, { node: 'worker-1' })
+    });
     expect(screen.getByRole('note').textContent).toContain('deprecated since Kubernetes v1.35');
     expect(screen.getByTestId('dump').textContent).toContain('TCP  10.96.100.10:80 rr');
+    expect(lab.subscriptions.at(-1)).toEqual({ node: 'worker-1' });
     await fireEvent.click(screen.getByRole('tab', { name: 'ip route' }));
+    expect(lab.subscriptions.at(-1)).toEqual({ node: 'worker-1', dump: 'route' });
+    await rerender({ lab, node: 'worker-1', model: networkModel(c, { node: 'worker-1', dump: 'route' }) });
     expect(screen.getByTestId('dump').textContent).toContain('blackhole 10.244.1.0/26 proto bird');
   });
 });
@@ -59,13 +81,14 @@ describe('NetworkView', () => {
 describe('tracing from the network view', () => {
   it('traces from the first pod to the first Service by default and shows errors', async () => {
     const calls: string[][] = [];
+    const lab = fakeLab((from, to) => {
+      calls.push([from, to]);
+      return calls.length > 1 ? 'service "default/nope" not found' : undefined;
+    });
     render(NetworkView, {
-      cluster: cluster('iptables'),
+      lab,
       node: 'worker-1',
-      ontrace: (from: string, to: string) => {
-        calls.push([from, to]);
-        return calls.length > 1 ? 'service "default/nope" not found' : undefined;
-      }
+      model: networkModel(cluster('iptables'), { node: 'worker-1' })
     });
     await fireEvent.click(screen.getByRole('button', { name: 'Trace' }));
     expect(calls).toEqual([['default/web-1', 'web.default:80']]);

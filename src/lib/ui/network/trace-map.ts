@@ -3,7 +3,7 @@
  * kube-proxy hop where DNAT happens, the CNI route or tunnel to the endpoint's node, the endpoint
  * pod, then the reply back). Read-only: it lays out a trace result and changes nothing.
  */
-import type { TraceHop, TraceResult } from '$lib/sim/network/trace';
+import type { TraceHop, TraceResult } from '$lib/sim/observe';
 
 export type StopKind = 'source' | 'proxy' | 'egress' | 'ingress' | 'endpoint' | 'drop';
 

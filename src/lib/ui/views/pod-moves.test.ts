@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LabView, NodeView, PodView } from '$lib/ui/lab/viewmodel';
+import type { LabView, NodeView, PodView } from '$lib/sim/observe';
 import { PodMoveTracker } from './pod-moves';
 
 const pod = (name: string, owner = 'ReplicaSet/web-7d4', terminating = false) =>

@@ -3,7 +3,7 @@
  * node (evicted, deleted, drained) with a new pod of the same owner bound to another node. The
  * map animates each move from the old node card to the new chip.
  */
-import type { LabView } from '$lib/ui/lab/viewmodel';
+import type { LabView } from '$lib/sim/observe';
 
 export interface PodMove {
   /** The replacement pod (`namespace/name`). */

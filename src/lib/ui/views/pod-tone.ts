@@ -1,4 +1,4 @@
-import type { PodView } from '$lib/ui/lab/viewmodel';
+import type { PodView } from '$lib/sim/observe';
 
 export type PodTone = 'running' | 'pending' | 'terminating' | 'done' | 'warn' | 'failed';
 

@@ -1,11 +1,7 @@
-import { describe, expect, it, beforeAll } from 'vitest';
-import { loadComponentKinds, placeholderCluster } from './dev-cluster';
-import { buildView, stoppedByFaults, ViewBuilder } from './viewmodel';
-import { recordReady } from './history';
-
-beforeAll(async () => {
-  await loadComponentKinds();
-});
+import { describe, expect, it } from 'vitest';
+import { placeholderCluster } from '../session/placeholder';
+import { buildView, stoppedByFaults, ViewBuilder } from './cluster-map';
+import { recordReady } from './ready-history';
 
 describe('buildView', () => {
   it('shows three Ready workers with their resources, and the oversized pod pending', () => {

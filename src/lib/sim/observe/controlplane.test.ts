@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '$lib/sim/scenario';
 import '$lib/sim/scenario/components';
-import { buildCpModel, curves, formatMs } from './model';
+import { buildCpModel } from './controlplane';
+import { curves, formatMs } from './sizing';
 
 const text = readFileSync(new URL('../../../../scenarios/ha-failover.yaml', import.meta.url), 'utf8');
 

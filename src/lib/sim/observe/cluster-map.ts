@@ -3,11 +3,11 @@
  * from the API server's store (what `kubectl get` would see) plus the node host views and the
  * fault log, and recomputed at most once per animation frame.
  */
-import type { Cluster } from '$lib/sim/cluster';
-import type { KubeObject, Pod, Node, Lease, Taint, Toleration } from '$lib/sim/api/types';
-import { formatResource, tryParseQuantity } from '$lib/sim/api/quantity';
-import { hostView } from '$lib/sim/node/host';
-import type { EventLogEntry } from '$lib/sim/events/recorder';
+import type { Cluster } from '../cluster';
+import type { KubeObject, Pod, Node, Lease, Taint, Toleration } from '../api/types';
+import { formatResource, tryParseQuantity } from '../api/quantity';
+import { hostView } from '../node/host';
+import type { EventLogEntry } from '../events/recorder';
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 

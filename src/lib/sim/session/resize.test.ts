@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { knownFaults } from '$lib/sim/cluster';
 import { ManifestError, parseManifests } from '$lib/sim/manifests';
-import { loadComponentKinds, placeholderCluster } from './dev-cluster';
+import { placeholderCluster } from './placeholder';
 import { checkResizable, nodeResizes, RESIZE_FAULT } from './resize';
-
-await loadComponentKinds();
 
 const nodeYaml = (cpu: string) => `apiVersion: v1
 kind: Node

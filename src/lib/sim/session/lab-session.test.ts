@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Cluster, registerComponent, registerFault, type Component } from '$lib/sim/cluster';
 import type { SimEvent } from '$lib/sim/engine/engine';
-import { LabSession, type LabPerformers } from './session';
+import { LabSession, type LabPerformers } from './lab-session';
 
 /** A component that ticks every second and counts; a fault pauses it. */
 class Ticker implements Component {

@@ -4,7 +4,7 @@
  * speed). After a jump back, entries later than the new clock are dropped (the run is
  * deterministic, so earlier entries still hold).
  */
-import type { LabView } from './viewmodel';
+import type { LabView } from './cluster-map';
 
 export interface ReadyChange {
   t: number;

@@ -1,25 +1,16 @@
 /**
- * The lab's stand-in cluster for builds without the scenario bootstrap: three workers, the
- * scheduler and the controller manager (whichever component kinds this build registers), a
- * three-replica Deployment and one Pod too big for any node. It is labelled as a placeholder in
- * the UI; once `createCluster` exists the lab uses the chosen scenario instead.
+ * A small hand-built cluster for tests of the session and the read models: three workers, the
+ * scheduler and the controller manager, a three-replica Deployment and one Pod too big for any
+ * node. Built directly with components (no scenario file), so a test sees each part it relies on.
  */
-import { Cluster } from '$lib/sim/cluster';
-import type { KubeObject } from '$lib/sim/api/types';
-import type { KubeletArgs } from '$lib/sim/node/types';
+import { Cluster } from '../cluster';
+import '../node/index';
+import '../scheduler/component';
+import '../controllers/index';
+import type { KubeObject } from '../api/types';
+import type { KubeletArgs } from '../node/types';
 
 export const PLACEHOLDER_FILE = 'placeholder.yaml';
-
-const componentModules = import.meta.glob([
-  '/src/lib/sim/node/index.ts',
-  '/src/lib/sim/scheduler/component.ts',
-  '/src/lib/sim/controllers/index.ts'
-]);
-
-/** Import the modules that register component kinds (each registers itself on import). */
-export async function loadComponentKinds(): Promise<void> {
-  await Promise.all(Object.values(componentModules).map((load) => load().catch(() => undefined)));
-}
 
 const ctx = { component: 'kubectl' };
 

@@ -6,9 +6,9 @@
  * `ReconfigureNode` fault (the simulator's "resize the VM and restart the kubelet"), and refuses
  * the apply, at the capacity line, when this build has no such fault.
  */
-import { knownFaults, type Cluster } from '$lib/sim/cluster';
-import { ManifestError, type ParsedManifest } from '$lib/sim/manifests';
-import type { KubeObject } from '$lib/sim/api/types';
+import { knownFaults, type Cluster } from '../cluster';
+import { ManifestError, type ParsedManifest } from '../manifests';
+import type { KubeObject } from '../api/types';
 
 export const RESIZE_FAULT = 'ReconfigureNode';
 

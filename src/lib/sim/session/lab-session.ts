@@ -1,8 +1,8 @@
 /**
  * A lab session: one simulated cluster driven by wall-clock frames, with time travel.
  *
- * Plain TypeScript (no DOM, no runes) so a Web Worker could host it later. The page calls
- * `frame(wallDeltaMs)` once per animation frame; the session maps wall time to virtual time at the
+ * Plain TypeScript (no DOM, no runes): the session host runs it in the lab's Web Worker, and tests
+ * and the CLI run it in-process. The host calls `frame(wallDeltaMs)` once per tick; the session maps wall time to virtual time at the
  * chosen speed, keeps snapshots in a bounded ring (considered every `snapshotEvery` virtual ms),
  * and records every learner action (fault, console line, applied YAML) with its virtual time.
  * Jumping back restores the nearest snapshot at or before the target and replays the recorded
@@ -16,26 +16,13 @@
  * `requestIdleCallback`) once the clock pauses or an idle period is long enough, or inline when
  * the replay it saves has grown to `forceAfter` times its cost.
  */
-import { Cluster, type ClusterSnapshot } from '$lib/sim/cluster';
-import type { SimEvent } from '$lib/sim/engine/engine';
+import { Cluster, type ClusterSnapshot } from '../cluster';
+import type { SimEvent } from '../engine/engine';
 
-export type Speed = 1 | 10 | 60 | 600 | 'max';
-export const SPEEDS: readonly Speed[] = [1, 10, 60, 600, 'max'];
+import type { LabAction, LabActionInput, LabRecording, Speed } from './protocol';
 
-export type LabActionInput =
-  | { kind: 'fault'; action: string; target?: string }
-  | { kind: 'console'; line: string }
-  | { kind: 'apply'; yaml: string; fileName: string };
-
-export type LabAction = LabActionInput & { t: number };
-
-/** What a save file and a share link hold: enough to rebuild the same cluster at the same time. */
-export interface LabRecording {
-  scenario: string;
-  fileName: string;
-  t: number;
-  actions: LabAction[];
-}
+export { SPEEDS } from './protocol';
+export type { LabAction, LabActionInput, LabRecording, Speed } from './protocol';
 
 export interface LabPerformers {
   /** Run one console line against `cluster` (replays discard the output). */

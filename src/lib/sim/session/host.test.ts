@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SessionHost } from './host';
+import type { FrameMessage, SessionCommand, SessionMessage } from './protocol';
+
+const THREE_NODES = readFileSync(new URL('../../../../scenarios/three-nodes.yaml', import.meta.url), 'utf8');
+const HEARTBEAT = readFileSync(new URL('../../../../scenarios/heartbeat-loss.yaml', import.meta.url), 'utf8');
+
+/** A host driven by hand: every message it posts is kept (structured-cloned, as postMessage does). */
+function harness(wall = () => 0) {
+  const out: SessionMessage[] = [];
+  const host = new SessionHost({ post: (m) => out.push(structuredClone(m)), wallClock: wall });
+  let id = 0;
+  const send = (command: SessionCommand | Record<string, unknown>) => {
+    const n = ++id;
+    host.receive({ id: n, command });
+    const reply = out.find((m) => m.type === 'reply' && m.id === n);
+    if (!reply || reply.type !== 'reply') throw new Error(`no reply to ${n}`);
+    return reply;
+  };
+  const frames = () => out.filter((m): m is FrameMessage => m.type === 'frame');
+  return { host, out, send, frames };
+}
+
+describe('the session host', () => {
+  it('answers a message before init and a malformed message with an error, and changes nothing', () => {
+    const { host, out, send } = harness();
+    expect(send({ type: 'play' })).toEqual({
+      type: 'reply',
+      id: 1,
+      ok: false,
+      error: 'session not started: send "init" before "play"'
+    });
+    host.receive('play');
+    expect(out.at(-1)).toEqual({ type: 'protocol-error', error: 'message: expected an object { id, command }' });
+    expect(send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml' } }).ok).toBe(true);
+    const before = host.cluster!.now;
+    const log = host.cluster!.eventLog.length;
+    expect(send({ type: 'launch' })).toMatchObject({
+      ok: false,
+      error: 'message.command.type: unknown command "launch"'
+    });
+    expect(send({ type: 'jump', t: 'soon' })).toMatchObject({
+      ok: false,
+      error: 'command.t: expected a number of milliseconds (0 or more)'
+    });
+    expect(send({ type: 'speed', speed: 7 })).toMatchObject({
+      ok: false,
+      error: 'command.speed: expected one of 1, 10, 60, 600, max'
+    });
+    expect(send({ type: 'lesson', action: { op: 'answer', id: 'q' } })).toMatchObject({
+      ok: false,
+      error: 'command.action: an answer needs a question id and a value'
+    });
+    host.receive({ id: 'x', command: { type: 'play' } });
+    expect(out.at(-1)).toEqual({ type: 'protocol-error', error: 'message.id: expected an integer' });
+    expect(host.cluster!.now).toBe(before);
+    expect(host.cluster!.eventLog.length).toBe(log);
+    expect(host.playing).toBe(false);
+  });
+
+  it('refuses a scenario that does not load, with the scenario’s own message', () => {
+    const { host, send } = harness();
+    const r = send({ type: 'init', init: { scenario: 'kind: Scenario\nspec: [', fileName: 'bad.yaml' } });
+    expect(r.ok).toBe(false);
+    expect(r.ok === false && r.error).toMatch(/bad\.yaml/);
+    expect(host.cluster).toBeUndefined();
+  });
+
+  it('publishes a full frame, then only what changed', () => {
+    const { send, frames } = harness();
+    send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml' } });
+    send({ type: 'advance', ms: 30_000 });
+    const first = frames()[0];
+    expect(first.full).toBe(true);
+    expect(first.nodeOrder).toEqual(['worker-1', 'worker-2', 'worker-3']);
+    const last = frames().at(-1)!;
+    expect(last.full).toBe(false);
+    expect(last.now).toBe(30_000);
+    // Three nodes registered and their pods were created: each node's view changed.
+    expect(last.nodes?.map((n) => n.name).sort()).toEqual(['worker-1', 'worker-2', 'worker-3']);
+    expect(last.nodes?.every((n) => n.ready === 'True')).toBe(true);
+    // Events are appended after those the first frame carried.
+    expect(last.eventsFrom).toBe(first.events?.length ?? 0);
+    expect(last.events!.length).toBeGreaterThan(10);
+    const events = last.eventsFrom! + last.events!.length;
+    // Nothing happens in a paused session's command that moves no clock: only the envelope.
+    send({ type: 'select', selection: { kind: 'node', name: 'worker-1' } });
+    const sel = frames().at(-1)!;
+    expect(sel.nodes).toBeUndefined();
+    expect(sel.events).toBeUndefined();
+    expect(sel.selection?.object).toMatchObject({ kind: 'Node', metadata: { name: 'worker-1' } });
+    send({ type: 'advance', ms: 1000 });
+    const next = frames().at(-1)!;
+    if (next.events) expect(next.eventsFrom).toBe(events);
+  });
+
+  it('runs the console and the faults through the same doors, and records them', () => {
+    const { out, send } = harness();
+    send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml' } });
+    send({ type: 'advance', ms: 20_000 });
+    expect(send({ type: 'exec', line: 'kubectl get nodes' })).toMatchObject({ ok: true, result: { exitCode: 0 } });
+    const lines = out.filter((m) => m.type === 'console').flatMap((m) => (m.type === 'console' ? m.lines : []));
+    expect(lines[0]).toMatchObject({ kind: 'input', text: '$ kubectl get nodes' });
+    expect(lines[1].text.split('\n')[0]).toMatch(/^NAME +STATUS +ROLES +AGE +VERSION$/);
+    expect(send({ type: 'fault', action: 'StopKubelet', target: 'worker-2' })).toMatchObject({
+      ok: true,
+      result: {}
+    });
+    expect(send({ type: 'fault', action: 'Explode', target: 'worker-2' })).toMatchObject({
+      ok: true,
+      result: { error: expect.stringContaining('Explode') }
+    });
+    const rec = send({ type: 'recording' });
+    expect(rec.ok && rec.result).toMatchObject({
+      fileName: 'three-nodes.yaml',
+      t: 20_000,
+      actions: [
+        { kind: 'console', line: 'kubectl get nodes', t: 20_000 },
+        { kind: 'fault', action: 'StopKubelet', target: 'worker-2', t: 20_000 }
+      ]
+    });
+  });
+
+  it('gives the same event log for the same scenario, seed and commands, and after a jump back', () => {
+    const commands: SessionCommand[] = [
+      { type: 'init', init: { scenario: HEARTBEAT, fileName: 'heartbeat-loss.yaml' } },
+      { type: 'advance', ms: 40_000 },
+      { type: 'exec', line: 'kubectl cordon worker-1' },
+      { type: 'fault', action: 'StopKubelet', target: 'worker-3' },
+      { type: 'advance', ms: 120_000 },
+      { type: 'eventLog' }
+    ];
+    const run = () => {
+      const { send } = harness();
+      let last: unknown;
+      for (const c of commands) {
+        const r = send(c);
+        expect(r.ok).toBe(true);
+        if (r.ok) last = r.result;
+      }
+      return JSON.stringify(last);
+    };
+    const a = run();
+    expect(a).toBe(run());
+    expect(JSON.parse(a).length).toBeGreaterThan(30);
+    // Time travel: back to 50 s and forward again replays the same history.
+    const { send } = harness();
+    for (const c of commands.slice(0, 5)) send(c);
+    send({ type: 'jump', t: 50_000 });
+    send({ type: 'jump', t: 160_000 });
+    const again = send({ type: 'eventLog' });
+    expect(again.ok && JSON.stringify(again.result)).toBe(a);
+  });
+
+  it('plays at the chosen speed from the wall clock, within its frame budget', () => {
+    let wall = 0;
+    const { host, send } = harness(() => wall);
+    send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml' } });
+    send({ type: 'speed', speed: 60 });
+    send({ type: 'play' });
+    host.tick();
+    for (let i = 0; i < 10; i++) {
+      wall += 16;
+      host.tick();
+    }
+    // 160 wall ms at 60× is 9.6 virtual seconds (the clock stops at the last event before it).
+    expect(host.cluster!.now).toBeGreaterThan(9_000);
+    expect(host.cluster!.now).toBeLessThanOrEqual(9_600);
+  });
+});

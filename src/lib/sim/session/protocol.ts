@@ -1,0 +1,272 @@
+/**
+ * The session protocol: what the page and the lab session say to each other across the worker
+ * boundary. Everything here is plain data (structured-clone safe): commands go in, replies and
+ * frames (read models as a first snapshot plus compact diffs) come out. The same messages flow
+ * when the session runs in-process (CLI, tests), so a page, a worker and Node see one contract.
+ *
+ * Types only, plus the constant lists of speeds and commands: importing this file loads no part
+ * of the simulation.
+ */
+import type { EventLogEntry } from '../events/recorder';
+import type { TraceResult } from '../network/trace';
+import type { ControlPlaneView, NodeView, PodView } from '../observe/cluster-map';
+import type { CpModel } from '../observe/controlplane';
+import type { NetworkModel, NetworkSubscription } from '../observe/network';
+import type { ReadyChange } from '../observe/ready-history';
+import type { SchedulingAttempt } from '../scheduler/types';
+import type { Language, Lesson } from '../../lessons/format';
+
+export type Speed = 1 | 10 | 60 | 600 | 'max';
+export const SPEEDS: readonly Speed[] = [1, 10, 60, 600, 'max'];
+
+export type LabActionInput =
+  | { kind: 'fault'; action: string; target?: string }
+  | { kind: 'console'; line: string }
+  | { kind: 'apply'; yaml: string; fileName: string };
+
+export type LabAction = LabActionInput & { t: number };
+
+/** What a save file and a share link hold: enough to rebuild the same cluster at the same time. */
+export interface LabRecording {
+  scenario: string;
+  fileName: string;
+  t: number;
+  actions: LabAction[];
+}
+
+export type Selection =
+  { kind: 'node'; name: string } | { kind: 'pod'; key: string } | { kind: 'component'; name: string };
+
+/** A lesson played on the session's cluster: its checks, setup and solution run next to it. */
+export interface LessonInit {
+  lesson: Lesson;
+  lang: Language;
+  /** Event reasons the lesson's watch embeds show. */
+  watchReasons: string[];
+  /** The lesson shows no fault panel: faults from the page are refused (the solution may use them). */
+  faultsHidden: boolean;
+  /** Progress restored from storage: answers, hints, solution viewed, ticked tasks. */
+  restore?: LessonRestore;
+}
+
+export interface LessonRestore {
+  answers: Record<string, { value: string | number; correct: boolean }>;
+  hints: Record<string, number>;
+  solutionViewed: boolean;
+  done: string[];
+}
+
+export interface SessionInit {
+  scenario: string;
+  fileName: string;
+  /** Named files `kubectl apply -f <name>` can read. */
+  files?: Record<string, string>;
+  lesson?: LessonInit;
+  /** A saved or shared recording replayed before the first frame. */
+  recording?: LabRecording;
+  /**
+   * Virtual ms to run quietly before the first frame, so the lab opens on a cluster that is
+   * already up (nodes registered, workloads Running). 0 opens at the scenario's start.
+   */
+  warmupMs?: number;
+}
+
+/** Optional read models: computed only while a view shows them. */
+export interface Subscriptions {
+  controlPlane?: boolean;
+  /** The network view of one node. */
+  network?: NetworkSubscription;
+}
+
+export type LessonOp =
+  | { op: 'answer'; id: string; value: string | number }
+  | { op: 'restore'; restore: LessonRestore }
+  | { op: 'resetLab' }
+  | { op: 'startOver' }
+  | { op: 'showSolution' }
+  | { op: 'lang'; lang: Language };
+
+export type SessionCommand =
+  | { type: 'init'; init: SessionInit }
+  | { type: 'play' }
+  | { type: 'pause' }
+  | { type: 'speed'; speed: Speed }
+  | { type: 'step' }
+  | { type: 'advance'; ms: number }
+  | { type: 'jump'; t: number }
+  | { type: 'reset' }
+  | { type: 'load'; recording: LabRecording }
+  | { type: 'fault'; action: string; target?: string }
+  | { type: 'exec'; line: string }
+  | { type: 'interrupt' }
+  | { type: 'complete'; line: string }
+  | { type: 'apply'; yaml: string; fileName?: string }
+  | { type: 'edit'; yaml: string; ref: EditRef }
+  | { type: 'trace'; from: string; to: string }
+  | { type: 'clearTrace' }
+  | { type: 'select'; selection?: Selection }
+  | { type: 'subscribe'; subscriptions: Subscriptions }
+  | { type: 'recording' }
+  | { type: 'eventLog' }
+  | { type: 'lesson'; action: LessonOp };
+
+export type CommandType = SessionCommand['type'];
+
+/** Every command the session accepts; anything else gets an error reply and changes nothing. */
+export const COMMAND_TYPES: readonly CommandType[] = [
+  'init',
+  'play',
+  'pause',
+  'speed',
+  'step',
+  'advance',
+  'jump',
+  'reset',
+  'load',
+  'fault',
+  'exec',
+  'interrupt',
+  'complete',
+  'apply',
+  'edit',
+  'trace',
+  'clearTrace',
+  'select',
+  'subscribe',
+  'recording',
+  'eventLog',
+  'lesson'
+];
+
+/** A page → session message. `id` pairs it with its reply. */
+export interface SessionRequest {
+  id: number;
+  command: SessionCommand;
+}
+
+export interface ManifestIssueData {
+  file: string;
+  line: number;
+  column: number;
+  path: string;
+  message: string;
+}
+
+export interface ApplyResult {
+  ok: boolean;
+  message: string;
+  issues: ManifestIssueData[];
+}
+
+/** The object `kubectl edit` opened in the editor. */
+export interface EditRef {
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  /** `kubectl edit`: open this object in the editor. */
+  edit?: EditRef & { yaml: string };
+}
+
+/** Results per command (commands not listed reply with `null`). */
+export interface ResultOf {
+  fault: { error?: string };
+  apply: ApplyResult;
+  edit: { ok: boolean; message: string };
+  exec: ExecResult;
+  complete: string[];
+  trace: { error?: string };
+  recording: LabRecording;
+  eventLog: EventLogEntry[];
+  lesson: { correct?: boolean };
+}
+
+export type SessionReply =
+  | { type: 'reply'; id: number; ok: true; result: unknown }
+  | { type: 'reply'; id: number; ok: false; error: string };
+
+export interface ConsoleLine {
+  id: number;
+  kind: 'input' | 'stdout' | 'stderr';
+  text: string;
+}
+
+export interface LessonTaskStatus {
+  id: string;
+  done: boolean;
+  /** Why it is not done yet, in the lesson's language ('' once done). */
+  detail: string;
+}
+
+/** The lesson's state next to the cluster, as the worker evaluates it after each frame. */
+export interface LessonStatus {
+  tasks: LessonTaskStatus[];
+  complete: boolean;
+  /** Virtual ms when the last task ticked, once complete. */
+  completedAt?: number;
+  answers: Record<string, { value: string | number; correct: boolean }>;
+  hints: Record<string, number>;
+  solutionViewed: boolean;
+  solution: { active: boolean; next: number; error: string };
+  setupError: string;
+  /** Events of the watched reasons so far. */
+  watched: EventLogEntry[];
+}
+
+/**
+ * One frame of read models. The first frame after `init` (and after the cluster is replaced) is
+ * full; later ones carry only what changed: nodes by name, appended events and faults, and the
+ * other parts when they differ from the last frame sent.
+ */
+export interface FrameMessage {
+  type: 'frame';
+  seq: number;
+  full: boolean;
+  /** Increments when the cluster is replaced (reset, jump back, load). */
+  generation: number;
+  now: number;
+  playing: boolean;
+  speed: Speed;
+  lagging: boolean;
+  /** Names of all nodes in map order, when the set or order changed. */
+  nodeOrder?: string[];
+  /** NodeViews that changed since the last frame. */
+  nodes?: NodeView[];
+  pendingPods?: PodView[];
+  controlPlane?: ControlPlaneView;
+  proxyMode?: string;
+  cni?: string;
+  podCount?: number;
+  /** Events appended at `eventsFrom` (the page's log is cut to that length first). */
+  eventsFrom?: number;
+  events?: EventLogEntry[];
+  faultsFrom?: number;
+  faults?: { t: number; action: string; target?: string }[];
+  readyHistory?: Record<string, ReadyChange[]>;
+  snapshotTimes?: number[];
+  cp?: CpModel | null;
+  network?: NetworkModel | null;
+  selection?: { object: unknown; scheduling?: SchedulingAttempt[] } | null;
+  lesson?: LessonStatus;
+  trace?: TraceResult | null;
+  announcement?: string;
+  simError?: string;
+  prompt?: string;
+}
+
+export interface ConsoleMessage {
+  type: 'console';
+  lines: ConsoleLine[];
+  clear?: boolean;
+}
+
+/** A message the session could not read (not a request): answered without an id. */
+export interface ProtocolError {
+  type: 'protocol-error';
+  error: string;
+}
+
+export type SessionMessage = SessionReply | FrameMessage | ConsoleMessage | ProtocolError;
