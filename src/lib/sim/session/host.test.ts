@@ -32,8 +32,13 @@ describe('the session host', () => {
       error: 'session not started: send "init" before "play"'
     });
     host.receive('play');
-    expect(out.at(-1)).toEqual({ type: 'protocol-error', error: 'message: expected an object { id, command }' });
-    expect(send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml' } }).ok).toBe(true);
+    expect(out.at(-1)).toEqual({
+      type: 'protocol-error',
+      error: 'message: expected an object { id, command }'
+    });
+    expect(send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml' } }).ok).toBe(
+      true
+    );
     const before = host.cluster!.now;
     const log = host.cluster!.eventLog.length;
     expect(send({ type: 'launch' })).toMatchObject({
@@ -99,8 +104,13 @@ describe('the session host', () => {
     const { out, send } = harness();
     send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml' } });
     send({ type: 'advance', ms: 20_000 });
-    expect(send({ type: 'exec', line: 'kubectl get nodes' })).toMatchObject({ ok: true, result: { exitCode: 0 } });
-    const lines = out.filter((m) => m.type === 'console').flatMap((m) => (m.type === 'console' ? m.lines : []));
+    expect(send({ type: 'exec', line: 'kubectl get nodes' })).toMatchObject({
+      ok: true,
+      result: { exitCode: 0 }
+    });
+    const lines = out
+      .filter((m) => m.type === 'console')
+      .flatMap((m) => (m.type === 'console' ? m.lines : []));
     expect(lines[0]).toMatchObject({ kind: 'input', text: '$ kubectl get nodes' });
     expect(lines[1].text.split('\n')[0]).toMatch(/^NAME +STATUS +ROLES +AGE +VERSION$/);
     expect(send({ type: 'fault', action: 'StopKubelet', target: 'worker-2' })).toMatchObject({
