@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { clockText, pauseLab } from './clock';
 
 const LESSON = '/lessons/12-troubleshooting';
 // Seed 4 draws the variant kubelet-stopped: the kubelet on worker-2 stops 20s in.
@@ -20,10 +21,11 @@ test('a pinned seed gives the same fault: worker-2 goes NotReady, the learner na
   await expect(page.getByTestId('challenge-seed')).toHaveText('Seed 4 · pinned by the link');
   await expect(page.getByRole('button', { name: 'New challenge' })).toBeVisible();
 
-  // Before the fault shows, the fix task waits for it, whatever the cluster looks like.
+  // The lab plays on its own; pause it. Before the fault shows, the fix task waits for it.
+  const opened = await pauseLab(page);
   await page.getByRole('button', { name: 'Jump forward 1 minute' }).click();
   await page.getByRole('button', { name: 'Jump forward 1 minute' }).click();
-  await expect(page.getByTestId('clock')).toHaveText('t = 2m0s');
+  await expect(page.getByTestId('clock')).toHaveText(clockText(opened + 120));
 
   const input = page.getByRole('textbox', { name: 'Console command' });
   await input.fill('kubectl get nodes');

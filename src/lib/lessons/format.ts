@@ -82,6 +82,11 @@ export interface LessonSpec {
   spec: {
     /** Virtual time within which the reference solution must satisfy every task. */
     timeBudget: string;
+    /**
+     * How the lab opens: `running` (default) plays the scenario's start quietly until its nodes
+     * are Ready and its workloads Running; `boot` opens at t=0 for a lesson about the start itself.
+     */
+    start?: 'running' | 'boot';
     views: LabView[];
     disabled?: DisabledAction[];
     questions?: QuestionSpec[];

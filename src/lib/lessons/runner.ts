@@ -80,6 +80,18 @@ export class LessonRunner {
     if (s.complete && this.completedAt === undefined) this.completedAt = this.lab.cluster.now;
   }
 
+  /**
+   * After the lab replayed a recording: the setup steps up to now are in it, so they are not
+   * applied again; the reference solution is not playing.
+   */
+  resume(): void {
+    const now = this.lab.cluster.now;
+    this.session.cluster = this.lab.cluster;
+    this.setupNext = this.setupSteps.filter((x) => x.at <= now).length;
+    this.solution = { active: false, next: 0, error: '' };
+    this.lastNow = now;
+  }
+
   setLang(lang: Language): void {
     this.session.lang = lang;
   }

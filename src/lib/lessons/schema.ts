@@ -162,6 +162,11 @@ export const lessonSpecSchema = {
       additionalProperties: false,
       properties: {
         timeBudget: duration,
+        start: {
+          enum: ['running', 'boot'],
+          description:
+            'How the lab opens: running (default) plays the start quietly until nodes are Ready and workloads Running; boot opens at t=0.'
+        },
         views: {
           type: 'array',
           minItems: 1,

@@ -4,6 +4,7 @@ import { SessionHost } from './host';
 import type { FrameMessage, SessionCommand, SessionMessage } from './protocol';
 
 const THREE_NODES = readFileSync(new URL('../../../../scenarios/three-nodes.yaml', import.meta.url), 'utf8');
+const NO_CNI = readFileSync(new URL('../../../../scenarios/no-cni.yaml', import.meta.url), 'utf8');
 const HEARTBEAT = readFileSync(new URL('../../../../scenarios/heartbeat-loss.yaml', import.meta.url), 'utf8');
 
 /** A host driven by hand: every message it posts is kept (structured-cloned, as postMessage does). */
@@ -177,5 +178,30 @@ describe('the session host', () => {
     // 160 wall ms at 60× is 9.6 virtual seconds (the clock stops at the last event before it).
     expect(host.cluster!.now).toBeGreaterThan(9_000);
     expect(host.cluster!.now).toBeLessThanOrEqual(9_600);
+  });
+
+  it('opens on a cluster that is already up: nodes Ready, workloads Running', () => {
+    const { host, send, frames } = harness();
+    send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml', warmupMs: 60_000 } });
+    const first = frames()[0];
+    expect(first.full).toBe(true);
+    expect(first.now).toBeGreaterThan(0);
+    expect(first.now).toBeLessThan(60_000);
+    expect(first.nodes!.map((n) => n.ready)).toEqual(['True', 'True', 'True']);
+    const pods = first.nodes!.flatMap((n) => n.pods);
+    // 3 web replicas and a log agent per node.
+    expect(pods).toHaveLength(6);
+    expect(pods.every((p) => p.status === 'Running')).toBe(true);
+    expect(first.pendingPods).toEqual([]);
+    // A reset opens on the same running cluster, at the same moment.
+    send({ type: 'advance', ms: 30_000 });
+    send({ type: 'reset' });
+    expect(host.cluster!.now).toBe(first.now);
+  });
+
+  it('stops the quiet start at its cap when the scenario never comes up', () => {
+    const { host, send } = harness();
+    send({ type: 'init', init: { scenario: NO_CNI, fileName: 'no-cni.yaml', warmupMs: 60_000 } });
+    expect(host.cluster!.now).toBe(60_000);
   });
 });

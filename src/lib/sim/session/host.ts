@@ -44,6 +44,7 @@ import {
   type Subscriptions
 } from './protocol';
 import { checkCommand } from './validate';
+import { warmUp } from './warmup';
 
 export interface HostOptions {
   post(message: SessionMessage): void;
@@ -228,6 +229,7 @@ export class SessionHost {
       case 'load':
         this.setPlaying(false);
         lab.load(c.recording.actions, c.recording.t);
+        this.runner?.resume();
         this.runner?.frame();
         return null;
       case 'fault':
@@ -308,10 +310,26 @@ export class SessionHost {
       });
     }
     this.syncCluster();
-    if (init.recording) lab.load(init.recording.actions, init.recording.t);
-    else if (init.warmupMs) lab.advanceBy(init.warmupMs);
+    if (init.recording) {
+      lab.load(init.recording.actions, init.recording.t);
+      this.runner?.resume();
+    } else this.warmUp();
     this.runner?.frame();
+    if (init.autoplay) this.setPlaying(true);
     return null;
+  }
+
+  /** Open on a cluster that is already up (the init's `warmupMs` caps the quiet start). */
+  private warmUp(): void {
+    const cap = this.init?.warmupMs ?? 0;
+    if (!cap) return;
+    const lab = this.lab!;
+    warmUp(
+      (ms) => lab.advanceBy(ms),
+      () => lab.cluster,
+      cap,
+      () => this.runner?.frame()
+    );
   }
 
   private consoleOptions() {
@@ -331,13 +349,13 @@ export class SessionHost {
   private resetCluster(): void {
     this.setPlaying(false);
     this.lab!.reset();
-    if (this.init?.warmupMs) this.lab!.advanceBy(this.init.warmupMs);
     this.print([], true);
   }
 
   private reset(): null {
     if (this.runner) this.runner.resetLab();
     else this.resetCluster();
+    this.warmUp();
     this.runner?.frame();
     return null;
   }
@@ -415,14 +433,17 @@ export class SessionHost {
         return {};
       case 'resetLab':
         r.resetLab();
+        this.warmUp();
         r.frame();
         return {};
       case 'startOver':
         r.startOver();
+        this.warmUp();
         r.frame();
         this.setPlaying(true);
         return {};
       case 'showSolution':
+        // The reference solution plays from the scenario's start, as `lessons check` replays it.
         r.showSolution();
         return {};
       case 'lang':

@@ -17,6 +17,9 @@ import type { SchedulingAttempt } from '../scheduler/types';
 import type { Language, Lesson } from '../../lessons/format';
 
 export type Speed = 1 | 10 | 60 | 600 | 'max';
+
+/** The longest quiet start a lab plays so it opens on a cluster that is already up (virtual ms). */
+export const DEFAULT_WARMUP_MS = 60_000;
 export const SPEEDS: readonly Speed[] = [1, 10, 60, 600, 'max'];
 
 export type LabActionInput =
@@ -65,10 +68,13 @@ export interface SessionInit {
   /** A saved or shared recording replayed before the first frame. */
   recording?: LabRecording;
   /**
-   * Virtual ms to run quietly before the first frame, so the lab opens on a cluster that is
-   * already up (nodes registered, workloads Running). 0 opens at the scenario's start.
+   * At most this many virtual ms are played quietly before the first frame (and after a reset),
+   * until the nodes are Ready and the workloads Running, so the lab opens on a cluster that is
+   * already up. 0 or absent opens at the scenario's start.
    */
   warmupMs?: number;
+  /** Start the clock at once (a lesson's lab runs on its own). */
+  autoplay?: boolean;
 }
 
 /** Optional read models: computed only while a view shows them. */

@@ -59,6 +59,8 @@ const CHECKS: Record<CommandType, Check[]> = {
       if (i.recording !== undefined) return recording('command.init.recording', i.recording);
       if (i.warmupMs !== undefined && (typeof i.warmupMs !== 'number' || i.warmupMs < 0))
         return 'command.init.warmupMs: expected a number of milliseconds';
+      if (i.autoplay !== undefined && typeof i.autoplay !== 'boolean')
+        return 'command.init.autoplay: expected true or false';
       return undefined;
     }
   ],

@@ -51,6 +51,8 @@ export interface LabOptions {
   recording?: LabRecording;
   /** Virtual ms to run quietly before the first frame (a cluster that is already up). */
   warmupMs?: number;
+  /** Start the clock at once. */
+  autoplay?: boolean;
   /** Called after every frame the session publishes. */
   onFrame?: (lab: Lab) => void;
   /** Defaults to the lab's Web Worker. */
@@ -142,7 +144,8 @@ export class Lab {
           ...(opts.files ? { files: $state.snapshot(opts.files) } : {}),
           ...(opts.lesson ? { lesson: $state.snapshot(opts.lesson) as LessonInit } : {}),
           ...(opts.recording ? { recording: $state.snapshot(opts.recording) as LabRecording } : {}),
-          ...(opts.warmupMs ? { warmupMs: opts.warmupMs } : {})
+          ...(opts.warmupMs ? { warmupMs: opts.warmupMs } : {}),
+          ...(opts.autoplay ? { autoplay: true } : {})
         }
       });
     } catch (e) {

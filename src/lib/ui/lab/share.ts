@@ -23,7 +23,8 @@ function fromBase64Url(s: string): Uint8Array {
   return out;
 }
 
-function isAction(a: unknown): a is LabAction {
+/** A recorded learner action, checked field by field (untrusted input). */
+export function isLabAction(a: unknown): a is LabAction {
   if (!a || typeof a !== 'object') return false;
   const x = a as Record<string, unknown>;
   if (typeof x.t !== 'number' || x.t < 0) return false;
@@ -42,7 +43,7 @@ export function parseRecording(value: unknown): LabRecording {
     throw new Error('the lab file has no scenario');
   if (typeof v.t !== 'number' || !Number.isFinite(v.t) || v.t < 0)
     throw new Error('the lab file has no valid time');
-  if (!Array.isArray(v.actions) || !v.actions.every(isAction))
+  if (!Array.isArray(v.actions) || !v.actions.every(isLabAction))
     throw new Error('the lab file has an invalid action list');
   return { scenario: v.scenario, fileName: v.fileName, t: v.t, actions: v.actions as LabAction[] };
 }

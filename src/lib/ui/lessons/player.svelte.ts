@@ -10,7 +10,14 @@ import type { LessonInit, LessonStatus } from '$lib/sim/session/protocol';
 import type { Language, Lesson } from '$lib/lessons/format';
 import type { ProgressInput, ProgressRecord } from '$lib/persist';
 import { challengeScore, type Score } from '$lib/lessons/score';
-import { emptyState, progressInput, readState, totalHints, type PlayerState } from './progress';
+import {
+  emptyState,
+  MAX_SAVED_ACTIONS,
+  progressInput,
+  readState,
+  totalHints,
+  type PlayerState
+} from './progress';
 import type { Lab } from '$lib/ui/lab/lab.svelte';
 
 /** What the player needs of the lab (`Lab` from src/lib/ui/lab satisfies it). */
@@ -63,6 +70,9 @@ export class LessonPlayer {
   private visibleSince?: number;
   private saving: Promise<unknown> = Promise.resolve();
   private restored = false;
+  /** Where the lab is (saved with the progress, so a reload reopens the same cluster). */
+  private labState?: () => Promise<PlayerState['lab']>;
+  private lastLab?: PlayerState['lab'];
 
   constructor(
     readonly lesson: Lesson,
@@ -100,8 +110,15 @@ export class LessonPlayer {
   }
 
   /** Bind to the lab once its session runs the lesson. */
-  attach(lab: PlayerLab): void {
+  attach(lab: PlayerLab & Partial<Pick<Lab, 'recording'>>): void {
     this.lab = lab;
+    const rec = lab.recording?.bind(lab);
+    this.labState = rec
+      ? async () => {
+          const r = await rec();
+          return r.actions.length <= MAX_SAVED_ACTIONS ? { t: r.t, actions: r.actions } : undefined;
+        }
+      : undefined;
     this.ready = true;
     this.pushRestore();
   }
@@ -279,13 +296,19 @@ export class LessonPlayer {
       this.pauseClock();
       this.resumeClock();
     }
-    const input = progressInput(
-      this.lesson.slug,
-      this.tasks.filter((t) => t.done).map((t) => t.id),
-      this.complete,
-      this.state()
-    );
-    this.saving = this.saving.then(() => save(input)).catch((e) => console.error(e));
+    const done = this.tasks.filter((t) => t.done).map((t) => t.id);
+    const complete = this.complete;
+    const state = this.state();
+    const labState = this.labState;
+    this.saving = this.saving
+      .then(async () => {
+        // The lab's place is asked for in order with the saves; once the lab is closed (the page
+        // is leaving) the last place it gave is kept.
+        const lab = labState ? await labState().catch(() => this.lastLab) : this.lastLab;
+        this.lastLab = lab;
+        await save(progressInput(this.lesson.slug, done, complete, lab ? { ...state, lab } : state));
+      })
+      .catch((e) => console.error(e));
     return this.saving;
   }
 }

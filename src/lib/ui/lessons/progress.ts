@@ -5,6 +5,11 @@
  */
 import type { JsonValue, ProgressInput, ProgressRecord } from '$lib/persist';
 import type { LessonSummary } from '$lib/lessons/bundle';
+import type { LabAction } from '$lib/sim/session/protocol';
+import { isLabAction } from '$lib/ui/lab/share';
+
+/** Saved lab actions beyond this many are not kept (the lab reopens at the lesson's start). */
+export const MAX_SAVED_ACTIONS = 2000;
 
 export interface PlayerState {
   answers: Record<string, { value: string | number; correct: boolean }>;
@@ -18,6 +23,8 @@ export interface PlayerState {
   challenge?: { variant: string; seed?: number };
   /** A challenge: the score when it was solved (0-100). */
   score?: number;
+  /** The lab where the learner left it: its virtual time and their actions, replayed on reload. */
+  lab?: { t: number; actions: LabAction[] };
 }
 
 export const emptyState = (): PlayerState => ({
@@ -59,6 +66,17 @@ export function readState(record: ProgressRecord | undefined): PlayerState {
       s.challenge.seed = ch.seed as number;
   }
   if (typeof raw.score === 'number' && raw.score >= 0 && raw.score <= 100) s.score = raw.score;
+  const lab = raw.lab;
+  if (
+    isObj(lab) &&
+    typeof lab.t === 'number' &&
+    Number.isFinite(lab.t) &&
+    lab.t >= 0 &&
+    Array.isArray(lab.actions) &&
+    lab.actions.length <= MAX_SAVED_ACTIONS &&
+    lab.actions.every(isLabAction)
+  )
+    s.lab = { t: lab.t, actions: lab.actions as LabAction[] };
   return s;
 }
 
