@@ -4,7 +4,9 @@
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { runLessonsCheck } from './lessons';
 import { runCommand, validateCommand, type Output } from './run';
+import { runSchedule } from './schedule';
 
 export const HELP = `Nodeplane: a Kubernetes v1.35 worker node and kubelet simulator.
 
@@ -24,19 +26,6 @@ Usage:
 Exit codes: 0 success, 1 usage or runtime error, 2 scenario rejected (problems on stderr).
 `;
 
-type Runner = (argv: string[], out: Output) => number | Promise<number>;
-
-async function optional(module: string, exportName: string): Promise<Runner | undefined> {
-  try {
-    const m = (await import(module)) as Record<string, unknown>;
-    return typeof m[exportName] === 'function' ? (m[exportName] as Runner) : undefined;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return undefined;
-    throw e;
-  }
-}
-
 export async function main(argv: string[], out: Output): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -44,23 +33,12 @@ export async function main(argv: string[], out: Output): Promise<number> {
       return runCommand(rest, out);
     case 'validate':
       return validateCommand(rest, out);
-    case 'schedule': {
-      const runSchedule = await optional('./schedule.ts', 'runSchedule');
-      if (!runSchedule) {
-        out.stderr('error: nodeplane schedule is not available in this build (cli/schedule.ts is missing)\n');
-        return 1;
-      }
+    case 'schedule':
       return runSchedule(rest, out);
-    }
     case 'lessons': {
       if (rest[0] !== 'check') {
         out.stderr('error: unknown lessons command; use: nodeplane lessons check [path]\n');
         return 1;
-      }
-      const runLessonsCheck = await optional('./lessons.ts', 'runLessonsCheck');
-      if (!runLessonsCheck) {
-        out.stdout('No lessons exist yet: nothing to check.\n');
-        return 0;
       }
       return runLessonsCheck(rest.slice(1), out);
     }

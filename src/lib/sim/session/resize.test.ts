@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { knownFaults } from '$lib/sim/cluster';
-import { ManifestError, parseManifests } from '$lib/sim/manifests';
+import { parseManifests } from '$lib/sim/manifests';
 import { placeholderCluster } from './placeholder';
 import { checkResizable, nodeResizes, RESIZE_FAULT } from './resize';
 
@@ -44,48 +43,19 @@ describe('Node capacity edits', () => {
       }
     ]);
   });
-
-  it.skipIf(knownFaults().some((f) => f.action === RESIZE_FAULT))(
-    'refuses at the capacity line when the node plane cannot resize machines',
-    () => {
-      const c = placeholderCluster();
-      c.runUntil(30_000);
-      const { objects } = parseManifests(nodeYaml('8'), 'editor.yaml');
-      let err: unknown;
-      try {
-        checkResizable(objects, nodeResizes(c, objects));
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(ManifestError);
-      expect((err as ManifestError).issues).toEqual([
-        {
-          file: 'editor.yaml',
-          line: 6,
-          column: 3,
-          path: 'status.capacity',
-          message:
-            'the kubelet on worker-1 reports capacity from its machine; resizing a node is not available in this build'
-        }
-      ]);
-    }
-  );
 });
 
 describe('Node capacity edits with the node plane resize hook', () => {
-  it.runIf(knownFaults().some((f) => f.action === RESIZE_FAULT))(
-    'a bigger cpu capacity lets the Pending pod schedule',
-    () => {
-      const c = placeholderCluster();
-      c.runUntil(30_000);
-      expect(c.api.get('Pod', 'default', 'big').spec.nodeName).toBeUndefined();
-      const { objects } = parseManifests(nodeYaml('8'), 'editor.yaml');
-      const resizes = nodeResizes(c, objects);
-      checkResizable(objects, resizes);
-      for (const r of resizes) c.applyFault(RESIZE_FAULT, { target: r.target, capacity: r.capacity });
-      c.runUntil(120_000);
-      expect(c.api.get('Node', undefined, 'worker-1').status.capacity.cpu).toBe('8');
-      expect(c.api.get('Pod', 'default', 'big').spec.nodeName).toBe('worker-1');
-    }
-  );
+  it('a bigger cpu capacity lets the Pending pod schedule', () => {
+    const c = placeholderCluster();
+    c.runUntil(30_000);
+    expect(c.api.get('Pod', 'default', 'big').spec.nodeName).toBeUndefined();
+    const { objects } = parseManifests(nodeYaml('8'), 'editor.yaml');
+    const resizes = nodeResizes(c, objects);
+    checkResizable(objects, resizes);
+    for (const r of resizes) c.applyFault(RESIZE_FAULT, { target: r.target, capacity: r.capacity });
+    c.runUntil(120_000);
+    expect(c.api.get('Node', undefined, 'worker-1').status.capacity.cpu).toBe('8');
+    expect(c.api.get('Pod', 'default', 'big').spec.nodeName).toBe('worker-1');
+  });
 });
