@@ -75,6 +75,12 @@ export function knownFaults(): { action: string; description: string }[] {
     .sort((a, b) => (a.action < b.action ? -1 : 1));
 }
 
+/** The component kind (and its node, for node agents) that holds the watches a component starts. */
+function watchOwner(kind: string, args: unknown): RequestContext {
+  const node = (args as { nodeName?: unknown } | null)?.nodeName;
+  return typeof node === 'string' ? { component: kind, node } : { component: kind };
+}
+
 export interface ControlPlaneMember {
   name: string;
   running: boolean;
@@ -145,12 +151,15 @@ export class Cluster {
   addComponent(kind: string, args: unknown, opts: { start?: boolean } = {}): Component {
     const f = factories.get(kind);
     if (!f) throw new Error(`unknown component kind "${kind}"`);
-    const c = f(this, args);
-    if (this.components.has(c.id)) throw new Error(`component ${c.id} already exists`);
-    this.components.set(c.id, c);
-    this.engine.register(c.id, (ev) => c.handle(ev));
-    if (opts.start !== false) c.start();
-    return c;
+    // Watches the component starts are held by it (the request log draws their events to it).
+    return this.api.watchingAs(watchOwner(kind, args), () => {
+      const c = f(this, args);
+      if (this.components.has(c.id)) throw new Error(`component ${c.id} already exists`);
+      this.components.set(c.id, c);
+      this.engine.register(c.id, (ev) => c.handle(ev));
+      if (opts.start !== false) c.start();
+      return c;
+    });
   }
 
   removeComponent(id: string): void {
@@ -245,7 +254,7 @@ export class Cluster {
     c.extensions = snap.extensions;
     for (const comp of snap.components) {
       const created = c.addComponent(comp.kind, comp.args, { start: false });
-      created.setState(comp.state);
+      c.api.watchingAs(watchOwner(comp.kind, comp.args), () => created.setState(comp.state));
     }
     return c;
   }

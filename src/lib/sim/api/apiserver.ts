@@ -29,6 +29,7 @@ import {
   type RequestContext,
   type WatchEventType
 } from './types';
+import type { RequestLog } from './requestlog';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -49,12 +50,15 @@ export type WatchHandler<T extends KubeObject = KubeObject> = (
 /** A watch on the pods of one node (the kubelet's `fieldSelector=spec.nodeName=<node>` watch). */
 export interface WatchOptions {
   nodeName?: string;
+  /** Who holds the watch (for the request log); defaults to the one set by `watchingAs`. */
+  by?: RequestContext;
 }
 
 interface Watcher {
   /** Registration order: handlers run in it, whatever their filter. */
   seq: number;
   handler: WatchHandler;
+  by?: RequestContext;
 }
 
 /**
@@ -103,6 +107,9 @@ export class ApiServer {
   requests = new Map<string, number>();
   /** Connectivity hook set by the cluster: throws ConnectionError when `ctx` cannot reach any API server. */
   reachable: (ctx: RequestContext) => void = () => {};
+  /** The request log, while a view draws the traffic (observation only; see requestlog.ts). */
+  requestLog: RequestLog | undefined;
+  private watchOwner: RequestContext | undefined;
 
   private rv = 0;
   private store = new Map<string, Map<string, KubeObject>>();
@@ -188,7 +195,8 @@ export class ApiServer {
     let w = this.watchers.get(kind);
     if (!w) this.watchers.set(kind, (w = { all: [], byNode: new Map() }));
     const kw = w;
-    const entry: Watcher = { seq: ++this.watchSeq, handler: handler as WatchHandler };
+    const by = opts.by ?? this.watchOwner;
+    const entry: Watcher = { seq: ++this.watchSeq, handler: handler as WatchHandler, ...(by ? { by } : {}) };
     const node = kind === 'Pod' ? opts.nodeName : undefined;
     if (node === undefined) kw.all = [...kw.all, entry];
     else kw.byNode.set(node, [...(kw.byNode.get(node) ?? []), entry]);
@@ -202,10 +210,21 @@ export class ApiServer {
     };
   }
 
+  /** Run `fn` with watches it starts held by `ctx` (a process whose parts watch, like kube-controller-manager). */
+  watchingAs<T>(ctx: RequestContext, fn: () => T): T {
+    const saved = this.watchOwner;
+    this.watchOwner = ctx;
+    try {
+      return fn();
+    } finally {
+      this.watchOwner = saved;
+    }
+  }
+
   // ---- writes ------------------------------------------------------------------------------
 
   create<T extends KubeObject>(input: T, ctx?: RequestContext): T {
-    this.begin('create', input.kind, ctx);
+    this.begin('create', input.kind, ctx, undefined, input.metadata);
     const obj = clone(input) as KubeObject;
     const r = resourceForKind(obj.kind);
     obj.metadata = obj.metadata ?? ({} as KubeObject['metadata']);
@@ -244,7 +263,7 @@ export class ApiServer {
 
   /** PUT. With `subresource: 'status'` only the status changes; otherwise the status is kept. */
   update<T extends KubeObject>(input: T, ctx?: RequestContext, opts: { subresource?: 'status' } = {}): T {
-    this.begin('update', input.kind, ctx, opts.subresource);
+    this.begin('update', input.kind, ctx, opts.subresource, input.metadata);
     const r = resourceForKind(input.kind);
     const old = this.get(input.kind, input.metadata.namespace, input.metadata.name);
     if (input.metadata.resourceVersion && input.metadata.resourceVersion !== old.metadata.resourceVersion) {
@@ -300,7 +319,9 @@ export class ApiServer {
   ): T {
     const cur = this.get<T>(kind, namespace, name);
     const merged = mergePatch(clone(cur), patch) as T;
-    this.countOnly('patch', kind, ctx, opts.subresource);
+    // The scheduler binds by setting spec.nodeName; upstream POSTs pods/binding, and the log says so.
+    const binding = kind === 'Pod' && !opts.subresource && isBinding(patch);
+    this.countOnly('patch', kind, ctx, opts.subresource, { name, namespace }, binding);
     return this.updateInternal(merged, opts);
   }
 
@@ -311,7 +332,7 @@ export class ApiServer {
     opts: DeleteOptions = {},
     ctx?: RequestContext
   ): KubeObject | undefined {
-    this.begin('delete', kind, ctx);
+    this.begin('delete', kind, ctx, undefined, { name, namespace });
     const old = this.get(kind, namespace, name);
     if (opts.uid && old.metadata.uid !== opts.uid) {
       throw new ApiError(
@@ -392,19 +413,37 @@ export class ApiServer {
     }
   }
 
-  private begin(verb: string, kind: string, ctx: RequestContext | undefined, sub?: string): void {
+  private begin(
+    verb: string,
+    kind: string,
+    ctx: RequestContext | undefined,
+    sub?: string,
+    obj?: { name?: string; namespace?: string }
+  ): void {
     if (this.dispatching) {
       throw new Error(`${verb} ${kind} from inside a watch handler: handlers must only enqueue work`);
     }
     if (!isKnownKind(kind))
       throw new ApiError(404, 'NotFound', `the server could not find the requested resource`);
-    this.countOnly(verb, kind, ctx, sub);
+    this.countOnly(verb, kind, ctx, sub, obj);
   }
 
-  private countOnly(verb: string, kind: string, ctx: RequestContext | undefined, sub?: string): void {
+  private countOnly(
+    verb: string,
+    kind: string,
+    ctx: RequestContext | undefined,
+    sub?: string,
+    obj?: { name?: string; namespace?: string },
+    binding = false
+  ): void {
     if (ctx) this.reachable(ctx);
-    const key = `${verb} ${resourceForKind(kind).plural}${sub ? '/' + sub : ''}`;
+    const resource = `${resourceForKind(kind).plural}${sub ? '/' + sub : ''}`;
+    const key = `${verb} ${resource}`;
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    if (this.requestLog && ctx) {
+      if (binding) this.requestLog.record(this.engine.now, 'in', ctx, 'create', 'pods/binding', obj);
+      else this.requestLog.record(this.engine.now, 'in', ctx, verb, resource, obj);
+    }
   }
 
   private requireQuorum(): void {
@@ -488,6 +527,11 @@ export class ApiServer {
       if (a || b) list = [...list, ...(a ?? []), ...(b ?? [])].sort((x, y) => x.seq - y.seq);
     }
     if (!list.length) return;
+    const log = this.requestLog;
+    if (log) {
+      const plural = resourceForKind(obj.kind).plural;
+      for (const e of list) if (e.by) log.record(this.engine.now, 'out', e.by, 'watch', plural, obj.metadata);
+    }
     this.dispatching++;
     try {
       for (const e of list) e.handler(type, obj, old);
@@ -495,6 +539,12 @@ export class ApiServer {
       this.dispatching--;
     }
   }
+}
+
+/** A merge patch that only sets spec.nodeName: the scheduler's bind. */
+function isBinding(patch: Record<string, unknown>): boolean {
+  const spec = patch.spec as Record<string, unknown> | undefined;
+  return Object.keys(patch).length === 1 && !!spec && Object.keys(spec).length === 1 && 'nodeName' in spec;
 }
 
 function controllerUid(o: KubeObject): string {

@@ -18,6 +18,8 @@ export type {
 export type { CpModel, LeaderInfo, SizingAction } from './controlplane';
 export type { NetworkDump, NetworkModel, NetworkSubscription } from './network';
 export type { ReadyChange } from './ready-history';
+export type { Process, TrafficDot, TrafficEdge, TrafficModel, VerbClass } from './traffic';
+export { VERB_CLASSES } from '../api/requestlog';
 export type { EventLogEntry } from '../events/recorder';
 export type { TraceHop, TraceResult } from '../network/trace';
 export type { SchedulingAttempt } from '../scheduler/types';

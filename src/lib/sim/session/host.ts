@@ -23,6 +23,7 @@ import { LessonRunner } from '../../lessons/runner';
 import { buildCpModel, type CpModel } from '../observe/controlplane';
 import { ViewBuilder, type LabView, type NodeView } from '../observe/cluster-map';
 import { networkModel, type NetworkModel } from '../observe/network';
+import { enableTraffic, trafficModel } from '../observe/traffic';
 import { recordReady, type ReadyChange } from '../observe/ready-history';
 import { LabSession } from './lab-session';
 import { checkResizable, nodeResizes, RESIZE_FAULT } from './resize';
@@ -84,6 +85,9 @@ interface Sent {
   snapshots: string;
   cp: string;
   network: string;
+  /** The request log the traffic dots were read from, and the last record sent. */
+  trafficLog?: unknown;
+  trafficSeq: number;
   selection?: { object: unknown; attempts: number; key: string };
   lesson: string;
   watched: number;
@@ -102,6 +106,7 @@ const freshSent = (): Sent => ({
   snapshots: '',
   cp: '',
   network: '',
+  trafficSeq: 0,
   lesson: '',
   watched: -1,
   announcement: '',
@@ -623,6 +628,18 @@ export class SessionHost {
     if (netKey !== sent.network) {
       msg.network = net;
       sent.network = netKey;
+    }
+    if (this.subs.traffic) {
+      enableTraffic(cluster);
+      const log = cluster.api.requestLog;
+      if (log !== sent.trafficLog) sent.trafficSeq = 0;
+      const traffic = trafficModel(cluster, sent.trafficSeq);
+      sent.trafficLog = log;
+      sent.trafficSeq = traffic?.lastSeq ?? 0;
+      msg.traffic = traffic;
+    } else if (sent.trafficLog) {
+      msg.traffic = null;
+      sent.trafficLog = undefined;
     }
     const s = this.selection;
     if (!s || s.kind === 'component') {

@@ -13,6 +13,7 @@ import type { ControlPlaneView, NodeView, PodView } from '../observe/cluster-map
 import type { CpModel } from '../observe/controlplane';
 import type { NetworkModel, NetworkSubscription } from '../observe/network';
 import type { ReadyChange } from '../observe/ready-history';
+import type { TrafficModel } from '../observe/traffic';
 import type { SchedulingAttempt } from '../scheduler/types';
 import type { Language, Lesson } from '../../lessons/format';
 
@@ -82,6 +83,8 @@ export interface Subscriptions {
   controlPlane?: boolean;
   /** The network view of one node. */
   network?: NetworkSubscription;
+  /** The cluster diagram: API traffic (kube-apiserver's request log). */
+  traffic?: boolean;
 }
 
 export type LessonOp =
@@ -255,6 +258,8 @@ export interface FrameMessage {
   snapshotTimes?: number[];
   cp?: CpModel | null;
   network?: NetworkModel | null;
+  /** Sent in every frame while subscribed: rates change as time passes. */
+  traffic?: TrafficModel | null;
   selection?: { object: unknown; scheduling?: SchedulingAttempt[] } | null;
   lesson?: LessonStatus;
   trace?: TraceResult | null;

@@ -11,6 +11,7 @@ import type {
   EventLogEntry,
   LabView,
   NetworkModel,
+  TrafficModel,
   NodeView,
   PodView,
   ReadyChange,
@@ -99,6 +100,8 @@ export class Lab {
   /** Read models of the views that subscribed (control plane, network of one node). */
   controlPlaneModel = $state.raw<CpModel | undefined>(undefined);
   networkModel = $state.raw<NetworkModel | undefined>(undefined);
+  /** API traffic for the cluster diagram (while it is shown). */
+  trafficModel = $state.raw<TrafficModel | undefined>(undefined);
   /** The selected object as stored, and a selected pod's scheduling attempts. */
   selection = $state.raw<{ object: unknown; scheduling?: SchedulingAttempt[] } | undefined>(undefined);
   lesson = $state.raw<LessonStatus | undefined>(undefined);
@@ -284,6 +287,7 @@ export class Lab {
     this.subs = next;
     if (!next.controlPlane) this.controlPlaneModel = undefined;
     if (!next.network) this.networkModel = undefined;
+    if (!next.traffic) this.trafficModel = undefined;
     void this.send({ type: 'subscribe', subscriptions: next }).catch(() => {});
   }
 
@@ -372,6 +376,7 @@ export class Lab {
     if (f.readyHistory) this.readyHistory = f.readyHistory;
     if (f.snapshotTimes) this.snapshotTimes = f.snapshotTimes;
     if (f.cp !== undefined) this.controlPlaneModel = f.cp ?? undefined;
+    if (f.traffic !== undefined) this.trafficModel = f.traffic ?? undefined;
     if (f.network !== undefined) this.networkModel = f.network ?? undefined;
     if (f.selection !== undefined) this.selection = f.selection ?? undefined;
     if (f.lesson) this.lesson = f.lesson;
