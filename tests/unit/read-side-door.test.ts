@@ -13,7 +13,8 @@ async function restricted(code: string, filePath: string): Promise<string[]> {
   return r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
-describe('the read-side door', () => {
+// The first lint loads ESLint's TypeScript and Svelte parsers: slow on a busy 2-core machine.
+describe('the read-side door', { timeout: 30_000 }, () => {
   it('refuses a view that imports the cluster or a component', async () => {
     const msgs = await restricted(
       "import { Cluster } from '$lib/sim/cluster';\nimport { kubeProxyOf } from '$lib/sim/network/kubeproxy';\nexport const x = [Cluster, kubeProxyOf];\n",

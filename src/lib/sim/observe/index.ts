@@ -20,6 +20,7 @@ export type { NetworkDump, NetworkModel, NetworkSubscription } from './network';
 export type { ReadyChange } from './ready-history';
 export type { Process, TrafficDot, TrafficEdge, TrafficModel, VerbClass } from './traffic';
 export { VERB_CLASSES } from '../api/requestlog';
+export { nodeGroup } from './groups';
 export type { EventLogEntry } from '../events/recorder';
 export type { TraceHop, TraceResult } from '../network/trace';
 export type { SchedulingAttempt } from '../scheduler/types';

@@ -10,6 +10,7 @@
  */
 import type { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
+import { nodeGroup } from './groups';
 import { RATE_SECONDS, RequestLog, VERB_CLASSES, type EdgeRates, type VerbClass } from '../api/requestlog';
 
 export type { VerbClass } from '../api/requestlog';
@@ -112,20 +113,6 @@ export function processOf(component: string): { process: Process; part?: string 
   return undefined;
 }
 
-const POOL_LABELS = [
-  'nodeplane.dev/pool',
-  'eks.amazonaws.com/nodegroup',
-  'cloud.google.com/gke-nodepool',
-  'kubernetes.azure.com/agentpool'
-];
-
-function groupOf(node: KubeObject | undefined): string {
-  const labels = node?.metadata.labels ?? {};
-  for (const l of POOL_LABELS) if (labels[l]) return `pool:${labels[l]}`;
-  const zone = labels['topology.kubernetes.io/zone'];
-  return zone ? `zone:${zone}` : 'nodes';
-}
-
 function zero(): Record<VerbClass, number> {
   return { read: 0, watch: 0, create: 0, update: 0, delete: 0, bind: 0 };
 }
@@ -159,7 +146,9 @@ export function trafficModel(cluster: Cluster, afterSeq: number): TrafficModel |
     if (!p) return undefined;
     if (p.process === 'kubelet' || p.process === 'kube-proxy') {
       if (!node) return undefined;
-      return aggregated ? `${p.process}@${groupOf(byName.get(node))}` : `${p.process}@${node}`;
+      return aggregated
+        ? `${p.process}@${nodeGroup(byName.get(node)?.metadata.labels)}`
+        : `${p.process}@${node}`;
     }
     return p.process;
   };
