@@ -5,11 +5,11 @@
  */
 import type { NodeView, TrafficEdge } from '$lib/sim/observe';
 
-export const WIDTH = 960;
-export const API = { x: 480, y: 210, w: 190, h: 56 };
-export const ETCD = { x: 480, y: 58 };
-const ROW_TOP = 360;
-const NODE_H = 92;
+export const WIDTH = 720;
+export const API = { x: 360, y: 200, w: 180, h: 52 };
+export const ETCD = { x: 360, y: 58 };
+const ROW_TOP = 330;
+const NODE_H = 100;
 const NODE_GAP = 14;
 
 export interface Box {
@@ -22,11 +22,11 @@ export interface Box {
 
 /** Control-plane clients, placed around kube-apiserver. */
 export const CLIENTS: Record<string, { x: number; y: number }> = {
-  'kube-scheduler': { x: 140, y: 110 },
-  'kube-controller-manager': { x: 140, y: 250 },
-  'cluster-autoscaler': { x: 820, y: 110 },
-  'cloud-controller-manager': { x: 820, y: 190 },
-  kubectl: { x: 820, y: 280 }
+  'kube-scheduler': { x: 116, y: 110 },
+  'kube-controller-manager': { x: 116, y: 240 },
+  'cluster-autoscaler': { x: 604, y: 95 },
+  'cloud-controller-manager': { x: 604, y: 170 },
+  kubectl: { x: 604, y: 255 }
 };
 
 export interface Tile {
@@ -39,13 +39,13 @@ export interface Tile {
 }
 
 /** Tiles for the nodes (or groups), in rows of at most `perRow`, and the diagram's height. */
-export function tiles(ids: string[], perRow = 6): { tiles: Tile[]; height: number } {
+export function tiles(ids: string[], perRow = 4): { tiles: Tile[]; height: number } {
   const n = Math.max(1, Math.min(perRow, ids.length));
-  const w = (WIDTH - 40 - (n - 1) * NODE_GAP) / n;
+  const w = (WIDTH - 20 - (n - 1) * NODE_GAP) / n;
   const out: Tile[] = ids.map((id, i) => {
     const row = Math.floor(i / n);
     const col = i % n;
-    const x = 20 + col * (w + NODE_GAP);
+    const x = 10 + col * (w + NODE_GAP);
     const y = ROW_TOP + row * (NODE_H + NODE_GAP);
     return {
       id,
