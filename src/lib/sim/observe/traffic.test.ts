@@ -100,4 +100,26 @@ describe('API traffic read model (kube-apiserver request log)', () => {
     expect(processOf('kubelet')).toEqual({ process: 'kubelet' });
     expect(processOf('scenario')).toBeUndefined();
   });
+
+  it('folds the node agents of a large cluster into one edge per node pool', () => {
+    const { cluster } = createCluster(`apiVersion: nodeplane.dev/v1alpha1
+kind: Scenario
+metadata: { name: pools }
+spec:
+  nodePools:
+    - { name: general, count: 30, capacity: { cpu: '4', memory: 16Gi }, zone: zone-a }
+    - { name: batch, count: 15, capacity: { cpu: '4', memory: 16Gi }, zone: zone-b }
+`);
+    enableTraffic(cluster);
+    cluster.runUntil(30_000);
+    const m = trafficModel(cluster, 0)!;
+    expect(m.aggregated).toBe(true);
+    const kubelets = m.edges.filter((e) => e.process === 'kubelet');
+    expect(kubelets.map((e) => [e.id, e.nodes])).toEqual([
+      ['kubelet@pool:batch', 15],
+      ['kubelet@pool:general', 30]
+    ]);
+    // 45 Leases renewed every 10 s: 4.5 updates per virtual second in all.
+    expect(kubelets.reduce((n, e) => n + e.in.update, 0)).toBeGreaterThanOrEqual(4.5);
+  });
 });
