@@ -18,7 +18,6 @@ test('the control loop draws real requests: Lease renewals from each kubelet, an
       name: /^Node worker-1: kubelet running, containerd running, CNI installed$/
     })
   ).toBeVisible();
-  await expect(diagram.getByText('No requests yet: press Play.')).toBeVisible();
 
   await page.getByRole('button', { name: 'Play' }).click();
   const recent = diagram.getByTestId('recent-requests');
@@ -58,4 +57,36 @@ test('the control loop in Russian names kubectl as the learner and translates th
   await expect(diagram).toContainText('Цикл управления: каждый запрос к kube-apiserver');
   await expect(diagram).toContainText('kubectl (вы)');
   await expect(diagram).toContainText('событие watch');
+});
+
+test('follow this pod: its life from create to Started, each step a button that jumps the timeline', async ({
+  page
+}) => {
+  await page.goto('/sandbox');
+  await page.getByRole('combobox', { name: 'Scenario', exact: true }).selectOption('three-nodes.yaml');
+  await expect(page.getByRole('button', { name: 'Play' })).toBeVisible({ timeout: 20_000 });
+  await page
+    .getByRole('button', { name: /^Select pod web-/ })
+    .first()
+    .click();
+  await page.getByRole('tab', { name: 'Details' }).click();
+  const seq = page.getByTestId('pod-sequence');
+  await expect(seq.getByRole('heading', { name: /^Follow this pod: default\/web-/ })).toBeVisible();
+  const steps = seq.getByRole('listitem');
+  await expect(
+    steps.filter({ hasText: /kube-controller-manager → kube-apiserver: create pods\s*$/ })
+  ).toHaveCount(1);
+  await expect(
+    steps.filter({ hasText: /kube-scheduler → kube-apiserver: create pods\/binding\s*$/ })
+  ).toHaveCount(1);
+  await expect(
+    steps.filter({ hasText: /kube-scheduler Scheduled: Successfully assigned default\/web-/ })
+  ).toHaveCount(1);
+  await expect(
+    steps.filter({ hasText: /kubelet \(worker-\d\) → container runtime: Started: Started container/ }).first()
+  ).toBeVisible();
+  await expect(seq).not.toContainText('The log starts after this pod was created');
+  // The pod was created at the start: its first step takes the lab back there.
+  await steps.first().getByRole('button').click();
+  await expect(page.getByTestId('clock')).toHaveText('t = 0s');
 });

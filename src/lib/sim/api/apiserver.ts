@@ -29,7 +29,7 @@ import {
   type RequestContext,
   type WatchEventType
 } from './types';
-import type { RequestLog } from './requestlog';
+import { objectLogKey, type RequestLog, type RequestRecord } from './requestlog';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -224,7 +224,7 @@ export class ApiServer {
   // ---- writes ------------------------------------------------------------------------------
 
   create<T extends KubeObject>(input: T, ctx?: RequestContext): T {
-    this.begin('create', input.kind, ctx, undefined, input.metadata);
+    const rec = this.begin('create', input.kind, ctx, undefined, input.metadata);
     const obj = clone(input) as KubeObject;
     const r = resourceForKind(obj.kind);
     obj.metadata = obj.metadata ?? ({} as KubeObject['metadata']);
@@ -232,6 +232,7 @@ export class ApiServer {
     else delete obj.metadata.namespace;
     if (!obj.metadata.name && obj.metadata.generateName) {
       obj.metadata.name = obj.metadata.generateName + this.engine.random.nameSuffix();
+      if (rec) this.requestLog?.named(rec, obj.metadata.name);
     }
     if (
       r.namespaced &&
@@ -258,7 +259,9 @@ export class ApiServer {
     obj.metadata.creationTimestamp = this.timestamp();
     if (obj.spec !== undefined && obj.kind !== 'Pod' && obj.kind !== 'Node') obj.metadata.generation = 1;
     delete obj.metadata.deletionTimestamp;
-    return this.commit('ADDED', obj, undefined) as T;
+    const committed = this.commit('ADDED', obj, undefined) as T;
+    if (rec && obj.kind === 'Event') this.logEventAbout(rec, obj);
+    return committed;
   }
 
   /** PUT. With `subresource: 'status'` only the status changes; otherwise the status is kept. */
@@ -419,13 +422,13 @@ export class ApiServer {
     ctx: RequestContext | undefined,
     sub?: string,
     obj?: { name?: string; namespace?: string }
-  ): void {
+  ): RequestRecord | undefined {
     if (this.dispatching) {
       throw new Error(`${verb} ${kind} from inside a watch handler: handlers must only enqueue work`);
     }
     if (!isKnownKind(kind))
       throw new ApiError(404, 'NotFound', `the server could not find the requested resource`);
-    this.countOnly(verb, kind, ctx, sub, obj);
+    return this.countOnly(verb, kind, ctx, sub, obj);
   }
 
   private countOnly(
@@ -435,15 +438,25 @@ export class ApiServer {
     sub?: string,
     obj?: { name?: string; namespace?: string },
     binding = false
-  ): void {
+  ): RequestRecord | undefined {
     if (ctx) this.reachable(ctx);
     const resource = `${resourceForKind(kind).plural}${sub ? '/' + sub : ''}`;
     const key = `${verb} ${resource}`;
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
-    if (this.requestLog && ctx) {
-      if (binding) this.requestLog.record(this.engine.now, 'in', ctx, 'create', 'pods/binding', obj);
-      else this.requestLog.record(this.engine.now, 'in', ctx, verb, resource, obj);
-    }
+    if (!this.requestLog || !ctx) return undefined;
+    if (binding) return this.requestLog.record(this.engine.now, 'in', ctx, 'create', 'pods/binding', obj);
+    return this.requestLog.record(this.engine.now, 'in', ctx, verb, resource, obj);
+  }
+
+  /** An Event is part of the story of the object it is about ("follow this pod"). */
+  private logEventAbout(rec: RequestRecord, ev: KubeObject): void {
+    const io = ev.involvedObject as { kind?: string; namespace?: string; name?: string } | undefined;
+    if (!io?.kind || !io.name || !isKnownKind(io.kind)) return;
+    this.requestLog?.about(rec, objectLogKey(resourceForKind(io.kind).plural, io.namespace, io.name), {
+      reason: String(ev.reason ?? ''),
+      message: String(ev.message ?? ''),
+      type: String(ev.type ?? 'Normal')
+    });
   }
 
   private requireQuorum(): void {
@@ -530,7 +543,14 @@ export class ApiServer {
     const log = this.requestLog;
     if (log) {
       const plural = resourceForKind(obj.kind).plural;
-      for (const e of list) if (e.by) log.record(this.engine.now, 'out', e.by, 'watch', plural, obj.metadata);
+      // One watch event per holder: a process's controllers share one informer, as upstream's do.
+      let last: RequestContext | undefined;
+      const seen = new Set<RequestContext>();
+      for (const e of list) {
+        if (!e.by || e.by === last || seen.has(e.by)) continue;
+        seen.add((last = e.by));
+        log.record(this.engine.now, 'out', e.by, 'watch', plural, obj.metadata);
+      }
     }
     this.dispatching++;
     try {

@@ -32,6 +32,8 @@ export interface RequestRecord {
   write: boolean;
   name?: string;
   namespace?: string;
+  /** For the create of an Event: what it reports (it is also kept in the involved object's log). */
+  event?: { reason: string; message: string; type: string };
 }
 
 export interface EdgeRates {
@@ -46,6 +48,15 @@ export interface EdgeRates {
 
 export const RECENT = 400;
 export const RATE_SECONDS = 10;
+/** Requests kept per object ("follow this pod"), and objects followed at most (oldest dropped). */
+export const PER_OBJECT = 80;
+export const MAX_OBJECTS = 20_000;
+
+/** `pods/default/web-1`: the key of an object's own log (subresources fold into their object). */
+export function objectLogKey(resource: string, namespace: string | undefined, name: string): string {
+  const slash = resource.indexOf('/');
+  return `${slash < 0 ? resource : resource.slice(0, slash)}/${namespace ?? ''}/${name}`;
+}
 
 export function verbClass(verb: string, resource: string): VerbClass {
   if (resource === 'pods/binding') return 'bind';
@@ -85,6 +96,7 @@ export class RequestLog {
   private ring: (RequestRecord | undefined)[] = new Array(RECENT);
   private seq = 0;
   private edges = new Map<string, Edge>();
+  private objects = new Map<string, { records: RequestRecord[]; folded: number }>();
 
   /** Sequence number of the newest record (0 when empty). */
   get last(): number {
@@ -98,7 +110,7 @@ export class RequestLog {
     verb: string,
     resource: string,
     obj?: { name?: string; namespace?: string }
-  ): void {
+  ): RequestRecord {
     const cls = verbClass(verb, resource);
     const rec: RequestRecord = {
       seq: ++this.seq,
@@ -134,6 +146,40 @@ export class RequestLog {
       e.buckets.fill(0, slot * 2 * K, (slot + 1) * 2 * K);
     }
     e.buckets[slot * 2 * K + (dir === 'in' ? 0 : K) + VERB_CLASSES.indexOf(cls)]++;
+    if (rec.name) this.index(rec);
+    return rec;
+  }
+
+  /** Name a create request once the API server has generated the name (generateName). */
+  named(rec: RequestRecord, name: string): void {
+    if (rec.name) return;
+    rec.name = name;
+    this.index(rec);
+  }
+
+  /** Keep an Event's create in the log of the object it is about, too. */
+  about(rec: RequestRecord, key: string, event: { reason: string; message: string; type: string }): void {
+    rec.event = event;
+    this.index(rec, key);
+  }
+
+  /** The requests and watch events that touched one object, oldest first, and how many were folded away. */
+  objectLog(key: string): { records: RequestRecord[]; folded: number } {
+    const o = this.objects.get(key);
+    return o ? { records: o.records.slice(), folded: o.folded } : { records: [], folded: 0 };
+  }
+
+  private index(rec: RequestRecord, key = objectLogKey(rec.resource, rec.namespace, rec.name!)): void {
+    let o = this.objects.get(key);
+    if (!o) {
+      if (this.objects.size >= MAX_OBJECTS) this.objects.delete(this.objects.keys().next().value!);
+      this.objects.set(key, (o = { records: [], folded: 0 }));
+    }
+    o.records.push(rec);
+    if (o.records.length > PER_OBJECT) {
+      o.records.splice(0, o.records.length - PER_OBJECT);
+      o.folded++;
+    }
   }
 
   /** Records newer than `afterSeq`, oldest first (at most the ring's size). */
@@ -180,5 +226,6 @@ export class RequestLog {
     this.ring = new Array(RECENT);
     this.seq = 0;
     this.edges.clear();
+    this.objects.clear();
   }
 }

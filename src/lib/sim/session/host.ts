@@ -24,6 +24,7 @@ import { buildCpModel, type CpModel } from '../observe/controlplane';
 import { ViewBuilder, type LabView, type NodeView } from '../observe/cluster-map';
 import { networkModel, type NetworkModel } from '../observe/network';
 import { enableTraffic, trafficModel } from '../observe/traffic';
+import { podSequence, type PodSequence } from '../observe/sequence';
 import { recordReady, type ReadyChange } from '../observe/ready-history';
 import { LabSession } from './lab-session';
 import { checkResizable, nodeResizes, RESIZE_FAULT } from './resize';
@@ -88,7 +89,7 @@ interface Sent {
   /** The request log the traffic dots were read from, and the last record sent. */
   trafficLog?: unknown;
   trafficSeq: number;
-  selection?: { object: unknown; attempts: number; key: string };
+  selection?: { object: unknown; attempts: number; key: string; steps: number };
   lesson: string;
   watched: number;
   trace?: TraceResult | null;
@@ -279,6 +280,8 @@ export class SessionHost {
     const fileName = init.fileName;
     // Fail here, with the scenario's own message, rather than inside the first frame.
     const first = createCluster(scenario, { fileName }).cluster;
+    // The request log runs from the start: "follow this pod" tells a pod's whole life.
+    enableTraffic(first);
     let made = false;
     const lab = new LabSession({
       createCluster: () => {
@@ -286,7 +289,9 @@ export class SessionHost {
           made = true;
           return first;
         }
-        return createCluster(scenario, { fileName }).cluster;
+        const c = createCluster(scenario, { fileName }).cluster;
+        enableTraffic(c);
+        return c;
       },
       wallClock: () => this.opts.wallClock(),
       frameBudgetMs: this.budget,
@@ -629,8 +634,9 @@ export class SessionHost {
       msg.network = net;
       sent.network = netKey;
     }
+    // The request log is always on in the lab: "follow this pod" needs the pod's history.
+    enableTraffic(cluster);
     if (this.subs.traffic) {
-      enableTraffic(cluster);
       const log = cluster.api.requestLog;
       if (log !== sent.trafficLog) sent.trafficSeq = 0;
       const traffic = trafficModel(cluster, sent.trafficSeq);
@@ -650,18 +656,28 @@ export class SessionHost {
     const key = s.kind === 'node' ? `node/${s.name}` : `pod/${s.key}`;
     let object: unknown;
     let attempts = 0;
+    let sequence: PodSequence | null = null;
     if (s.kind === 'node') object = cluster.api.tryGet('Node', undefined, s.name);
     else {
       const [ns, name] = s.key.split('/');
       object = cluster.api.tryGet('Pod', ns, name);
       attempts = getSchedulingHistory(cluster, s.key).length;
+      sequence = podSequence(cluster, ns, name);
     }
+    const steps = sequence?.steps.length ?? 0;
     const prev = sent.selection;
-    if (prev && prev.key === key && prev.object === object && prev.attempts === attempts) return;
-    sent.selection = { key, object, attempts };
+    if (
+      prev &&
+      prev.key === key &&
+      prev.object === object &&
+      prev.attempts === attempts &&
+      prev.steps === steps
+    )
+      return;
+    sent.selection = { key, object, attempts, steps };
     msg.selection = {
       object: object ?? null,
-      ...(s.kind === 'pod' ? { scheduling: getSchedulingHistory(cluster, s.key) } : {})
+      ...(s.kind === 'pod' ? { scheduling: getSchedulingHistory(cluster, s.key), sequence } : {})
     };
   }
 

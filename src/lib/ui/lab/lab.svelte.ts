@@ -12,6 +12,7 @@ import type {
   LabView,
   NetworkModel,
   TrafficModel,
+  PodSequence,
   NodeView,
   PodView,
   ReadyChange,
@@ -103,7 +104,9 @@ export class Lab {
   /** API traffic for the cluster diagram (while it is shown). */
   trafficModel = $state.raw<TrafficModel | undefined>(undefined);
   /** The selected object as stored, and a selected pod's scheduling attempts. */
-  selection = $state.raw<{ object: unknown; scheduling?: SchedulingAttempt[] } | undefined>(undefined);
+  selection = $state.raw<
+    { object: unknown; scheduling?: SchedulingAttempt[]; sequence?: PodSequence | null } | undefined
+  >(undefined);
   lesson = $state.raw<LessonStatus | undefined>(undefined);
   /** Commands entered, oldest first (the console's Up/Down). */
   history: string[] = [];

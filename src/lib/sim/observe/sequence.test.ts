@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createCluster } from '$lib/sim/scenario';
+import '$lib/sim/scenario/components';
+import type { KubeObject } from '$lib/sim/api/types';
+import { podSequence } from './sequence';
+import { enableTraffic } from './traffic';
+
+const three = readFileSync(new URL('../../../../scenarios/three-nodes.yaml', import.meta.url), 'utf8');
+
+function probe(cluster: ReturnType<typeof createCluster>['cluster']) {
+  cluster.api.create<KubeObject>(
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'probe', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] }
+    },
+    { component: 'kubectl' }
+  );
+}
+
+describe('follow this pod', () => {
+  it('tells a pod’s life as kubectl → apiserver → etcd → scheduler → bind → kubelet → runtime → status', () => {
+    const { cluster } = createCluster(three);
+    cluster.runUntil(60_000);
+    enableTraffic(cluster);
+    probe(cluster);
+    cluster.runUntil(90_000);
+    const seq = podSequence(cluster, 'default', 'probe')!;
+    expect(seq.partial).toBe(false);
+    const arrows = seq.steps.map((s) => `${s.from}>${s.to} ${s.label}`);
+    const at = (re: RegExp) => {
+      const i = arrows.findIndex((a) => re.test(a));
+      expect(i, `${re} in\n${arrows.join('\n')}`).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    const order = [
+      at(/^kubectl>kube-apiserver create pods$/),
+      at(/^kube-apiserver>etcd \/registry\/pods\/default\/probe$/),
+      at(/^kube-apiserver>kube-scheduler watch pods$/),
+      at(/^kube-scheduler>kube-apiserver create pods\/binding$/),
+      at(/^kube-apiserver>kubelet watch pods$/),
+      at(/^kubelet>runtime Pulled$/),
+      at(/^kubelet>runtime Started$/),
+      at(/^kubelet>kube-apiserver (patch|update) pods\/status$/)
+    ];
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // The scheduler reports the bind once it has written it.
+    expect(at(/^kube-scheduler>kube-scheduler Scheduled$/)).toBeGreaterThan(order[3]);
+    const node = cluster.api.get<KubeObject>('Pod', 'default', 'probe').spec!.nodeName;
+    const started = seq.steps.find((s) => s.label === 'Started')!;
+    expect(started).toMatchObject({ kind: 'event', detail: node, message: 'Started container c' });
+    expect(seq.steps.find((s) => s.label === 'create pods/binding')?.detail).toBeUndefined();
+    expect(seq.steps.find((s) => s.from === 'kubelet' && s.to === 'kube-apiserver')?.detail).toBe(node);
+  });
+
+  it('says when the log began after the pod was created, and is null while the log is off', () => {
+    const { cluster } = createCluster(three);
+    cluster.runUntil(60_000);
+    probe(cluster);
+    expect(podSequence(cluster, 'default', 'probe')).toBeNull();
+    enableTraffic(cluster);
+    cluster.runUntil(70_000);
+    const seq = podSequence(cluster, 'default', 'probe')!;
+    expect(seq.partial).toBe(true);
+    // Only what happened since: the bind (the scheduler works after the create), not the create.
+    expect(seq.steps.some((s) => s.label === 'create pods')).toBe(false);
+    expect(seq.steps.some((s) => s.label === 'create pods/binding')).toBe(true);
+  });
+});
