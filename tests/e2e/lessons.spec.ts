@@ -160,7 +160,8 @@ test('hints on request and "show solution" are recorded; the solution plays on t
 
   // Reset keeps the ticks and opens the running cluster again, where the lesson opened.
   await page.getByRole('button', { name: 'Pause' }).click();
-  await page.getByRole('button', { name: 'Reset the lab' }).click();
+  await page.getByRole('button', { name: 'Reset…' }).click();
+  await page.getByRole('dialog', { name: 'Reset the lab?' }).getByRole('button', { name: 'Reset' }).click();
   await expect(page.getByTestId('clock')).toHaveText(clockText(opened));
   await expect(task(page, 'silence')).toHaveAttribute('data-done', 'true');
 });
