@@ -50,7 +50,7 @@ test('lesson 6 done by following its reference solution through the UI; progress
   await expect(task(page, 'predict')).toHaveAttribute('data-done', 'false');
   await answer.fill('350');
   await page.getByRole('button', { name: 'Check', exact: true }).click();
-  await expect(page.locator('[data-question="evict-time"] [role="status"]')).toContainText('Correct. Right.');
+  await expect(page.locator('[data-question="evict-time"] [role="status"]')).toContainText('✓ Right.');
   await expect(task(page, 'predict')).toHaveAttribute('data-done', 'true');
   await expect(page.getByTestId('task-announcer')).toHaveText(
     'Task done: Predict when the pods on worker-2 will be deleted'
