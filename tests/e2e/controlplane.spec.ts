@@ -15,7 +15,7 @@ test('control-plane tab: quorum, leaders, and sizing up brings the planned p99 u
   await expect(tab).toHaveAttribute('aria-selected', 'true');
   const panel = page.getByRole('tabpanel', { name: 'Control plane' });
   await expect(panel).toContainText(
-    'External etcd: 3 kube-apiserver instance(s) behind the load balancer, 3 etcd member(s) on their own hosts.'
+    'External etcd: 3 kube-apiserver instances behind the load balancer, 3 etcd members on their own hosts.'
   );
   await expect(panel.getByTestId('quorum-status')).toHaveText(
     /3 of 3 etcd members run; the quorum is 2, so writes work\. 1 more member can fail\./

@@ -50,7 +50,7 @@ test('lesson 6 done by following its reference solution through the UI; progress
   await expect(task(page, 'predict')).toHaveAttribute('data-done', 'false');
   await answer.fill('350');
   await page.getByRole('button', { name: 'Check', exact: true }).click();
-  await expect(page.locator('[data-question="evict-time"] [role="status"]')).toContainText('Correct. Right.');
+  await expect(page.locator('[data-question="evict-time"] [role="status"]')).toContainText('✓ Right.');
   await expect(task(page, 'predict')).toHaveAttribute('data-done', 'true');
   await expect(page.getByTestId('task-announcer')).toHaveText(
     'Task done: Predict when the pods on worker-2 will be deleted'
@@ -160,7 +160,8 @@ test('hints on request and "show solution" are recorded; the solution plays on t
 
   // Reset keeps the ticks and opens the running cluster again, where the lesson opened.
   await page.getByRole('button', { name: 'Pause' }).click();
-  await page.getByRole('button', { name: 'Reset the lab' }).click();
+  await page.getByRole('button', { name: 'Reset…' }).click();
+  await page.getByRole('dialog', { name: 'Reset the lab?' }).getByRole('button', { name: 'Reset' }).click();
   await expect(page.getByTestId('clock')).toHaveText(clockText(opened));
   await expect(task(page, 'silence')).toHaveAttribute('data-done', 'true');
 });

@@ -66,3 +66,25 @@ describe('i18n', () => {
     }
   });
 });
+
+describe('plurals and units of the control-plane view', () => {
+  it('says 1 core and 1 kube-apiserver instance in English, and the right Russian forms', async () => {
+    await setLocale('en');
+    expect(t('ops.cp.actions.sizeDown', { cores: 1 })).toBe('Size down to 1 core');
+    expect(t('ops.cp.actions.sizeUp', { cores: 4 })).toBe('Size up to 4 cores');
+    expect(t('ops.cp.topology.stacked', { servers: 1, members: 1 })).toBe(
+      'Stacked etcd: 1 kube-apiserver instance behind the load balancer, 1 etcd member on the control-plane nodes.'
+    );
+    expect(t('ops.cp.sizing.current', { servers: 3, cores: 1 })).toBe(
+      '3 running kube-apiserver instances, 1 core per control-plane machine.'
+    );
+    expect(t('ops.cp.chart.sizing', { servers: 3, cores: 2 })).toBe('3 × 2 cores');
+    await setLocale('ru');
+    expect(t('ops.cp.actions.sizeDown', { cores: 1 })).toBe('Уменьшить до 1 ядра');
+    expect(t('ops.cp.actions.sizeUp', { cores: 4 })).toBe('Увеличить до 4 ядер');
+    expect(t('ops.cp.chart.sizing', { servers: 3, cores: 1 })).toBe('3 × 1 ядро');
+    expect(t('ops.cp.chart.sizing', { servers: 3, cores: 2 })).toBe('3 × 2 ядра');
+    expect(t('ops.cp.chart.sizing', { servers: 3, cores: 8 })).toBe('3 × 8 ядер');
+    await setLocale('en');
+  });
+});

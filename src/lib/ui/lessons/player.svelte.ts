@@ -73,6 +73,7 @@ export class LessonPlayer {
   /** Where the lab is (saved with the progress, so a reload reopens the same cluster). */
   private labState?: () => Promise<PlayerState['lab']>;
   private lastLab?: PlayerState['lab'];
+  private startingOver = false;
 
   constructor(
     readonly lesson: Lesson,
@@ -141,7 +142,7 @@ export class LessonPlayer {
   /** After each lab frame: the lesson's status as the session evaluated it. */
   frame(status: LessonStatus | undefined, now: number): void {
     this.now = now;
-    if (!status) return;
+    if (!status || this.startingOver) return;
     // A task ticked here stays ticked (progress restored before the session knew of it).
     const newly = status.tasks.filter((t, i) => t.done && !this.tasks[i]?.done);
     const changed = status.tasks.some(
@@ -220,12 +221,19 @@ export class LessonPlayer {
   /** Start the lesson over: a fresh cluster, no ticks, no answers (hints used stay counted). */
   async startOver(): Promise<void> {
     if (!this.lab) return;
+    // Frames sent before the session started over still carry the old ticks: ignore them, or a
+    // task ticked here would stay ticked.
+    this.startingOver = true;
+    try {
+      await this.lab.lessonOp({ op: 'startOver' });
+    } finally {
+      this.startingOver = false;
+    }
     this.answers = {};
     this.complete = false;
     this.completedLive = false;
     this.virtualDoneAt = undefined;
     this.tasks = this.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
-    await this.lab.lessonOp({ op: 'startOver' });
     this.resumeClock();
     await this.save();
   }
