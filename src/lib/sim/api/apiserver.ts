@@ -112,6 +112,8 @@ export class ApiServer {
   private watchers = new Map<string, KindWatchers>();
   private watchSeq = 0;
   private dispatching = 0;
+  /** Set while a client collects response warnings (collectWarnings). */
+  private warningSink: string[] | undefined;
 
   constructor(
     private engine: Engine,
@@ -401,9 +403,27 @@ export class ApiServer {
     this.countOnly(verb, kind, ctx, sub);
   }
 
+  /**
+   * Run `fn` (one client's requests) and return the warnings the responses carried: the
+   * deprecation warning of each deprecated resource touched, once each, in request order.
+   */
+  collectWarnings<T>(fn: () => T): { result: T; warnings: string[] } {
+    const saved = this.warningSink;
+    const sink: string[] = [];
+    this.warningSink = sink;
+    try {
+      return { result: fn(), warnings: sink };
+    } finally {
+      this.warningSink = saved;
+    }
+  }
+
   private countOnly(verb: string, kind: string, ctx: RequestContext | undefined, sub?: string): void {
     if (ctx) this.reachable(ctx);
-    const key = `${verb} ${resourceForKind(kind).plural}${sub ? '/' + sub : ''}`;
+    const r = resourceForKind(kind);
+    if (this.warningSink && r.deprecationWarning && !this.warningSink.includes(r.deprecationWarning))
+      this.warningSink.push(r.deprecationWarning);
+    const key = `${verb} ${r.plural}${sub ? '/' + sub : ''}`;
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
   }
 
