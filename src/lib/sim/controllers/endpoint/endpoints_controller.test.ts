@@ -14,7 +14,7 @@ import {
 } from './endpoints_controller';
 
 function pod(c: Cluster, name: string, ip: string, ready: boolean, extra: Partial<KubeObject['spec']> = {}) {
-  return c.api.create({
+  return c.api.create<KubeObject>({
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: 'default', labels: { app: 'web' } },
@@ -32,7 +32,7 @@ function pod(c: Cluster, name: string, ip: string, ready: boolean, extra: Partia
 }
 
 function service(c: Cluster, spec: Record<string, unknown>, labels?: Record<string, string>) {
-  return c.api.create({
+  return c.api.create<KubeObject>({
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name: 'web', namespace: 'default', ...(labels ? { labels } : {}) },
@@ -41,6 +41,8 @@ function service(c: Cluster, spec: Record<string, unknown>, labels?: Record<stri
 }
 
 const ep = (c: Cluster) => c.api.tryGet<KubeObject>('Endpoints', 'default', 'web');
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const subsets = (c: Cluster) => ep(c)!.subsets as any[] | undefined;
 
 describe('endpoints controller', () => {
   it('keeps ready pods in addresses and the others in notReadyAddresses, with nodeName and targetRef', () => {
@@ -78,10 +80,10 @@ describe('endpoints controller', () => {
     pod(c, 'a', '10.244.1.2', true, { terminationGracePeriodSeconds: 30 });
     service(c, {});
     c.advance(100);
-    expect(ep(c)!.subsets[0].addresses.map((x: { ip: string }) => x.ip)).toEqual(['10.244.1.2']);
+    expect(subsets(c)![0].addresses.map((x: { ip: string }) => x.ip)).toEqual(['10.244.1.2']);
     c.api.delete('Pod', 'default', 'a', { gracePeriodSeconds: 30 });
     c.advance(1);
-    expect(ep(c)!.subsets).toBeUndefined();
+    expect(subsets(c)).toBeUndefined();
   });
 
   it('publishes every selected pod as ready with publishNotReadyAddresses', () => {
@@ -89,8 +91,8 @@ describe('endpoints controller', () => {
     pod(c, 'a', '10.244.1.2', false);
     service(c, { publishNotReadyAddresses: true });
     c.advance(100);
-    expect(ep(c)!.subsets[0].addresses.map((x: { ip: string }) => x.ip)).toEqual(['10.244.1.2']);
-    expect(ep(c)!.subsets[0].notReadyAddresses).toBeUndefined();
+    expect(subsets(c)![0].addresses.map((x: { ip: string }) => x.ip)).toEqual(['10.244.1.2']);
+    expect(subsets(c)![0].notReadyAddresses).toBeUndefined();
   });
 
   it('skips Services without a selector and ExternalName Services, and deletes the Endpoints with the Service', () => {
@@ -135,11 +137,13 @@ describe('endpoints controller', () => {
     c.advance(5_000);
     const svc = service(c, {});
     c.advance(100);
-    expect(ep(c)!.metadata.annotations[LAST_CHANGE_TRIGGER_TIME]).toBe(svc.metadata.creationTimestamp);
+    expect(ep(c)!.metadata.annotations![LAST_CHANGE_TRIGGER_TIME]).toBe(
+      svc.metadata.creationTimestamp as string
+    );
     c.advance(10_000);
     pod(c, 'a', '10.244.1.2', true);
     c.advance(100);
-    expect(ep(c)!.metadata.annotations[LAST_CHANGE_TRIGGER_TIME]).toBe('2026-01-01T00:00:15Z');
+    expect(ep(c)!.metadata.annotations![LAST_CHANGE_TRIGGER_TIME]).toBe('2026-01-01T00:00:15Z');
   });
 
   it('groups pods that resolve a named port differently into separate subsets', () => {
