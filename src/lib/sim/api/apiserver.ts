@@ -119,6 +119,8 @@ export class ApiServer {
   private watchers = new Map<string, KindWatchers>();
   private watchSeq = 0;
   private dispatching = 0;
+  /** Set while a client collects response warnings (collectWarnings). */
+  private warningSink: string[] | undefined;
 
   constructor(
     private engine: Engine,
@@ -431,6 +433,21 @@ export class ApiServer {
     return this.countOnly(verb, kind, ctx, sub, obj);
   }
 
+  /**
+   * Run `fn` (one client's requests) and return the warnings the responses carried: the
+   * deprecation warning of each deprecated resource touched, once each, in request order.
+   */
+  collectWarnings<T>(fn: () => T): { result: T; warnings: string[] } {
+    const saved = this.warningSink;
+    const sink: string[] = [];
+    this.warningSink = sink;
+    try {
+      return { result: fn(), warnings: sink };
+    } finally {
+      this.warningSink = saved;
+    }
+  }
+
   private countOnly(
     verb: string,
     kind: string,
@@ -440,7 +457,10 @@ export class ApiServer {
     binding = false
   ): RequestRecord | undefined {
     if (ctx) this.reachable(ctx);
-    const resource = `${resourceForKind(kind).plural}${sub ? '/' + sub : ''}`;
+    const r = resourceForKind(kind);
+    if (this.warningSink && r.deprecationWarning && !this.warningSink.includes(r.deprecationWarning))
+      this.warningSink.push(r.deprecationWarning);
+    const resource = `${r.plural}${sub ? '/' + sub : ''}`;
     const key = `${verb} ${resource}`;
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
     if (!this.requestLog || !ctx) return undefined;

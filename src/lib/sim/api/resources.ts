@@ -8,6 +8,11 @@ export interface ResourceInfo {
   namespaced: boolean;
   group: string;
   version: string;
+  /**
+   * The deprecation warning kube-apiserver sends (HTTP `Warning` header) with every response for
+   * this resource version; kubectl prints it on stderr as `Warning: <text>`.
+   */
+  deprecationWarning?: string;
 }
 
 export const RESOURCES: ResourceInfo[] = [
@@ -54,7 +59,9 @@ export const RESOURCES: ResourceInfo[] = [
     shortNames: ['ep'],
     namespaced: true,
     group: '',
-    version: 'v1'
+    version: 'v1',
+    // pkg/registry/core/endpoint: v1 Endpoints deprecated in favour of EndpointSlice (KEP-4974)
+    deprecationWarning: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice'
   },
   {
     kind: 'Event',

@@ -28,6 +28,7 @@ import { GarbageCollector } from './garbagecollector/garbagecollector';
 import { NodeIpamController } from './nodeipam/node_ipam_controller';
 import { DisruptionController } from './disruption/disruption';
 import { EndpointSliceKcmController } from './endpointslice/controller';
+import { EndpointsController } from './endpoint/endpoints_controller';
 
 export const KCM_ID = 'kube-controller-manager';
 export const KCM_KIND = 'kube-controller-manager';
@@ -69,6 +70,7 @@ export class KubeControllerManager implements Component {
       new PodGCController(this.host('pod-garbage-collector-controller')),
       new GarbageCollector(this.host('garbage-collector-controller')),
       new DisruptionController(this.host('disruption-controller')),
+      new EndpointsController(this.host('endpoints-controller')),
       new EndpointSliceKcmController(this.host('endpointslice-controller'))
     ];
     for (const c of this.controllers) this.state.queues[c.name] = newWorkQueue();

@@ -93,6 +93,18 @@ export function kubectl(ctx: KubectlContext, argv: string[]): ConsoleResult {
     const hint = close ? `\n\nDid you mean this?\n${close}\n` : '\n';
     return { stdout: '', stderr: `error: unknown command "${verb}" for "kubectl"${hint}`, exitCode: 1 };
   }
+  const { result, warnings } = ctx.cluster.api.collectWarnings(() => runVerb(ctx, verb, run, rest));
+  // client-go's warning handler (deduplicating) prints each server warning on stderr as it arrives.
+  if (!warnings.length) return result;
+  return { ...result, stderr: warnings.map((w) => `Warning: ${w}\n`).join('') + result.stderr };
+}
+
+function runVerb(
+  ctx: KubectlContext,
+  verb: string,
+  run: (ctx: KubectlContext, argv: string[]) => ConsoleResult,
+  rest: string[]
+): ConsoleResult {
   try {
     return run(ctx, rest);
   } catch (e) {

@@ -11,10 +11,21 @@ export interface NodeDataplane {
   iptablesList(table: 'nat' | 'filter' | 'mangle', chain?: string): string;
   ipvsadmList(): string;
   nftListRuleset(): string;
+  /** The nftables tables on the node, for `nft list tables|table|chain`. */
+  nftTables(): NftTableView[];
   ipRoute(): string;
   ipAddr(): string;
   /** Files in /etc/cni/net.d: name → content. */
   cniConfigFiles(): Record<string, string>;
+}
+
+export interface NftTableView {
+  family: string;
+  name: string;
+  /** `nft list table <family> <name>` */
+  text: string;
+  /** chain name → `nft list chain <family> <name> <chain>` */
+  chains: Record<string, string>;
 }
 
 type DataplaneProvider = (cluster: Cluster, nodeName: string) => NodeDataplane | undefined;

@@ -10,6 +10,8 @@ import { chooseIptables } from './trace';
 import { rules } from './costmodel';
 import { buildIptables, countRules } from './iptables';
 import { collectServicePorts } from './model';
+import { nft } from '../node/shell/net';
+import type { ShellHost } from '../node/shell/host';
 
 const GOLDEN = new URL('../../../../tests/golden/network/', import.meta.url);
 
@@ -105,6 +107,34 @@ describe('kube-proxy dataplane dumps (golden)', () => {
   });
   it('nft list ruleset on worker-1 matches the golden file', () => {
     golden('nft-list-ruleset.worker-1.txt', dataplane(scenario('nftables'), 'worker-1')!.nftListRuleset());
+  });
+  // upstream: nftables src/rule.c (do_list_tables, do_list_chain, table_print_declaration), src/cmd.c (ENOENT errors)
+  it('nft list tables | table | chain print one table or one chain, errors as nft words them', () => {
+    const c = scenario('nftables');
+    const run = (line: string) => nft(c, { view: { nodeName: 'worker-1' } } as ShellHost, line.split(' '));
+    expect(run('list tables')).toEqual({ stdout: 'table ip kube-proxy\n', stderr: '', exitCode: 0 });
+    expect(run('list tables ip6').stdout).toBe('');
+    const ruleset = dataplane(c, 'worker-1')!.nftListRuleset();
+    expect(run('list table ip kube-proxy').stdout).toBe(ruleset);
+    expect(run('list table kube-proxy').stdout).toBe(ruleset);
+    const chain = run('list chain ip kube-proxy services').stdout;
+    expect(chain.split('\n')[0]).toBe('table ip kube-proxy {');
+    expect(chain.split('\n')[1]).toBe('\tchain services {');
+    expect(chain.endsWith('\t}\n}\n')).toBe(true);
+    expect(ruleset).toContain(chain.split('\n').slice(1, -2).join('\n'));
+    expect(chain).not.toContain('comment "rules for kube-proxy"');
+    expect(chain.match(/\tchain /g)).toHaveLength(1);
+    expect(run('list table ip nat')).toEqual({
+      stdout: '',
+      stderr: 'Error: No such file or directory\nlist table ip nat\n              ^^^\n',
+      exitCode: 1
+    });
+    expect(run('list table inet kube-proxy').stderr).toBe(
+      'Error: No such file or directory; did you mean table \u2018kube-proxy\u2019 in family ip?\nlist table inet kube-proxy\n                ^^^^^^^^^^\n'
+    );
+    expect(run('list chain ip kube-proxy nope').stderr).toBe(
+      'Error: No such file or directory\nlist chain ip kube-proxy nope\n                         ^^^^\n'
+    );
   });
   it('ip route on worker-1 (Calico BGP) matches the golden file', () => {
     golden('ip-route.worker-1.calico.txt', dataplane(scenario(), 'worker-1')!.ipRoute());

@@ -241,6 +241,17 @@ export function buildNftables(ports: ServicePortInfo[], node: NodeNet): NftTable
   return { sets, chains, serviceChains };
 }
 
+export const NFT_FAMILY = 'ip';
+export const NFT_TABLE = 'kube-proxy';
+
+function chainBlock(c: NftChain): string {
+  let b = `\tchain ${c.name} {\n`;
+  if (c.base) b += `\t\t${c.base}\n`;
+  if (c.comment) b += `\t\tcomment "${c.comment}"\n`;
+  for (const r of c.rules) b += `\t\t${r}\n`;
+  return b + '\t}\n';
+}
+
 /** `nft list table ip kube-proxy`: tabs per level, sets and maps before chains, blank line between blocks. */
 export function renderNft(t: NftTable): string {
   const blocks: string[] = [];
@@ -252,14 +263,18 @@ export function renderNft(t: NftTable): string {
     if (s.elements.length) b += `\t\telements = { ${s.elements.join(',\n\t\t\t     ')} }\n`;
     blocks.push(b + '\t}\n');
   }
-  for (const c of t.chains) {
-    let b = `\tchain ${c.name} {\n`;
-    if (c.base) b += `\t\t${c.base}\n`;
-    if (c.comment) b += `\t\tcomment "${c.comment}"\n`;
-    for (const r of c.rules) b += `\t\t${r}\n`;
-    blocks.push(b + '\t}\n');
-  }
-  return `table ip kube-proxy {\n\tcomment "rules for kube-proxy"\n${blocks.join('\n')}}\n`;
+  for (const c of t.chains) blocks.push(chainBlock(c));
+  return `table ${NFT_FAMILY} ${NFT_TABLE} {\n\tcomment "rules for kube-proxy"\n${blocks.join('\n')}}\n`;
+}
+
+/**
+ * `nft list chain ip kube-proxy <chain>`: the table declaration without its comment, the one
+ * chain, the closing brace (src/rule.c do_list_chain, table_print_declaration).
+ */
+export function renderNftChains(t: NftTable): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const c of t.chains) out[c.name] = `table ${NFT_FAMILY} ${NFT_TABLE} {\n${chainBlock(c)}}\n`;
+  return out;
 }
 
 export function countNftRules(t: NftTable): number {

@@ -7,7 +7,7 @@ import type { KubeObject } from '../api/types';
 import { registerDataplaneProvider, type NodeDataplane } from './dataplane';
 import { buildIptables, canaryTables, renderIptablesSave, type NodeNet, type Table } from './iptables';
 import { buildIpvs, ipvsIptables, renderIpvsadm, type IpvsState } from './ipvs';
-import { buildNftables, renderNft } from './nftables';
+import { buildNftables, NFT_FAMILY, NFT_TABLE, renderNft, renderNftChains } from './nftables';
 import { renderIptablesList } from './listing';
 import { kubeProxyOf } from './kubeproxy';
 import {
@@ -77,6 +77,17 @@ export function nodeDataplane(cluster: Cluster, nodeName: string): NodeDataplane
         ? renderIpvsadm(prog.ipvs)
         : renderIpvsadm({ virtualServers: [], dummyAddresses: [], ipsets: {} }),
     nftListRuleset: () => (prog.nft ? renderNft(prog.nft) : ''),
+    nftTables: () =>
+      prog.nft
+        ? [
+            {
+              family: NFT_FAMILY,
+              name: NFT_TABLE,
+              text: renderNft(prog.nft),
+              chains: renderNftChains(prog.nft)
+            }
+          ]
+        : [],
     ipRoute: () =>
       routes(
         plugin,

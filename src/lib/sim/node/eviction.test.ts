@@ -1,3 +1,4 @@
+// upstream: pkg/kubelet/eviction/eviction_manager.go (synchronize: EvictionThresholdMet before reclaim and ranking)
 import { describe, expect, it } from 'vitest';
 import type { Cluster } from '../cluster';
 import { clusterWithNode, createPod, events, nodeCondition, pod } from './testing';
@@ -61,6 +62,12 @@ describe('node-pressure eviction', () => {
     });
     expect(p.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 137 });
     expect(events(c, 'Evicted', 'Pod/default/burstable')).toEqual([[20_100, msg]]);
+    expect(events(c, 'EvictionThresholdMet', 'Node/worker-1')).toEqual([
+      [20_100, 'Attempting to reclaim memory']
+    ]);
+    const order = c.eventLog.filter((e) => e.t === 20_100).map((e) => e.reason);
+    expect(order.indexOf('EvictionThresholdMet')).toBeLessThan(order.indexOf('Killing'));
+    expect(c.eventLog.find((e) => e.reason === 'EvictionThresholdMet')!.type).toBe('Warning');
     expect(c.eventLog.find((e) => e.reason === 'Evicted')!.type).toBe('Warning');
     for (const other of ['guaranteed', 'besteffort', 'important'])
       expect(pod(c, other)!.status.phase).toBe('Running');
@@ -143,6 +150,10 @@ describe('node-pressure eviction', () => {
         .sort()
     ).toEqual(['docker.io/library/nginx:1.27', 'registry.k8s.io/pause:3.10']);
     expect(pod(c)!.status.phase).toBe('Running');
+    // The event comes even when reclaiming images is enough and no pod is evicted.
+    expect(events(c, 'EvictionThresholdMet', 'Node/worker-1')).toEqual([
+      [20_100, 'Attempting to reclaim ephemeral-storage']
+    ]);
     c.runUntil(30_100);
     expect(nodeCondition(c, 'DiskPressure')).toMatchObject({
       status: 'True',

@@ -134,6 +134,8 @@ export function evictionTick(k: Kubelet): void {
     'eviction_manager.go:373',
     `"Eviction manager: attempting to reclaim" resourceName="${first.resource}"`
   );
+  // Recorded on the Node before node-level reclaim and before any pod is ranked.
+  k.nodeEvent('Warning', 'EvictionThresholdMet', `Attempting to reclaim ${first.resource}`);
   if (first.resource === 'ephemeral-storage') {
     const inUse = k.runtime.imagesInUse();
     const unused = k.state.runtime.images.filter((i) => !inUse.has(i.id) && !i.repository.endsWith('/pause'));

@@ -12,11 +12,11 @@ import { normalizeImage } from '../node/registry';
 import { SCENARIO_COMPONENT_ID, type ScenarioComponentArgs } from './component';
 import { loadScenario } from './load';
 import type { Scenario } from './types';
-import { bootstrapHooks } from './hooks';
+import { bootstrapHooks, bootstrapObjects } from './hooks';
 import './component';
 import './components';
 
-export { registerBootstrapHook } from './hooks';
+export { registerBootstrapHook, registerBootstrapObjects } from './hooks';
 
 export interface CreateClusterOptions {
   fileName?: string;
@@ -101,12 +101,17 @@ export function createCluster(scenarioText: string, opts: CreateClusterOptions =
   add('scenario', {
     faults: scenario.faults,
     network: !missing.includes('kubelet'),
-    objects: scenario.objects.map(({ obj, doc, line, file }) => ({
-      obj: structuredClone(obj),
-      doc,
-      line,
-      file
-    })),
+    objects: [
+      ...bootstrapObjects.flatMap(({ name, objects }) =>
+        objects(cluster, scenario).map((obj, i) => ({ obj, doc: i + 1, line: 1, file: name }))
+      ),
+      ...scenario.objects.map(({ obj, doc, line, file }) => ({
+        obj: structuredClone(obj),
+        doc,
+        line,
+        file
+      }))
+    ],
     objectsAt: firstRegistration(cluster)
   } satisfies ScenarioComponentArgs);
   return { cluster, scenario, missing };

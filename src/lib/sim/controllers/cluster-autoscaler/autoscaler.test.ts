@@ -133,6 +133,29 @@ describe('cluster autoscaler: scale-up', () => {
   });
 });
 
+describe('cluster autoscaler: events of a loop that scaled up', () => {
+  // upstream: cluster-autoscaler/processors/status/eventing_scale_up_processor.go
+  it('gives no pod NotTriggerScaleUp in the loop that scaled up; a later loop without one does', () => {
+    const ssd = `---
+apiVersion: v1
+kind: Pod
+metadata: { name: wants-ssd }
+spec:
+  nodeSelector: { disktype: ssd }
+  containers:
+    - { name: app, image: 'nginx:1.27', resources: { requests: { cpu: 100m } } }
+`;
+    const { cluster } = createCluster(scaleUpScenario + ssd);
+    cluster.runUntil(20_000);
+    const triggered = caEvents(cluster, 'TriggeredScaleUp').map((e) => e.t);
+    expect(triggered.length).toBeGreaterThan(0);
+    const loop = triggered[0];
+    const notTriggered = caEvents(cluster, 'NotTriggerScaleUp').map((e) => [e.t, e.object]);
+    expect(notTriggered.filter(([t]) => t === loop)).toEqual([]);
+    expect(notTriggered).toEqual([[loop + 10_000, 'Pod/default/wants-ssd']]);
+  });
+});
+
 describe('cluster autoscaler: scale-down', () => {
   it('removes scaled-up nodes after 10 minutes unneeded, not before, through the Eviction API', () => {
     const { cluster } = createCluster(scaleUpScenario);

@@ -376,11 +376,15 @@ export class ClusterAutoscaler implements Component {
     const plan = planScaleUp(this.cluster, this.groups, this.state.target, pending, this.expanders, skipped);
     const rec = this.cluster.recorder;
     const byKey = new Map(pending.map((p) => [podKey(p), p]));
-    for (const [k, msg] of Object.entries(plan.notHelped)) {
-      rec.event(byKey.get(k)!, 'Normal', 'NotTriggerScaleUp', msg, SOURCE, CTX);
-    }
+    // EventingScaleUpStatusProcessor: pods that remain unschedulable hear NotTriggerScaleUp only
+    // in a loop without a scale-up; a loop that scaled up skips them all.
+    const notTriggered = (): false => {
+      for (const [k, msg] of Object.entries(plan.notHelped))
+        rec.event(byKey.get(k)!, 'Normal', 'NotTriggerScaleUp', msg, SOURCE, CTX);
+      return false;
+    };
     const best = plan.best;
-    if (!best) return false;
+    if (!best) return notTriggered();
     const g = this.group(best.group);
     // GetCappedNewNodeCount: nodes plus upcoming ones may not pass --max-nodes-total.
     let newNodes = best.newNodes;
@@ -388,11 +392,11 @@ export class ClusterAutoscaler implements Component {
     if (max > 0 && newNodes + current > max) {
       newNodes = max - current;
       this.configMapEvent('Warning', 'MaxNodesTotalReached', `Max total nodes in cluster reached: ${max}`);
-      if (newNodes < 1) return false;
+      if (newNodes < 1) return notTriggered();
     }
     // ApplyLimits: cap by the cores and memory left.
     newNodes = capByResources(newNodes, left, perNode[g.name]);
-    if (newNodes < 1) return false;
+    if (newNodes < 1) return notTriggered();
     const newSize = best.current + newNodes;
     this.state.target[g.name] = newSize;
     this.state.lastScaleUp = this.cluster.now;

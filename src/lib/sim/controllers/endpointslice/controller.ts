@@ -40,6 +40,33 @@ function selectorString(sel: Record<string, string>): string {
     .join(',');
 }
 
+/**
+ * The pods a Service selects, sorted by name, or undefined when the Service has no selector (its
+ * endpoints are then written by someone else). Shared by the Endpoints and EndpointSlice controllers.
+ */
+export function selectedPods(cluster: Cluster, svc: KubeObject): KubeObject[] | undefined {
+  const sel = svc.spec?.selector as Record<string, string> | undefined;
+  if (!sel || !Object.keys(sel).length) return undefined;
+  const reqs = parseLabelSelector(selectorString(sel));
+  return cluster.api
+    .list('Pod', { namespace: svc.metadata.namespace })
+    .filter((p) => matchRequirements(reqs, p.metadata.labels))
+    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+}
+
+/** The Services in the pod's namespace whose selector matches the pod now or matched it before. */
+export function servicesOfPod(cluster: Cluster, pod: KubeObject, old?: KubeObject): string[] {
+  const keys: string[] = [];
+  for (const svc of cluster.api.list('Service', { namespace: pod.metadata.namespace })) {
+    const sel = svc.spec?.selector as Record<string, string> | undefined;
+    if (!sel || !Object.keys(sel).length) continue;
+    const reqs = parseLabelSelector(selectorString(sel));
+    if (matchRequirements(reqs, pod.metadata.labels) || (old && matchRequirements(reqs, old.metadata.labels)))
+      keys.push(`${svc.metadata.namespace}/${svc.metadata.name}`);
+  }
+  return keys;
+}
+
 function podReady(pod: KubeObject): boolean {
   return ((pod.status?.conditions ?? []) as { type: string; status: string }[]).some(
     (c) => c.type === 'Ready' && c.status === 'True'
@@ -66,13 +93,8 @@ export function desiredEndpoints(
   svc: KubeObject
 ): Map<string, { ports: SlicePort[]; endpoints: SliceEndpoint[] }> {
   const groups = new Map<string, { ports: SlicePort[]; endpoints: SliceEndpoint[] }>();
-  const sel = svc.spec?.selector as Record<string, string> | undefined;
-  if (!sel || !Object.keys(sel).length) return groups;
-  const reqs = parseLabelSelector(selectorString(sel));
-  const pods = cluster.api
-    .list('Pod', { namespace: svc.metadata.namespace })
-    .filter((p) => matchRequirements(reqs, p.metadata.labels))
-    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  const pods = selectedPods(cluster, svc);
+  if (!pods) return groups;
   const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
   for (const pod of pods) {
     const ip = pod.status?.podIP as string | undefined;
@@ -122,16 +144,7 @@ function watchKeys(cluster: Cluster, enqueue: (key: string) => void): (() => voi
   return [
     api.watch('Service', (_t, o) => enqueue(`${o.metadata.namespace}/${o.metadata.name}`)),
     api.watch('Pod', (_t, o, old) => {
-      for (const svc of api.list('Service', { namespace: o.metadata.namespace })) {
-        const sel = svc.spec?.selector as Record<string, string> | undefined;
-        if (!sel || !Object.keys(sel).length) continue;
-        const reqs = parseLabelSelector(selectorString(sel));
-        if (
-          matchRequirements(reqs, o.metadata.labels) ||
-          (old && matchRequirements(reqs, old.metadata.labels))
-        )
-          enqueue(`${svc.metadata.namespace}/${svc.metadata.name}`);
-      }
+      for (const k of servicesOfPod(cluster, o, old)) enqueue(k);
     }),
     api.watch('EndpointSlice', (_t, o) => {
       const svc = o.metadata.labels?.['kubernetes.io/service-name'];

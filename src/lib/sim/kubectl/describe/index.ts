@@ -19,6 +19,7 @@ import { describePod } from './pod';
 import {
   describeDaemonSet,
   describeDeployment,
+  describeEndpoints,
   describeLease,
   describeReplicaSet,
   describeService
@@ -34,6 +35,7 @@ const DESCRIBERS: Record<string, Describer> = {
   ReplicaSet: describeReplicaSet,
   DaemonSet: describeDaemonSet,
   Service: describeService,
+  Endpoints: describeEndpoints,
   Lease: describeLease
 };
 

@@ -1,4 +1,4 @@
-/** `kubectl describe` for deployments, replicasets, daemonsets, services and leases. */
+/** `kubectl describe` for deployments, replicasets, daemonsets, services, endpoints and leases. */
 import type { KubeObject } from '../../api/types';
 import { apiList, eventsFor, nowEpoch, type KubectlContext } from '../context';
 import { rfc1123z } from '../timefmt';
@@ -215,6 +215,30 @@ export function describeService(ctx: KubectlContext, svc: KubeObject): string {
   w.write(0, `Session Affinity:\t${spec.sessionAffinity ?? 'None'}\n`);
   w.write(0, `Internal Traffic Policy:\t${spec.internalTrafficPolicy ?? 'Cluster'}\n`);
   describeEvents(w, eventsFor(ctx, svc), nowEpoch(ctx));
+  return w.toString();
+}
+
+/** describe.go describeEndpoints: each subset's ready and not-ready IPs, then its ports. */
+export function describeEndpoints(ctx: KubectlContext, ep: KubeObject): string {
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${ep.metadata.name}\n`);
+  w.write(0, `Namespace:\t${ep.metadata.namespace ?? ''}\n`);
+  labelsMultiline(w, 'Labels', ep.metadata.labels);
+  annotationsMultiline(w, 'Annotations', ep.metadata.annotations);
+  w.write(0, 'Subsets:\n');
+  for (const ss of (ep.subsets as Any[]) ?? []) {
+    const ips = (list: Any[] | undefined) => (list ?? []).map((a) => a.ip).join(',') || '<none>';
+    w.write(1, `Addresses:\t${ips(ss.addresses)}\n`);
+    w.write(1, `NotReadyAddresses:\t${ips(ss.notReadyAddresses)}\n`);
+    if (ss.ports?.length) {
+      w.write(1, 'Ports:\n');
+      w.write(2, 'Name\tPort\tProtocol\n');
+      w.write(2, '----\t----\t--------\n');
+      for (const p of ss.ports) w.write(2, `${p.name || '<unset>'}\t${p.port}\t${p.protocol}\n`);
+    }
+    w.write(0, '\n');
+  }
+  describeEvents(w, eventsFor(ctx, ep), nowEpoch(ctx));
   return w.toString();
 }
 

@@ -50,6 +50,36 @@ function formatEndpointList(addrs: string[]): string {
   return addrs.length > 3 ? `${shown} + ${addrs.length - 3} more...` : shown;
 }
 
+/**
+ * printers.go formatEndpoints: `<none>` without subsets; otherwise the ready addresses, port by
+ * port within each subset (`ip:port`, or the bare IP for a headless Service without ports), the
+ * first 3 shown then ` + N more...`. A subset of only not-ready addresses prints nothing.
+ */
+export function formatEndpoints(o: Any): string {
+  const subsets: Any[] = o.subsets ?? [];
+  if (!subsets.length) return '<none>';
+  const list: string[] = [];
+  const max = 3;
+  let count = 0;
+  for (const ss of subsets) {
+    const addrs: Any[] = ss.addresses ?? [];
+    const ports: Any[] = ss.ports ?? [];
+    if (!ports.length) {
+      count += addrs.length;
+      for (const a of addrs) if (list.length < max) list.push(a.ip);
+      continue;
+    }
+    for (const p of ports) {
+      count += addrs.length;
+      for (const a of addrs) {
+        if (list.length < max) list.push(a.ip.includes(':') ? `[${a.ip}]:${p.port}` : `${a.ip}:${p.port}`);
+      }
+    }
+  }
+  const ret = list.join(',');
+  return count > max ? `${ret} + ${count - max} more...` : ret;
+}
+
 export const TABLES: Record<string, TableDef> = {
   Pod: {
     columns: ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'],
@@ -136,15 +166,7 @@ export const TABLES: Record<string, TableDef> = {
   Endpoints: {
     columns: ['NAME', 'ENDPOINTS', 'AGE'],
     wideColumns: [],
-    row: (o, now) => {
-      const addrs: string[] = [];
-      for (const s of (o.subsets as Any[]) ?? []) {
-        for (const a of s.addresses ?? []) {
-          for (const p of s.ports ?? [{}]) addrs.push(p.port ? `${a.ip}:${p.port}` : a.ip);
-        }
-      }
-      return [o.metadata.name, formatEndpointList(addrs), age(o, now)];
-    }
+    row: (o, now) => [o.metadata.name, formatEndpoints(o), age(o, now)]
   },
   EndpointSlice: {
     columns: ['NAME', 'ADDRESSTYPE', 'PORTS', 'ENDPOINTS', 'AGE'],

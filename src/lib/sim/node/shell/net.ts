@@ -145,9 +145,71 @@ export function ipvsadm(cluster: Cluster, host: ShellHost): ShellResult {
   return ok(dataplane(cluster, host.view.nodeName)?.ipvsadmList() ?? IPVS_HEADER);
 }
 
+const NFT_FAMILIES = ['ip', 'ip6', 'inet', 'arp', 'bridge', 'netdev'];
+
+/**
+ * nft's error for an object that does not exist: strerror(ENOENT), the command as nft read it and
+ * carets under the name it could not find (src/cmd.c nft_cmd_enoent_table). A table of that name in
+ * another family is suggested as nft does.
+ */
+function nftEnoent(words: string[], at: number, hint = ''): ShellResult {
+  const line = words.join(' ');
+  const col = words.slice(0, at).join(' ').length + (at ? 1 : 0);
+  return {
+    stdout: '',
+    stderr: `Error: No such file or directory${hint}\n${line}\n${' '.repeat(col)}${'^'.repeat(words[at].length)}\n`,
+    exitCode: 1
+  };
+}
+
+/** `nft list ruleset|tables [family]`, `nft list table [family] <name>`, `nft list chain [family] <table> <chain>`. */
 export function nft(cluster: Cluster, host: ShellHost, argv: string[]): ShellResult {
-  if (argv[0] !== 'list') {
-    return { stdout: '', stderr: 'Error: only "nft list ruleset" is simulated\n', exitCode: 1 };
+  const [verb, what, ...rest] = argv;
+  const supported = 'Error: only "nft list ruleset|tables|table|chain" is simulated\n';
+  if (verb !== 'list') return { stdout: '', stderr: supported, exitCode: 1 };
+  const dp = dataplane(cluster, host.view.nodeName);
+  const tables = dp?.nftTables() ?? [];
+  const family = rest.length && NFT_FAMILIES.includes(rest[0]) ? rest[0] : undefined;
+  const args = family ? rest.slice(1) : rest;
+  const fam = family ?? 'ip';
+  // Index of the first name in the words nft echoes back: "list", what, [family], names…
+  const nameAt = family ? 3 : 2;
+  const words = argv;
+  if (what === 'ruleset') {
+    if (!family) return ok(dp?.nftListRuleset() ?? '');
+    return ok(
+      tables
+        .filter((t) => t.family === family)
+        .map((t) => t.text)
+        .join('')
+    );
   }
-  return ok(dataplane(cluster, host.view.nodeName)?.nftListRuleset() ?? '');
+  if (what === 'tables') {
+    return ok(
+      tables
+        .filter((t) => !family || t.family === family)
+        .map((t) => `table ${t.family} ${t.name}\n`)
+        .join('')
+    );
+  }
+  if (what === 'table' || what === 'chain') {
+    const needed = what === 'table' ? 1 : 2;
+    if (args.length !== needed) {
+      return {
+        stdout: '',
+        stderr: `Error: syntax error, unexpected end of file\n${words.join(' ')}\n`,
+        exitCode: 1
+      };
+    }
+    const t = tables.find((x) => x.family === fam && x.name === args[0]);
+    if (!t) {
+      const other = tables.find((x) => x.name === args[0]);
+      const hint = other ? `; did you mean table \u2018${other.name}\u2019 in family ${other.family}?` : '';
+      return nftEnoent(words, nameAt, hint);
+    }
+    if (what === 'table') return ok(t.text);
+    const chain = t.chains[args[1]];
+    return chain === undefined ? nftEnoent(words, nameAt + 1) : ok(chain);
+  }
+  return { stdout: '', stderr: supported, exitCode: 1 };
 }

@@ -327,6 +327,7 @@ describe('networking and system tools', () => {
       iptablesList: (t, c) => `Chain ${c ?? 'ALL'} in ${t}\n`,
       ipvsadmList: () => 'ipvs\n',
       nftListRuleset: () => 'table ip kube-proxy {\n}\n',
+      nftTables: () => [],
       ipRoute: () => '10.244.2.0/26 via 10.0.0.12 dev tunl0 proto bird onlink \n',
       ipAddr: () => 'addr\n',
       cniConfigFiles: () => ({ '10-calico.conflist': '{"name": "k8s-pod-network"}' })

@@ -1,0 +1,327 @@
+/**
+ * The Endpoints controller (kube-controller-manager `endpoints-controller`,
+ * pkg/controller/endpoint/endpoints_controller.go): for every Service with a selector it keeps one
+ * legacy v1 `Endpoints` object of the same name. Ready pods go to `addresses`, pods that are not
+ * ready to `notReadyAddresses` (all to `addresses` with `publishNotReadyAddresses`); terminating
+ * pods are left out unless the Service publishes not-ready addresses. Subsets are repacked so pods
+ * offering the same ports share one subset (pkg/api/v1/endpoints/util.go RepackSubsets), at most
+ * 1000 addresses are kept (`endpoints.kubernetes.io/over-capacity: truncated`), and the
+ * `endpoints.kubernetes.io/last-change-trigger-time` annotation carries the time of the change
+ * that caused the write (endpointslice/util/trigger_time_tracker.go).
+ *
+ * Services without a selector and ExternalName Services are skipped: their Endpoints are written by
+ * whoever owns them (the API server for `default/kubernetes`). The Endpoints object has no owner
+ * reference; the controller deletes it when its Service is gone.
+ */
+import type { KubeObject } from '../../api/types';
+import { isApiError } from '../../api/errors';
+import type { Cluster } from '../../cluster';
+import type { Controller, ControllerHost } from '../controller';
+import { resolveTargetPort, selectedPods, servicesOfPod } from '../endpointslice/controller';
+
+export const LAST_CHANGE_TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time';
+export const OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity';
+export const HEADLESS_LABEL = 'service.kubernetes.io/headless';
+/** maxCapacity: addresses kept in one Endpoints object. */
+export const ENDPOINTS_MAX_CAPACITY = 1000;
+/** The leader-election record annotation: such Endpoints have no Service and are left alone. */
+const LEADER_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader';
+
+export interface EndpointAddress {
+  ip: string;
+  hostname?: string;
+  nodeName?: string;
+  targetRef: { kind: 'Pod'; namespace: string; name: string; uid: string };
+}
+
+export interface EndpointPort {
+  name?: string;
+  port: number;
+  protocol: string;
+  appProtocol?: string;
+}
+
+export interface EndpointSubset {
+  addresses?: EndpointAddress[];
+  notReadyAddresses?: EndpointAddress[];
+  ports?: EndpointPort[];
+}
+
+/** The trigger time tracker's memory per Service: its creation time and each pod's Ready transition. */
+interface TriggerState {
+  service: string;
+  pods: Record<string, string>;
+}
+
+interface State {
+  triggers: Record<string, TriggerState>;
+}
+
+function readyCondition(pod: KubeObject): { status: string; lastTransitionTime?: string } | undefined {
+  return (
+    (pod.status?.conditions ?? []) as { type: string; status: string; lastTransitionTime?: string }[]
+  ).find((c) => c.type === 'Ready');
+}
+
+/** endpointslice/util ShouldPodBeInEndpoints: not terminal, has an IP, not terminating unless included. */
+function shouldPodBeInEndpoints(pod: KubeObject, includeTerminating: boolean): boolean {
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return false;
+  if (!pod.status?.podIP) return false;
+  if (!includeTerminating && pod.metadata.deletionTimestamp) return false;
+  return true;
+}
+
+/** A Service with no cluster IP (`None` or empty) is headless (helper.IsServiceIPSet). */
+function isHeadless(svc: KubeObject): boolean {
+  const ip = svc.spec?.clusterIP as string | undefined;
+  return !ip || ip === 'None';
+}
+
+function addressKey(a: EndpointAddress): string {
+  return `${a.ip}/${a.targetRef.uid}`;
+}
+
+/** LessEndpointAddress: by IP, then by the target's UID. */
+function byAddress(a: EndpointAddress, b: EndpointAddress): number {
+  const x = addressKey(a);
+  const y = addressKey(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function portKey(p: EndpointPort): string {
+  return `${p.name ?? ''}/${p.port}/${p.protocol}/${p.appProtocol ?? ''}`;
+}
+
+/**
+ * RepackSubsets: map each port to the addresses offering it, then group ports by identical address
+ * sets, so each subset lists addresses × ports once. Upstream orders ports and subsets by a hash of
+ * their contents; here they are ordered by name/port and by first address, which is as stable.
+ */
+export function repackSubsets(
+  entries: { address: EndpointAddress; ready: boolean; port?: EndpointPort }[]
+): EndpointSubset[] {
+  const byPort = new Map<
+    string,
+    { port?: EndpointPort; addrs: Map<string, { a: EndpointAddress; ready: boolean }> }
+  >();
+  for (const e of entries) {
+    const k = e.port ? portKey(e.port) : '';
+    if (!byPort.has(k)) byPort.set(k, { port: e.port, addrs: new Map() });
+    byPort.get(k)!.addrs.set(addressKey(e.address), { a: e.address, ready: e.ready });
+  }
+  const bySet = new Map<string, { addrs: { a: EndpointAddress; ready: boolean }[]; ports: EndpointPort[] }>();
+  for (const { port, addrs } of byPort.values()) {
+    const list = [...addrs.values()].sort((x, y) => byAddress(x.a, y.a));
+    const k = list.map((x) => `${addressKey(x.a)}:${x.ready}`).join(',');
+    if (!bySet.has(k)) bySet.set(k, { addrs: list, ports: [] });
+    if (port) bySet.get(k)!.ports.push(port);
+  }
+  const subsets: EndpointSubset[] = [];
+  for (const { addrs, ports } of bySet.values()) {
+    const s: EndpointSubset = {};
+    const ready = addrs.filter((x) => x.ready).map((x) => x.a);
+    const notReady = addrs.filter((x) => !x.ready).map((x) => x.a);
+    if (ready.length) s.addresses = ready;
+    if (notReady.length) s.notReadyAddresses = notReady;
+    if (ports.length) s.ports = [...ports].sort((a, b) => (portKey(a) < portKey(b) ? -1 : 1));
+    subsets.push(s);
+  }
+  const first = (s: EndpointSubset) => addressKey((s.addresses ?? s.notReadyAddresses)![0]);
+  return subsets.sort((a, b) => (first(a) < first(b) ? -1 : first(a) > first(b) ? 1 : 0));
+}
+
+/** truncateEndpoints: keep at most 1000 addresses, spread over subsets by proportion, ready ones first. */
+export function truncateSubsets(subsets: EndpointSubset[]): boolean {
+  let totalReady = 0;
+  let totalNotReady = 0;
+  for (const s of subsets) {
+    totalReady += s.addresses?.length ?? 0;
+    totalNotReady += s.notReadyAddresses?.length ?? 0;
+  }
+  if (totalReady + totalNotReady <= ENDPOINTS_MAX_CAPACITY) return false;
+  const truncateReady = totalReady > ENDPOINTS_MAX_CAPACITY;
+  const max = truncateReady ? ENDPOINTS_MAX_CAPACITY : ENDPOINTS_MAX_CAPACITY - totalReady;
+  const numTotal = truncateReady ? totalReady : totalNotReady;
+  let canBeAdded = max;
+  for (const s of subsets) {
+    const inSubset = (truncateReady ? s.addresses?.length : s.notReadyAddresses?.length) ?? 0;
+    const toBeAdded = Math.min(Math.ceil((inSubset / numTotal) * max), canBeAdded);
+    if (truncateReady) {
+      if (s.addresses) s.addresses = s.addresses.slice(0, toBeAdded);
+      delete s.notReadyAddresses;
+      canBeAdded -= s.addresses?.length ?? 0;
+    } else {
+      if (s.notReadyAddresses) s.notReadyAddresses = s.notReadyAddresses.slice(0, toBeAdded);
+      canBeAdded -= s.notReadyAddresses?.length ?? 0;
+    }
+  }
+  return true;
+}
+
+/** The subsets the Service's selected pods give (before truncation). */
+export function desiredSubsets(cluster: Cluster, svc: KubeObject, pods: KubeObject[]): EndpointSubset[] {
+  const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
+  const svcPorts = (svc.spec?.ports ?? []) as {
+    name?: string;
+    port: number;
+    targetPort?: number | string;
+    protocol?: string;
+    appProtocol?: string;
+  }[];
+  const entries: { address: EndpointAddress; ready: boolean; port?: EndpointPort }[] = [];
+  for (const pod of pods) {
+    if (!shouldPodBeInEndpoints(pod, publishNotReady)) continue;
+    const address: EndpointAddress = {
+      ip: pod.status!.podIP as string,
+      targetRef: {
+        kind: 'Pod',
+        namespace: pod.metadata.namespace!,
+        name: pod.metadata.name,
+        uid: pod.metadata.uid!
+      }
+    };
+    // ShouldSetHostname: a pod naming this Service as its subdomain is published under its hostname.
+    const hostname = pod.spec?.hostname as string | undefined;
+    if (hostname && pod.spec?.subdomain === svc.metadata.name) address.hostname = hostname;
+    const nodeName = pod.spec?.nodeName as string | undefined;
+    if (nodeName) address.nodeName = nodeName;
+    const ready = publishNotReady || readyCondition(pod)?.status === 'True';
+    if (!svcPorts.length) {
+      // A headless Service may have no ports; its addresses are listed without any.
+      if (isHeadless(svc)) entries.push({ address, ready });
+      continue;
+    }
+    for (const sp of svcPorts) {
+      const port = resolveTargetPort(pod, sp.targetPort, sp.port);
+      if (port === undefined) continue; // podutil.FindPort: the pod has no container port of that name
+      const ep: EndpointPort = { port, protocol: sp.protocol ?? 'TCP' };
+      if (sp.name) ep.name = sp.name;
+      if (sp.appProtocol) ep.appProtocol = sp.appProtocol;
+      entries.push({ address, ready, port: ep });
+    }
+  }
+  return repackSubsets(entries);
+}
+
+function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  const x = Object.entries(a ?? {}).sort();
+  const y = Object.entries(b ?? {}).sort();
+  return JSON.stringify(x) === JSON.stringify(y);
+}
+
+export class EndpointsController implements Controller {
+  readonly name = 'endpoints-controller';
+  private s: State = { triggers: {} };
+
+  constructor(private host: ControllerHost) {}
+
+  watch(): (() => void)[] {
+    const { cluster } = this.host;
+    const key = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
+    return [
+      cluster.api.watch('Service', (_t, o) => this.host.enqueue(key(o))),
+      cluster.api.watch('Pod', (_t, o, old) => {
+        for (const k of servicesOfPod(cluster, o, old)) this.host.enqueue(k);
+      }),
+      cluster.api.watch('Endpoints', (t, o) => {
+        if (t === 'DELETED') this.host.enqueue(key(o));
+      })
+    ];
+  }
+
+  /** Every Service, and every Endpoints object (checkLeftoverEndpoints: ones whose Service is gone get deleted). */
+  resyncKeys(): string[] {
+    const api = this.host.cluster.api;
+    const keys = new Set(api.list('Service').map((s) => `${s.metadata.namespace}/${s.metadata.name}`));
+    for (const ep of api.list('Endpoints'))
+      if (!ep.metadata.annotations?.[LEADER_ANNOTATION])
+        keys.add(`${ep.metadata.namespace}/${ep.metadata.name}`);
+    return [...keys];
+  }
+
+  getState(): unknown {
+    return this.s;
+  }
+
+  setState(s: unknown): void {
+    this.s = s as State;
+  }
+
+  /** ComputeEndpointLastChangeTriggerTime: the earliest change not yet seen, or the Service's creation when new. */
+  private triggerTime(key: string, svc: KubeObject, pods: KubeObject[]): string | undefined {
+    const known = this.s.triggers[key];
+    const podTimes: Record<string, string> = {};
+    let min: string | undefined;
+    for (const pod of pods) {
+      const t = readyCondition(pod)?.lastTransitionTime;
+      if (!t) continue;
+      podTimes[pod.metadata.name] = t;
+      const before = known?.pods[pod.metadata.name];
+      if ((!before || Date.parse(t) > Date.parse(before)) && (!min || Date.parse(t) < Date.parse(min)))
+        min = t;
+    }
+    const created = svc.metadata.creationTimestamp as string;
+    if (!known || Date.parse(created) > Date.parse(known.service)) {
+      if (!min || Date.parse(created) < Date.parse(min)) min = created;
+    }
+    this.s.triggers[key] = { service: created, pods: podTimes };
+    return known ? min : created;
+  }
+
+  sync(key: string): void {
+    const { cluster, ctx } = this.host;
+    const api = cluster.api;
+    const [ns, name] = key.split('/');
+    const svc = api.tryGet<KubeObject>('Service', ns, name);
+    if (!svc) {
+      // The Service is gone: delete its Endpoints.
+      delete this.s.triggers[key];
+      try {
+        api.delete('Endpoints', ns, name, {}, ctx);
+      } catch (e) {
+        if (!isApiError(e, 'NotFound')) throw e;
+      }
+      return;
+    }
+    if (svc.spec?.type === 'ExternalName') return;
+    const pods = selectedPods(cluster, svc);
+    if (!pods) return;
+    const trigger = this.triggerTime(key, svc, pods);
+    const subsets = desiredSubsets(cluster, svc, pods);
+    const current = api.tryGet<KubeObject>('Endpoints', ns, name);
+    const svcLabels = (svc.metadata.labels ?? {}) as Record<string, string>;
+    if (current) {
+      const compare = { ...(current.metadata.labels ?? {}) };
+      delete compare[HEADLESS_LABEL];
+      const count = subsets.reduce(
+        (n, s) => n + (s.addresses?.length ?? 0) + (s.notReadyAddresses?.length ?? 0),
+        0
+      );
+      const capacityOk =
+        count <= ENDPOINTS_MAX_CAPACITY ? !current.metadata.annotations?.[OVER_CAPACITY] : false;
+      if (
+        JSON.stringify(current.subsets ?? []) === JSON.stringify(subsets) &&
+        sameLabels(compare, svcLabels) &&
+        capacityOk
+      )
+        return;
+    }
+    const annotations: Record<string, string> = { ...(current?.metadata.annotations ?? {}) };
+    if (trigger) annotations[LAST_CHANGE_TRIGGER_TIME] = trigger;
+    else delete annotations[LAST_CHANGE_TRIGGER_TIME];
+    if (truncateSubsets(subsets)) annotations[OVER_CAPACITY] = 'truncated';
+    else delete annotations[OVER_CAPACITY];
+    const labels: Record<string, string> = { ...svcLabels };
+    if (isHeadless(svc)) labels[HEADLESS_LABEL] = '';
+    const metadata = {
+      ...(current?.metadata ?? { name, namespace: ns }),
+      labels,
+      annotations
+    };
+    const obj: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata };
+    if (subsets.length) obj.subsets = subsets;
+    if (current) api.update(obj, ctx);
+    else api.create(obj, ctx);
+  }
+}
