@@ -280,6 +280,7 @@ export function syncNodeStatus(k: Kubelet): void {
     failure = e;
   }
   computeConditions(k, cur);
+  if (cur) recordSchedulableEvent(k, cur);
   if (cur) {
     const foreign = ((cur.status?.conditions ?? []) as { type: string }[]).filter(
       (c) => !(OWN_CONDITIONS as readonly string[]).includes(c.type)
@@ -307,6 +308,18 @@ export function syncNodeStatus(k: Kubelet): void {
     'kubelet_node_status.go:536',
     `"Unable to update node status" err="update node status exceeds retry count"`
   );
+}
+
+/**
+ * recordNodeSchedulableEvent (kubelet_node_status.go): when spec.unschedulable differs from the
+ * last sync (a cordon or uncordon), the kubelet records NodeNotSchedulable or NodeSchedulable.
+ */
+function recordSchedulableEvent(k: Kubelet, node: KubeObject): void {
+  const now = node.spec?.unschedulable === true;
+  if ((k.state.lastUnschedulable ?? false) === now) return;
+  k.state.lastUnschedulable = now;
+  const event = now ? 'NodeNotSchedulable' : 'NodeSchedulable';
+  k.nodeEvent('Normal', event, `Node ${k.name} status is now: ${event}`);
 }
 
 /** nodeStatusHasChanged: any difference but the conditions' lastHeartbeatTime. */

@@ -83,6 +83,8 @@ export interface KubeletState {
   /** Virtual ms of the last NodeStatus PATCH (nodeStatusReportFrequency counts from it). */
   lastReport?: number;
   conditions: ConditionState[];
+  /** spec.unschedulable at the last status sync (lastNodeUnschedulable; false when unset). */
+  lastUnschedulable?: boolean;
   runtimeLastOk?: number;
   networkError: string;
   lastRelist: number;
