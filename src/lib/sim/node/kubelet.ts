@@ -24,6 +24,7 @@ import { renewLease, tryRegister } from './registration';
 import { onContainerExit } from './containers';
 import { fingerprint } from './digest';
 import { evictionTick } from './eviction';
+import { resetDeviceManager } from './devicemanager';
 
 const JOURNAL_LIMIT = 3000;
 /** kubelet housekeeping period (2s): PLEG bookkeeping and pod reconciliation. */
@@ -174,6 +175,7 @@ export class Kubelet implements Component {
     s.queue = [];
     s.syncScheduled = false;
     s.relist = true;
+    resetDeviceManager(this);
     this.journal(
       'I',
       'server.go:529',

@@ -7,6 +7,7 @@ import { mergePatch } from '../api/apiserver';
 import { clone, type KubeObject } from '../api/types';
 import { formatGoDuration } from '../engine/duration';
 import { allocatableMilli, capacityMilli, formatResources } from './allocatable';
+import { deviceCapacity } from './devicemanager';
 import type { Kubelet } from './kubelet';
 import { clientErr, errText } from './klog';
 import type { ConditionState } from './state';
@@ -184,6 +185,9 @@ function apiConditions(k: Kubelet, heartbeat: string | null) {
 function statusBody(k: Kubelet, zeroExtended = false) {
   const cap = capacityMilli(k.args, k.maxPods);
   const alloc = allocatableMilli(k.args, k.maxPods);
+  const dev = deviceCapacity(k);
+  Object.assign(cap, dev.capacity);
+  Object.assign(alloc, dev.allocatable);
   if (zeroExtended) {
     for (const name of Object.keys(cap)) {
       if (name.includes('/') && !name.startsWith('hugepages-')) cap[name] = alloc[name] = 0;

@@ -3,6 +3,7 @@
  * sandbox (with an IP from node.spec.podCIDR), init containers in order, regular containers with
  * image pulls and CrashLoopBackOff, graceful termination and the final delete with grace 0.
  */
+import { deviceManagerTick } from './devicemanager';
 import type { KubeObject } from '../api/types';
 import { backoffNext, inBackOffSince } from './backoff';
 import { killNow, startContainer, stopContainer, type PodContainerSpec } from './containers';
@@ -294,6 +295,7 @@ function finishTerminal(k: Kubelet, pod: KubeObject, rec: PodRec): void {
 export function housekeeping(k: Kubelet): void {
   const s = k.state;
   if (s.runtime.running) s.lastRelist = k.now;
+  deviceManagerTick(k);
   if (!s.relist || !k.syncing || !k.apiReachable()) return;
   s.relist = false;
   const seen = new Set<string>();

@@ -67,6 +67,13 @@ export interface PodRec {
   wakeAt?: number;
 }
 
+export interface DevicePluginState {
+  /** The plugin's pod (namespace/name) whose Register call the kubelet accepted. */
+  pod: string;
+  /** Virtual ms the endpoint stopped (the plugin went away); undefined while it serves. */
+  stoppedAt?: number;
+}
+
 export interface EvictionSignalState {
   /** Last time the threshold was observed met (virtual ms), or undefined. */
   lastMet?: number;
@@ -83,6 +90,8 @@ export interface KubeletState {
   /** Virtual ms of the last NodeStatus PATCH (nodeStatusReportFrequency counts from it). */
   lastReport?: number;
   conditions: ConditionState[];
+  /** Device plugins registered with the device manager (devicemanager.ts), by resource name. */
+  devicePlugins?: Record<string, DevicePluginState>;
   /** spec.unschedulable at the last status sync (lastNodeUnschedulable; false when unset). */
   lastUnschedulable?: boolean;
   runtimeLastOk?: number;

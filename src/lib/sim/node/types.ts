@@ -28,6 +28,11 @@ export interface KubeletArgs {
   pullBandwidth?: number;
   /** Node pool that created the node (label `nodeplane.dev/pool`). */
   pool?: string;
+  /**
+   * Devices the machine has that only a device plugin advertises (devicemanager.ts), e.g.
+   * { 'nvidia.com/gpu': 4 }: absent from the Node until the plugin registers with the kubelet.
+   */
+  devices?: Record<string, number>;
   /** kernel / OS shown in nodeInfo. */
   osImage?: string;
   kernelVersion?: string;

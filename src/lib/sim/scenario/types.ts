@@ -8,6 +8,8 @@ export interface NodePoolSpec {
   count: number;
   names?: string[];
   capacity?: Record<string, string | number>;
+  /** Devices advertised only by a device plugin (KubeletArgs.devices). */
+  devices?: Record<string, number>;
   labels?: Record<string, string>;
   taints?: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
   runtime?: 'containerd' | 'cri-o';

@@ -47,6 +47,10 @@ export const nodePoolSchema = obj(
     count: int('Nodes at start (0-1000).', 0, 1000),
     names: arr(str(), 'Explicit node names (as many as count).'),
     capacity: map(quantity(), 'Machine capacity: cpu, memory, ephemeral-storage, pods, nvidia.com/gpu...'),
+    devices: map(
+      int('Devices of this resource on the machine (0-64).', 0, 64),
+      'Devices a device plugin advertises, e.g. nvidia.com/gpu: 1. The Node shows them only once a pod annotated nodeplane.dev/device-plugin with the resource name runs on the node and registers with the kubelet.'
+    ),
     labels: map(str()),
     taints: arr(taint, '--register-with-taints'),
     runtime: oneOf(['containerd', 'cri-o'], 'Default containerd.'),
