@@ -8,6 +8,7 @@ import { clone, type KubeObject } from '../api/types';
 import { formatGoDuration } from '../engine/duration';
 import { allocatableMilli, capacityMilli, formatResources } from './allocatable';
 import { deviceCapacity } from './devicemanager';
+import { SHUTTING_DOWN } from './nodeshutdown';
 import type { Kubelet } from './kubelet';
 import { clientErr, errText } from './klog';
 import type { ConditionState } from './state';
@@ -92,6 +93,7 @@ function readyErrors(k: Kubelet): string[] {
     );
   }
   if (s.networkError) errs.push(s.networkError);
+  if (s.shutdown) errs.push(SHUTTING_DOWN);
   return errs;
 }
 
@@ -216,7 +218,7 @@ function statusBody(k: Kubelet, zeroExtended = false) {
       kernelVersion: k.args.kernelVersion ?? '6.8.0-85-generic',
       osImage: k.args.osImage ?? 'Ubuntu 24.04.3 LTS',
       containerRuntimeVersion: `${rt.name}://${rt.version}`,
-      kubeletVersion: k.cluster.config.kubernetesVersion,
+      kubeletVersion: k.version,
       kubeProxyVersion: '',
       operatingSystem: 'linux',
       architecture: 'amd64'

@@ -58,6 +58,8 @@ export interface PodRec {
   containers: ContainerRec[];
   /** Set once the pod reached Succeeded or Failed (or was rejected / evicted). */
   terminal?: { phase: 'Succeeded' | 'Failed'; reason?: string; message?: string; disruption?: boolean };
+  /** Killed by the node shutdown manager: the deadline and the grace period it was given. */
+  shutdownKill?: { deadline: number; graceMs: number; started?: boolean };
   /** Graceful termination in progress: when it started and the kill deadline. */
   terminating?: { since: number; deadline: number };
   /** Fingerprint (digest.ts) of the last status written to the API, to write only on change. */
@@ -90,6 +92,10 @@ export interface KubeletState {
   /** Virtual ms of the last NodeStatus PATCH (nodeStatusReportFrequency counts from it). */
   lastReport?: number;
   conditions: ConditionState[];
+  /** A graceful shutdown in progress (nodeshutdown.ts): when critical pods go and the power goes off. */
+  shutdown?: { since: number; criticalAt: number; offAt: number };
+  /** The machine is off (shut down): only PowerOnNode starts it again. */
+  poweredOff?: boolean;
   /** Device plugins registered with the device manager (devicemanager.ts), by resource name. */
   devicePlugins?: Record<string, DevicePluginState>;
   /** spec.unschedulable at the last status sync (lastNodeUnschedulable; false when unset). */

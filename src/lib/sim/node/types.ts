@@ -33,6 +33,11 @@ export interface KubeletArgs {
    * { 'nvidia.com/gpu': 4 }: absent from the Node until the plugin registers with the kubelet.
    */
   devices?: Record<string, number>;
+  /** KubeletConfiguration shutdownGracePeriod / shutdownGracePeriodCriticalPods (default 0s: off). */
+  shutdownGracePeriod?: string;
+  shutdownGracePeriodCriticalPods?: string;
+  /** The kubelet's version (nodeInfo.kubeletVersion); default the cluster's kubernetesVersion. */
+  kubeletVersion?: string;
   /** kernel / OS shown in nodeInfo. */
   osImage?: string;
   kernelVersion?: string;
