@@ -45,6 +45,8 @@ export interface TaskSpec {
 export interface SolutionStep {
   at: string;
   run?: string;
+  /** The exit code `run` must end with (default 0). */
+  exitCode?: number;
   apply?: string;
   fault?: { action: string; target?: string; [k: string]: unknown };
   answer?: { question: string; value: string | number };

@@ -83,6 +83,26 @@ describe('lesson loader', () => {
     ]);
   });
 
+  it('accepts an expected exit code on a command step only', () => {
+    const ok = files();
+    ok['lesson.yaml'] = spec + '    - at: 20s\n      run: kubectl drain worker-2\n      exitCode: 1\n';
+    expect(issues(ok)).toEqual([]);
+    expect(loadLesson('lessons/06-heartbeats', ok).spec.spec.solution.at(-1)).toEqual({
+      at: '20s',
+      run: 'kubectl drain worker-2',
+      exitCode: 1
+    });
+    const bad = files();
+    bad['lesson.yaml'] = spec.replace(
+      'fault: { action: StopKubelet, target: worker-2 }',
+      'fault: { action: StopKubelet, target: worker-2 }\n      exitCode: 1'
+    );
+    expect(issues(bad).length).toBeGreaterThan(0);
+    const two = files();
+    two['lesson.yaml'] = spec + '    - at: 20s\n      run: kubectl get nodes\n      apply: x\n';
+    expect(issues(two).length).toBeGreaterThan(0);
+  });
+
   it('reports malformed YAML with its line', () => {
     const f = files();
     f['lesson.yaml'] = spec.replace('  views: [map, console]', '  views: [map, console');

@@ -7,16 +7,27 @@ const str = { type: 'string', minLength: 1 };
 const labels = { type: 'object', additionalProperties: { type: 'string' } };
 const quantities = { type: 'object', additionalProperties: { type: ['string', 'number'] } };
 
-/** One step at a virtual time: a console command, YAML applied, a fault, or an answer. */
+/**
+ * One step at a virtual time: a console command, YAML applied, a fault, or an answer. A command
+ * may name the exit code it is expected to end with (a drain refused by a PodDisruptionBudget).
+ */
 const step = {
   type: 'object',
   required: ['at'],
   minProperties: 2,
-  maxProperties: 2,
+  maxProperties: 3,
   additionalProperties: false,
+  oneOf: [
+    { required: ['run'], properties: { apply: false, fault: false, answer: false } },
+    { required: ['apply'], maxProperties: 2 },
+    { required: ['fault'], maxProperties: 2 },
+    { required: ['answer'], maxProperties: 2 }
+  ],
+  dependencies: { exitCode: ['run'] },
   properties: {
     at: duration,
     run: str,
+    exitCode: { type: 'integer', minimum: 0, maximum: 255 },
     apply: str,
     fault: { type: 'object', required: ['action'], properties: { action: str, target: str } },
     answer: {

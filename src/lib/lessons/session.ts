@@ -152,8 +152,13 @@ export class LessonSession {
     const files = this.lesson.spec.spec.files ?? {};
     if (step.run) {
       const r = runtime.runCommand(this.cluster, step.run, files);
-      if (r.exitCode !== 0)
-        throw new Error(`solution command "${step.run}" failed (exit ${r.exitCode}): ${r.output.trim()}`);
+      const expected = step.exitCode ?? 0;
+      if (r.exitCode !== expected)
+        throw new Error(
+          expected === 0
+            ? `solution command "${step.run}" failed (exit ${r.exitCode}): ${r.output.trim()}`
+            : `solution command "${step.run}" exited ${r.exitCode}, not ${expected}: ${r.output.trim()}`
+        );
       return r.output;
     }
     if (step.apply) runtime.applyYaml(this.cluster, step.apply, `${this.lesson.paths.spec} (solution)`);

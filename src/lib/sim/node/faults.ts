@@ -9,6 +9,8 @@ import { thresholdQuantity, evictionHard } from './allocatable';
 import { observe } from './eviction';
 import { baselineSystemUsage, type Kubelet } from './kubelet';
 import { CNI_CONFIGS } from './nodestatus';
+import { powerOn, shutdownNode } from './nodeshutdown';
+import { minorVersion } from '../config';
 
 export function kubeletFor(cluster: Cluster, params: FaultTarget): Kubelet {
   const name = params.target;
@@ -41,6 +43,38 @@ registerFault('StopKubelet', 'Stop the kubelet service on a node (containers kee
   k.journal('I', 'server.go:1263', '"Shutting down kubelet"');
   k.stopService();
 });
+
+registerFault(
+  'ShutdownNode',
+  'Shut the machine down (systemctl poweroff): with shutdownGracePeriod the kubelet first terminates the pods',
+  (c, p) => shutdownNode(kubeletFor(c, p))
+);
+
+registerFault(
+  'PowerOnNode',
+  'Power a shut-down machine on again: it boots, and the runtime and kubelet start',
+  (c, p) => powerOn(kubeletFor(c, p))
+);
+
+registerFault(
+  'UpgradeKubelet',
+  'Install another kubelet version on a node (params: version, e.g. v1.34.2) and restart the kubelet',
+  (c, p) => {
+    const k = kubeletFor(c, p);
+    const version = String(p.version ?? '');
+    if (!/^v1\.\d+\.\d+$/.test(version))
+      throw new FaultError(`invalid version "${version}": use a kubelet version such as v1.35.0`);
+    const skew = minorVersion(c.config.kubernetesVersion) - minorVersion(version);
+    if (skew < 0)
+      throw new FaultError(
+        `kubelet ${version} is newer than kube-apiserver ${c.config.kubernetesVersion}: the kubelet must not be newer than the API server`
+      );
+    const restart = k.running;
+    k.stopService();
+    k.args = { ...k.args, kubeletVersion: version };
+    if (restart) k.startService();
+  }
+);
 
 registerFault('StartKubelet', 'Start the kubelet service on a node', (c, p) =>
   kubeletFor(c, p).startService()

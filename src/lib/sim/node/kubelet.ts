@@ -24,6 +24,8 @@ import { renewLease, tryRegister } from './registration';
 import { onContainerExit } from './containers';
 import { fingerprint } from './digest';
 import { evictionTick } from './eviction';
+import { resetDeviceManager } from './devicemanager';
+import { powerOff, shutdownCriticalPhase } from './nodeshutdown';
 
 const JOURNAL_LIMIT = 3000;
 /** kubelet housekeeping period (2s): PLEG bookkeeping and pod reconciliation. */
@@ -113,6 +115,11 @@ export class Kubelet implements Component {
     );
   }
 
+  /** The kubelet binary's version. */
+  get version(): string {
+    return this.args.kubeletVersion ?? this.cluster.config.kubernetesVersion;
+  }
+
   get maxPods(): number {
     return this.args.maxPods ?? this.cfg.maxPods;
   }
@@ -161,7 +168,7 @@ export class Kubelet implements Component {
   }
 
   startService(): void {
-    if (this.running) return;
+    if (this.running || this.state.poweredOff) return;
     const s = this.state;
     this.lifecycle({ type: 'START', at: this.now });
     s.epoch++;
@@ -174,11 +181,8 @@ export class Kubelet implements Component {
     s.queue = [];
     s.syncScheduled = false;
     s.relist = true;
-    this.journal(
-      'I',
-      'server.go:529',
-      `"Kubelet version" kubeletVersion="${this.cluster.config.kubernetesVersion}"`
-    );
+    resetDeviceManager(this);
+    this.journal('I', 'server.go:529', `"Kubelet version" kubeletVersion="${this.version}"`);
     this.nodeEvent('Normal', 'Starting', 'Starting kubelet.');
     this.nodeEvent('Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
     runtimeCheck(this);
@@ -249,6 +253,10 @@ export class Kubelet implements Component {
         return;
       case 'sync':
         return this.processQueue();
+      case 'shutdown-critical':
+        return shutdownCriticalPhase(this);
+      case 'poweroff':
+        return powerOff(this);
     }
   }
 

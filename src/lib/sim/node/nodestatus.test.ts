@@ -97,3 +97,27 @@ describe('nodeStatusHasChanged', () => {
     );
   });
 });
+
+describe('kubelet NodeSchedulable events', () => {
+  // upstream: pkg/kubelet/kubelet_node_status.go (recordNodeSchedulableEvent) and
+  // pkg/kubelet/events/event.go (NodeSchedulable, NodeNotSchedulable)
+  it('records NodeNotSchedulable at the first status sync after a cordon and NodeSchedulable after uncordon', () => {
+    const { c } = clusterWithNode();
+    c.advance(20_000);
+    expect(events(c, 'NodeNotSchedulable', 'Node/worker-1')).toEqual([]);
+    const cordon = (v: boolean) =>
+      c.api.patch('Node', undefined, 'worker-1', { spec: { unschedulable: v } }, { component: 'kubectl' });
+    cordon(true);
+    c.runUntil(30_100);
+    expect(events(c, 'NodeNotSchedulable', 'Node/worker-1')).toEqual([
+      [30_100, 'Node worker-1 status is now: NodeNotSchedulable']
+    ]);
+    c.runUntil(60_000);
+    expect(events(c, 'NodeNotSchedulable', 'Node/worker-1')).toHaveLength(1);
+    cordon(false);
+    c.runUntil(60_100);
+    expect(events(c, 'NodeSchedulable', 'Node/worker-1')).toEqual([
+      [60_100, 'Node worker-1 status is now: NodeSchedulable']
+    ]);
+  });
+});

@@ -7,6 +7,8 @@ import { mergePatch } from '../api/apiserver';
 import { clone, type KubeObject } from '../api/types';
 import { formatGoDuration } from '../engine/duration';
 import { allocatableMilli, capacityMilli, formatResources } from './allocatable';
+import { deviceCapacity } from './devicemanager';
+import { SHUTTING_DOWN } from './nodeshutdown';
 import type { Kubelet } from './kubelet';
 import { clientErr, errText } from './klog';
 import type { ConditionState } from './state';
@@ -91,6 +93,7 @@ function readyErrors(k: Kubelet): string[] {
     );
   }
   if (s.networkError) errs.push(s.networkError);
+  if (s.shutdown) errs.push(SHUTTING_DOWN);
   return errs;
 }
 
@@ -184,6 +187,9 @@ function apiConditions(k: Kubelet, heartbeat: string | null) {
 function statusBody(k: Kubelet, zeroExtended = false) {
   const cap = capacityMilli(k.args, k.maxPods);
   const alloc = allocatableMilli(k.args, k.maxPods);
+  const dev = deviceCapacity(k);
+  Object.assign(cap, dev.capacity);
+  Object.assign(alloc, dev.allocatable);
   if (zeroExtended) {
     for (const name of Object.keys(cap)) {
       if (name.includes('/') && !name.startsWith('hugepages-')) cap[name] = alloc[name] = 0;
@@ -212,7 +218,7 @@ function statusBody(k: Kubelet, zeroExtended = false) {
       kernelVersion: k.args.kernelVersion ?? '6.8.0-85-generic',
       osImage: k.args.osImage ?? 'Ubuntu 24.04.3 LTS',
       containerRuntimeVersion: `${rt.name}://${rt.version}`,
-      kubeletVersion: k.cluster.config.kubernetesVersion,
+      kubeletVersion: k.version,
       kubeProxyVersion: '',
       operatingSystem: 'linux',
       architecture: 'amd64'
@@ -280,6 +286,7 @@ export function syncNodeStatus(k: Kubelet): void {
     failure = e;
   }
   computeConditions(k, cur);
+  if (cur) recordSchedulableEvent(k, cur);
   if (cur) {
     const foreign = ((cur.status?.conditions ?? []) as { type: string }[]).filter(
       (c) => !(OWN_CONDITIONS as readonly string[]).includes(c.type)
@@ -307,6 +314,18 @@ export function syncNodeStatus(k: Kubelet): void {
     'kubelet_node_status.go:536',
     `"Unable to update node status" err="update node status exceeds retry count"`
   );
+}
+
+/**
+ * recordNodeSchedulableEvent (kubelet_node_status.go): when spec.unschedulable differs from the
+ * last sync (a cordon or uncordon), the kubelet records NodeNotSchedulable or NodeSchedulable.
+ */
+function recordSchedulableEvent(k: Kubelet, node: KubeObject): void {
+  const now = node.spec?.unschedulable === true;
+  if ((k.state.lastUnschedulable ?? false) === now) return;
+  k.state.lastUnschedulable = now;
+  const event = now ? 'NodeNotSchedulable' : 'NodeSchedulable';
+  k.nodeEvent('Normal', event, `Node ${k.name} status is now: ${event}`);
 }
 
 /** nodeStatusHasChanged: any difference but the conditions' lastHeartbeatTime. */

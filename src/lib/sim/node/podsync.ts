@@ -3,6 +3,13 @@
  * sandbox (with an IP from node.spec.podCIDR), init containers in order, regular containers with
  * image pulls and CrashLoopBackOff, graceful termination and the final delete with grace 0.
  */
+import {
+  shutdownAdmit,
+  SHUTDOWN_MESSAGE,
+  SHUTDOWN_NOT_ADMITTED_REASON,
+  SHUTDOWN_REASON
+} from './nodeshutdown';
+import { deviceManagerTick } from './devicemanager';
 import type { KubeObject } from '../api/types';
 import { backoffNext, inBackOffSince } from './backoff';
 import { killNow, startContainer, stopContainer, type PodContainerSpec } from './containers';
@@ -64,8 +71,11 @@ export function syncPod(k: Kubelet, key: string): void {
     const phase = pod.status?.phase;
     if ((phase === 'Succeeded' || phase === 'Failed') && !pod.metadata.deletionTimestamp) return;
     rec = k.state.pods[key] = newRec(k, pod, key);
-    const reject = rec.terminal ? undefined : admitPod(k, pod);
-    if (reject) {
+    const shuttingDown = rec.terminal ? undefined : shutdownAdmit(k);
+    const reject = rec.terminal || shuttingDown ? undefined : admitPod(k, pod);
+    if (shuttingDown) {
+      rec.terminal = { phase: 'Failed', reason: SHUTDOWN_NOT_ADMITTED_REASON, message: shuttingDown };
+    } else if (reject) {
       rec.terminal = { phase: 'Failed', reason: 'Evicted', message: reject };
       k.cluster.recorder.event(pod, 'Warning', 'Evicted', reject, k.source, k.ctx);
     } else {
@@ -82,6 +92,7 @@ export function syncPod(k: Kubelet, key: string): void {
     return;
   }
   if (rec.terminal) return finishTerminal(k, pod, rec);
+  if (rec.shutdownKill) return shutdownKill(k, pod, rec);
   if (pod.metadata.deletionTimestamp) return terminate(k, pod, rec);
 
   const hostNetwork = !!pod.spec?.hostNetwork;
@@ -258,6 +269,43 @@ function terminate(k: Kubelet, pod: KubeObject, rec: PodRec): void {
   finishTerminal(k, pod, rec);
 }
 
+/**
+ * The shutdown manager's killPod: SIGTERM with the group's grace period, then Failed with reason
+ * Terminated and the DisruptionTarget condition (nodeshutdown_manager.go).
+ */
+function shutdownKill(k: Kubelet, pod: KubeObject, rec: PodRec): void {
+  const sk = rec.shutdownKill!;
+  if (!sk.started) {
+    sk.started = true;
+    for (const c of rec.containers) {
+      const ctr = k.runtime.container(c.containerId);
+      if (ctr?.state !== 'CONTAINER_RUNNING') continue;
+      k.cluster.recorder.event(
+        pod,
+        'Normal',
+        'Killing',
+        `Stopping container ${c.name}`,
+        k.source,
+        k.ctx,
+        fieldPath(c)
+      );
+      stopContainer(k, pod, c, sk.graceMs);
+    }
+  }
+  if (k.now >= sk.deadline) for (const c of rec.containers) killNow(k, c);
+  if (rec.containers.some((c) => k.runtime.container(c.containerId)?.state === 'CONTAINER_RUNNING')) {
+    k.wake(rec.key, sk.deadline);
+    return;
+  }
+  for (const c of rec.containers) {
+    const ctr = k.runtime.container(c.containerId);
+    if (ctr && !c.terminated) c.terminated = terminatedOf(ctr);
+    c.waiting = undefined;
+  }
+  rec.terminal = { phase: 'Failed', reason: SHUTDOWN_REASON, message: SHUTDOWN_MESSAGE, disruption: true };
+  finishTerminal(k, pod, rec);
+}
+
 /** A terminal pod: containers stopped, sandbox down; deleted for good once it carries a deletionTimestamp. */
 function finishTerminal(k: Kubelet, pod: KubeObject, rec: PodRec): void {
   for (const c of rec.containers) {
@@ -294,6 +342,7 @@ function finishTerminal(k: Kubelet, pod: KubeObject, rec: PodRec): void {
 export function housekeeping(k: Kubelet): void {
   const s = k.state;
   if (s.runtime.running) s.lastRelist = k.now;
+  deviceManagerTick(k);
   if (!s.relist || !k.syncing || !k.apiReachable()) return;
   s.relist = false;
   const seen = new Set<string>();

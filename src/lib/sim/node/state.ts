@@ -58,6 +58,8 @@ export interface PodRec {
   containers: ContainerRec[];
   /** Set once the pod reached Succeeded or Failed (or was rejected / evicted). */
   terminal?: { phase: 'Succeeded' | 'Failed'; reason?: string; message?: string; disruption?: boolean };
+  /** Killed by the node shutdown manager: the deadline and the grace period it was given. */
+  shutdownKill?: { deadline: number; graceMs: number; started?: boolean };
   /** Graceful termination in progress: when it started and the kill deadline. */
   terminating?: { since: number; deadline: number };
   /** Fingerprint (digest.ts) of the last status written to the API, to write only on change. */
@@ -65,6 +67,13 @@ export interface PodRec {
   /** Transition times of pod conditions: type → [status, virtual ms]. */
   condTimes: Record<string, [string, number]>;
   wakeAt?: number;
+}
+
+export interface DevicePluginState {
+  /** The plugin's pod (namespace/name) whose Register call the kubelet accepted. */
+  pod: string;
+  /** Virtual ms the endpoint stopped (the plugin went away); undefined while it serves. */
+  stoppedAt?: number;
 }
 
 export interface EvictionSignalState {
@@ -83,6 +92,14 @@ export interface KubeletState {
   /** Virtual ms of the last NodeStatus PATCH (nodeStatusReportFrequency counts from it). */
   lastReport?: number;
   conditions: ConditionState[];
+  /** A graceful shutdown in progress (nodeshutdown.ts): when critical pods go and the power goes off. */
+  shutdown?: { since: number; criticalAt: number; offAt: number };
+  /** The machine is off (shut down): only PowerOnNode starts it again. */
+  poweredOff?: boolean;
+  /** Device plugins registered with the device manager (devicemanager.ts), by resource name. */
+  devicePlugins?: Record<string, DevicePluginState>;
+  /** spec.unschedulable at the last status sync (lastNodeUnschedulable; false when unset). */
+  lastUnschedulable?: boolean;
   runtimeLastOk?: number;
   networkError: string;
   lastRelist: number;

@@ -28,6 +28,16 @@ export interface KubeletArgs {
   pullBandwidth?: number;
   /** Node pool that created the node (label `nodeplane.dev/pool`). */
   pool?: string;
+  /**
+   * Devices the machine has that only a device plugin advertises (devicemanager.ts), e.g.
+   * { 'nvidia.com/gpu': 4 }: absent from the Node until the plugin registers with the kubelet.
+   */
+  devices?: Record<string, number>;
+  /** KubeletConfiguration shutdownGracePeriod / shutdownGracePeriodCriticalPods (default 0s: off). */
+  shutdownGracePeriod?: string;
+  shutdownGracePeriodCriticalPods?: string;
+  /** The kubelet's version (nodeInfo.kubeletVersion); default the cluster's kubernetesVersion. */
+  kubeletVersion?: string;
   /** kernel / OS shown in nodeInfo. */
   osImage?: string;
   kernelVersion?: string;

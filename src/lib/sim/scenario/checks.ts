@@ -11,7 +11,7 @@ import {
   type Causes
 } from '../api/admission/validation/field';
 import { validateLabels, validateName } from '../api/admission/validation/names';
-import { minorVersion } from '../config';
+import { DEFAULT_KUBERNETES_VERSION, minorVersion } from '../config';
 import { parseDuration } from '../engine/duration';
 import { capacityProblem, DEFAULT_CAPACITY, MAX_CLUSTER_NODES, nodeNames } from './nodes';
 import type { ScenarioSpec } from './types';
@@ -34,7 +34,10 @@ const NODE_FAULTS = new Set([
   'InstallCNI',
   'DeleteNode',
   'StopKubeProxy',
-  'StartKubeProxy'
+  'StartKubeProxy',
+  'ShutdownNode',
+  'PowerOnNode',
+  'UpgradeKubelet'
 ]);
 const ETCD_FAULTS = new Set(['StopEtcdMember', 'StartEtcdMember']);
 const EVICTION_SIGNALS = [
@@ -146,6 +149,28 @@ export function checkScenarioSpec(spec: ScenarioSpec): Causes {
       }
     }
     out.push(...validateLabels(`${p}.labels`, pool.labels));
+    if (pool.kubeletVersion !== undefined) {
+      // Version skew policy: a kubelet may be older than kube-apiserver (up to three minors is
+      // supported), never newer.
+      const cp = spec.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+      if (!/^v1\.\d+\.\d+$/.test(pool.kubeletVersion)) {
+        out.push(
+          invalidValue(
+            `${p}.kubeletVersion`,
+            pool.kubeletVersion,
+            'expected v1.<minor>.<patch>, for example v1.33.4'
+          )
+        );
+      } else if (/^v?1\.\d+/.test(cp) && minorVersion(pool.kubeletVersion) > minorVersion(cp)) {
+        out.push(
+          invalidValue(
+            `${p}.kubeletVersion`,
+            pool.kubeletVersion,
+            `must not be newer than kube-apiserver (${cp}): the kubelet may be older than the API server, never newer`
+          )
+        );
+      }
+    }
     if (pool.min !== undefined && pool.count < pool.min)
       out.push(invalidValue(`${p}.count`, pool.count, `must be at least min (${pool.min})`));
     if (pool.max !== undefined && pool.count > pool.max)

@@ -57,6 +57,11 @@ export function buildKubeletArgs(pools: NodePoolSpec[], clusterMaxPods: number |
       if (pool.zone) args.zone = pool.zone;
       if (pool.region) args.region = pool.region;
       if (pool.images?.length) args.preloadedImages = [...pool.images];
+      if (pool.devices && Object.keys(pool.devices).length) args.devices = { ...pool.devices };
+      if (pool.shutdownGracePeriod) args.shutdownGracePeriod = pool.shutdownGracePeriod;
+      if (pool.shutdownGracePeriodCriticalPods)
+        args.shutdownGracePeriodCriticalPods = pool.shutdownGracePeriodCriticalPods;
+      if (pool.kubeletVersion) args.kubeletVersion = pool.kubeletVersion;
       if (pool.pullBandwidth !== undefined)
         args.pullBandwidth = Math.round(parseQuantity(pool.pullBandwidth) / 1000);
       if (pool.osImage) args.osImage = pool.osImage;

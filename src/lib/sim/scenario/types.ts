@@ -8,6 +8,11 @@ export interface NodePoolSpec {
   count: number;
   names?: string[];
   capacity?: Record<string, string | number>;
+  shutdownGracePeriod?: string;
+  shutdownGracePeriodCriticalPods?: string;
+  kubeletVersion?: string;
+  /** Devices advertised only by a device plugin (KubeletArgs.devices). */
+  devices?: Record<string, number>;
   labels?: Record<string, string>;
   taints?: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
   runtime?: 'containerd' | 'cri-o';

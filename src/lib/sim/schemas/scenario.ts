@@ -29,7 +29,10 @@ export const SCENARIO_FAULT_ACTIONS = [
   'StartControlPlaneNode',
   'SetProxyMode',
   'StopKubeProxy',
-  'StartKubeProxy'
+  'StartKubeProxy',
+  'ShutdownNode',
+  'PowerOnNode',
+  'UpgradeKubelet'
 ];
 
 const taint = obj(
@@ -47,6 +50,10 @@ export const nodePoolSchema = obj(
     count: int('Nodes at start (0-1000).', 0, 1000),
     names: arr(str(), 'Explicit node names (as many as count).'),
     capacity: map(quantity(), 'Machine capacity: cpu, memory, ephemeral-storage, pods, nvidia.com/gpu...'),
+    devices: map(
+      int('Devices of this resource on the machine (0-64).', 0, 64),
+      'Devices a device plugin advertises, e.g. nvidia.com/gpu: 1. The Node shows them only once a pod annotated nodeplane.dev/device-plugin with the resource name runs on the node and registers with the kubelet.'
+    ),
     labels: map(str()),
     taints: arr(taint, '--register-with-taints'),
     runtime: oneOf(['containerd', 'cri-o'], 'Default containerd.'),
@@ -60,6 +67,13 @@ export const nodePoolSchema = obj(
     pullBandwidth: quantity('Image download speed in bytes per second, e.g. 50Mi.'),
     osImage: str(),
     kernelVersion: str(),
+    shutdownGracePeriod: duration(
+      'KubeletConfiguration shutdownGracePeriod: how long a shutdown waits for pods. Default 0s (graceful node shutdown off).'
+    ),
+    shutdownGracePeriodCriticalPods: duration(
+      'The part of shutdownGracePeriod kept for critical pods (system-node-critical, system-cluster-critical). Default 0s.'
+    ),
+    kubeletVersion: str('The kubelet version of these nodes, e.g. v1.32.4. Default the cluster kubernetesVersion.'),
     min: int('Cluster Autoscaler: smallest pool size.', 0, 1000),
     max: int('Cluster Autoscaler: largest pool size.', 0, 1000),
     provider: obj(

@@ -5,6 +5,7 @@
  * kubelets after the pool's boot time and register through the normal kubelet path; a machine
  * that has not registered within --max-node-provision-time is deleted and its group backs off.
  */
+import { tryParseQuantity } from '../../api/quantity';
 import { registerComponent, registerFault, type Cluster, type Component } from '../../cluster';
 import type { SimEvent } from '../../engine/engine';
 import type { KubeObject, RequestContext } from '../../api/types';
@@ -86,6 +87,9 @@ export interface State {
 
 export const CTX: RequestContext = { component: 'cluster-autoscaler' };
 export const SOURCE = { component: 'cluster-autoscaler' };
+
+/** The GPU resource the GPU processor looks for (utils/gpu: ResourceNvidiaGPU). */
+const GPU_RESOURCE = 'nvidia.com/gpu';
 
 export class ClusterAutoscaler implements Component {
   readonly id = CA_ID;
@@ -180,10 +184,19 @@ export class ClusterAutoscaler implements Component {
     return out;
   }
 
+  /**
+   * Ready, and for a GPU pool with its GPUs allocatable: a GPU node whose device plugin has not
+   * registered yet counts as not ready (still starting), as the GPU processor's
+   * FilterOutNodesWithUnreadyResources does, so its pending GPU pods do not trigger another scale-up.
+   */
   private isReady(n: KubeObject): boolean {
-    return (n.status?.conditions ?? []).some(
+    const ready = (n.status?.conditions ?? []).some(
       (c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True'
     );
+    if (!ready) return false;
+    const g = this.groups.find((x) => x.name === n.metadata.labels?.[POOL_LABEL]);
+    if (!g?.spec.devices?.[GPU_RESOURCE]) return true;
+    return (tryParseQuantity(n.status?.allocatable?.[GPU_RESOURCE] ?? '0') ?? 0) > 0;
   }
 
   /** Registered but not Ready, and young enough to still be starting (MaxNodeStartupTime 15m). */

@@ -67,14 +67,17 @@ export function templateNode(cluster: Cluster, group: NodeGroup, name: string): 
     [POOL_LABEL]: group.name,
     ...(args.labels ?? {})
   };
+  // The cloud's template knows the machine type's devices (a GPU instance's GPUs), though a real
+  // node shows them only once its device plugin registers.
+  const devices = Object.fromEntries(Object.entries(args.devices ?? {}).map(([r, n]) => [r, n * 1000]));
   return {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name, labels },
     spec: args.taints?.length ? { taints: args.taints.map((t) => ({ ...t })) } : {},
     status: {
-      capacity: formatResources(capacityMilli(args, maxPods)),
-      allocatable: formatResources(allocatableMilli(args, maxPods)),
+      capacity: formatResources({ ...capacityMilli(args, maxPods), ...devices }),
+      allocatable: formatResources({ ...allocatableMilli(args, maxPods), ...devices }),
       conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }]
     }
   };
