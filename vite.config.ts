@@ -17,6 +17,8 @@ export default defineConfig({
   },
   test: {
     reporters: ['default', './scripts/plain-summary-reporter.ts'],
+    // Simulation tests run whole clusters; on a busy 2-core machine 5 s is too tight.
+    testTimeout: 30_000,
     projects: [
       {
         extends: true,

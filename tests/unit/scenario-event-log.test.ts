@@ -56,7 +56,7 @@ describe('example scenarios give the pinned event log', () => {
     expect(Object.keys(PINNED).sort()).toEqual(files);
   });
   for (const f of files) {
-    it(f, { timeout: 60_000 }, () => {
+    it(f, { timeout: 300_000 }, () => {
       expect(eventLogDigest(f, HORIZON[f])).toEqual(PINNED[f]);
     });
   }
