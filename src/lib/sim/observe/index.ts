@@ -21,6 +21,7 @@ export type { ReadyChange } from './ready-history';
 export type { EventLogEntry } from '../events/recorder';
 export type { TraceHop, TraceResult } from '../network/trace';
 export type { SchedulingAttempt } from '../scheduler/types';
+export type { Rejection, RejectionKind, SchedulingExplanation, SchedulingSummary } from './scheduling';
 export {
   CHART_NODES,
   curve,

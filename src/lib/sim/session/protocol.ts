@@ -13,7 +13,7 @@ import type { ControlPlaneView, NodeView, PodView } from '../observe/cluster-map
 import type { CpModel } from '../observe/controlplane';
 import type { NetworkModel, NetworkSubscription } from '../observe/network';
 import type { ReadyChange } from '../observe/ready-history';
-import type { SchedulingAttempt } from '../scheduler/types';
+import type { SchedulingExplanation } from '../observe/scheduling';
 import type { Language, Lesson } from '../../lessons/format';
 
 export type Speed = 1 | 10 | 60 | 600 | 'max';
@@ -255,7 +255,7 @@ export interface FrameMessage {
   snapshotTimes?: number[];
   cp?: CpModel | null;
   network?: NetworkModel | null;
-  selection?: { object: unknown; scheduling?: SchedulingAttempt[] } | null;
+  selection?: { object: unknown; scheduling?: SchedulingExplanation[] } | null;
   lesson?: LessonStatus;
   trace?: TraceResult | null;
   announcement?: string;

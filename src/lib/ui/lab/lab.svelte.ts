@@ -14,7 +14,7 @@ import type {
   NodeView,
   PodView,
   ReadyChange,
-  SchedulingAttempt,
+  SchedulingExplanation,
   TraceResult
 } from '$lib/sim/observe';
 import type {
@@ -100,7 +100,7 @@ export class Lab {
   controlPlaneModel = $state.raw<CpModel | undefined>(undefined);
   networkModel = $state.raw<NetworkModel | undefined>(undefined);
   /** The selected object as stored, and a selected pod's scheduling attempts. */
-  selection = $state.raw<{ object: unknown; scheduling?: SchedulingAttempt[] } | undefined>(undefined);
+  selection = $state.raw<{ object: unknown; scheduling?: SchedulingExplanation[] } | undefined>(undefined);
   lesson = $state.raw<LessonStatus | undefined>(undefined);
   /** Commands entered, oldest first (the console's Up/Down). */
   history: string[] = [];
@@ -271,7 +271,7 @@ export class Lab {
   }
 
   /** The scheduler's recorded attempts for the selected pod, oldest first. */
-  schedulingHistory(): SchedulingAttempt[] {
+  schedulingHistory(): SchedulingExplanation[] {
     return this.selection?.scheduling ?? [];
   }
 
