@@ -92,12 +92,18 @@ function matchFieldRequirement(r: Requirement, name: string): boolean {
   return r.operator === 'In' ? value === want : value !== want;
 }
 
+/** Parse results per term object: a pod's terms are parsed once, not once per node (stored objects are frozen). */
+const parsed = new WeakMap<object, boolean>();
+
 /** Whether a term parses (every expression and field is a valid requirement). */
 export function nodeSelectorTermParses(term: TermLike): boolean {
-  return (
+  const hit = parsed.get(term);
+  if (hit !== undefined) return hit;
+  const ok =
     (term.matchExpressions ?? []).every(labelRequirementParses) &&
-    (term.matchFields ?? []).every(fieldRequirementParses)
-  );
+    (term.matchFields ?? []).every(fieldRequirementParses);
+  parsed.set(term, ok);
+  return ok;
 }
 
 /**
