@@ -4,7 +4,7 @@
  * pods Running and Ready, and finishes terminating pods on live nodes. Dead nodes do nothing, like
  * a stopped kubelet. It is a registered component, so snapshots carry it.
  */
-import { Cluster, registerComponent, type Component } from '../../cluster';
+import { Cluster, addTestComponent, type Component } from '../../cluster';
 import { defaultConfig } from '../../config';
 import { Etcd } from '../../etcd/etcd';
 import type { SimEvent } from '../../engine/engine';
@@ -146,7 +146,7 @@ export class Harness implements Component {
   }
 }
 
-registerComponent('test-harness', (cluster, args) => new Harness(cluster, args));
+addTestComponent('test-harness', (cluster, args) => new Harness(cluster, args));
 
 export function postReady(cluster: Cluster, name: string): void {
   const api = cluster.api;
