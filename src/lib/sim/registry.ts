@@ -61,41 +61,55 @@ function componentTable(): ComponentDef[] {
   ];
 }
 
-function faultTable(): FaultDef[] {
+/**
+ * What a fault's `target` names: a node, an etcd member, a control-plane node, a node pool, a
+ * kube-apiserver instance, a node or `all`, or nothing. `scenario`: a scenario file may schedule it.
+ */
+export type FaultTargetKind =
+  'node' | 'nodeOrAll' | 'etcdMember' | 'controlPlaneNode' | 'pool' | 'apiServer' | 'none';
+
+export interface FaultEntry {
+  fault: FaultDef;
+  target: FaultTargetKind;
+  scenario: boolean;
+}
+
+function faultTable(): FaultEntry[] {
   return [
-    nodeFaults.faultStopKubelet,
-    nodeFaults.faultStartKubelet,
-    nodeFaults.faultStopRuntime,
-    nodeFaults.faultStartRuntime,
-    nodeFaults.faultPartitionNode,
-    nodeFaults.faultHealNode,
-    nodeFaults.faultFillMemory,
-    nodeFaults.faultFillDisk,
-    nodeFaults.faultRemoveCNI,
-    nodeFaults.faultInstallCNI,
-    nodeFaults.faultDeleteNode,
-    nodeFaults.faultReconfigureNode,
-    faultStopControllerManager,
-    faultStartControllerManager,
-    faultFailMachineBoot,
-    faultFixMachineBoot,
-    faultStopScheduler,
-    faultStartScheduler,
-    faultStopEtcdMember,
-    faultStartEtcdMember,
-    faultStopKubeProxy,
-    faultStartKubeProxy,
-    faultSetProxyMode,
-    faultStopControlPlaneNode,
-    faultStartControlPlaneNode,
-    faultResizeControlPlane,
-    faultAddApiServer,
-    faultRemoveApiServer
+    { fault: nodeFaults.faultStopKubelet, target: 'node', scenario: true },
+    { fault: nodeFaults.faultStartKubelet, target: 'node', scenario: true },
+    { fault: nodeFaults.faultStopRuntime, target: 'node', scenario: true },
+    { fault: nodeFaults.faultStartRuntime, target: 'node', scenario: true },
+    { fault: nodeFaults.faultPartitionNode, target: 'node', scenario: true },
+    { fault: nodeFaults.faultHealNode, target: 'node', scenario: true },
+    { fault: nodeFaults.faultFillMemory, target: 'node', scenario: true },
+    { fault: nodeFaults.faultFillDisk, target: 'node', scenario: true },
+    { fault: nodeFaults.faultRemoveCNI, target: 'node', scenario: true },
+    { fault: nodeFaults.faultInstallCNI, target: 'node', scenario: true },
+    { fault: nodeFaults.faultDeleteNode, target: 'node', scenario: true },
+    { fault: nodeFaults.faultReconfigureNode, target: 'node', scenario: false },
+    { fault: faultStopControllerManager, target: 'none', scenario: true },
+    { fault: faultStartControllerManager, target: 'none', scenario: true },
+    { fault: faultFailMachineBoot, target: 'pool', scenario: true },
+    { fault: faultFixMachineBoot, target: 'pool', scenario: true },
+    { fault: faultStopScheduler, target: 'none', scenario: true },
+    { fault: faultStartScheduler, target: 'none', scenario: true },
+    { fault: faultStopEtcdMember, target: 'etcdMember', scenario: true },
+    { fault: faultStartEtcdMember, target: 'etcdMember', scenario: true },
+    { fault: faultStopKubeProxy, target: 'node', scenario: true },
+    { fault: faultStartKubeProxy, target: 'node', scenario: true },
+    { fault: faultSetProxyMode, target: 'nodeOrAll', scenario: true },
+    { fault: faultStopControlPlaneNode, target: 'controlPlaneNode', scenario: true },
+    { fault: faultStartControlPlaneNode, target: 'controlPlaneNode', scenario: true },
+    { fault: faultResizeControlPlane, target: 'none', scenario: false },
+    { fault: faultAddApiServer, target: 'none', scenario: false },
+    { fault: faultRemoveApiServer, target: 'apiServer', scenario: false }
   ];
 }
 
 let components: Map<string, ComponentFactory> | undefined;
 let faults: Map<string, FaultDef> | undefined;
+let entries: Map<string, FaultEntry> | undefined;
 
 /** Component kind → factory. */
 export function COMPONENTS(): ReadonlyMap<string, ComponentFactory> {
@@ -103,8 +117,23 @@ export function COMPONENTS(): ReadonlyMap<string, ComponentFactory> {
   return components;
 }
 
+function faultEntries(): ReadonlyMap<string, FaultEntry> {
+  entries ??= new Map(faultTable().map((e) => [e.fault.action, e]));
+  return entries;
+}
+
 /** Fault action → its definition. */
 export function FAULTS(): ReadonlyMap<string, FaultDef> {
-  faults ??= new Map(faultTable().map((f) => [f.action, f]));
+  faults ??= new Map([...faultEntries()].map(([a, e]) => [a, e.fault]));
   return faults;
+}
+
+/** What the action's target names (undefined for an unknown action). */
+export function faultTargetKind(action: string): FaultTargetKind | undefined {
+  return faultEntries().get(action)?.target;
+}
+
+/** The fault actions a scenario file may schedule, in table order. */
+export function scenarioFaultActions(): string[] {
+  return [...faultEntries().values()].filter((e) => e.scenario).map((e) => e.fault.action);
 }
