@@ -171,7 +171,7 @@ describe('defaulting', () => {
     });
     // Every cluster's chain ends its mutating phase with ServiceAllocation: the ClusterIP comes from
     // the service CIDR, as kube-apiserver allocates it on create.
-    const ip = (svc.spec as { clusterIP: string }).clusterIP;
+    const ip = (svc.spec as unknown as { clusterIP: string }).clusterIP;
     expect(ip).toMatch(/^10\.(9[6-9]|1[01]\d)\.\d+\.\d+$/);
     expect(svc.spec).toEqual({
       selector: { app: 'web' },
