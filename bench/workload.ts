@@ -2,7 +2,6 @@
  * The benchmark cluster: one node pool of identical workers and Deployments of 100 replicas
  * (100m CPU, 128Mi each) until the pod count is reached. Shared by bench/sim.ts and bench/snapshot.ts.
  */
-import '../src/lib/sim/scenario/components';
 import type { Cluster } from '../src/lib/sim/cluster';
 import { createCluster } from '../src/lib/sim/scenario/bootstrap';
 import type { KubeObject } from '../src/lib/sim/api/types';

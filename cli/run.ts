@@ -11,7 +11,6 @@ import type { Cluster } from '../src/lib/sim/cluster';
 import { formatClock, parseDuration } from '../src/lib/sim/engine/duration';
 import { ConsoleSession } from '../src/lib/sim/kubectl/console';
 import { createCluster, loadScenario, scenarioFaultFailures, ScenarioError } from '../src/lib/sim/scenario';
-import '../src/lib/sim/scenario/components';
 
 export interface Output {
   stdout(s: string): void;

@@ -73,27 +73,34 @@ describe('nodeplane schedule', () => {
     expect(
       out.pods.map((p: { pod: string; selectedNode: string | null }) => [p.pod, p.selectedNode])
     ).toEqual([
+      ['default/existing', 'worker-2'],
       ['default/web', 'worker-1'],
       ['default/big', null]
     ]);
-    const web = out.pods[0];
+    expect(out.pods[0].existing).toBe(true);
+    const web = out.pods[1];
     expect(web.message).toBe('');
     expect(web.nodes['control-plane'].filter.TaintToleration).toEqual({
       code: 'UnschedulableAndUnresolvable',
       reasons: ['node(s) had untolerated taint(s)']
     });
     // worker-1: cpu (2000−500)·100/2000 = 75, memory (4096−256)·100/4096 = 93 → 84; balance |0.25 − 0.0625|/2 → 90
+    // NodeAffinity, PodTopologySpread and InterPodAffinity return Skip from PreScore: no score, not 0.
     expect(web.nodes['worker-1'].score).toEqual({
       TaintToleration: 100,
+      NodeAffinity: null,
       NodeResourcesFit: 84,
+      PodTopologySpread: null,
+      InterPodAffinity: null,
       NodeResourcesBalancedAllocation: 90,
       ImageLocality: 0
     });
+    expect(web.nodes['worker-1'].skip).toEqual(['NodeAffinity', 'PodTopologySpread', 'InterPodAffinity']);
     expect(web.nodes['worker-1'].finalScore).toBe(474);
     // worker-2: cpu 3.5 of 4 → 12; memory counts the existing pod's 200Mi default: 456Mi of 8Gi → 94; (12+94)/2 = 53;
     // balance on actual requests: |0.875 − 0.03125| / 2 → 57
     expect(web.nodes['worker-2'].finalScore).toBe(300 + 53 + 57);
-    expect(out.pods[1].message).toBe(
+    expect(out.pods[2].message).toBe(
       '0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.'
     );
   });
@@ -102,14 +109,16 @@ describe('nodeplane schedule', () => {
     const r = run(['-f', manifests]);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('Pod default/existing: already on worker-2, which it fits');
+    lines.splice(0, lines.indexOf('Pod default/web: scheduled on worker-1'));
     expect(lines[0]).toBe('Pod default/web: scheduled on worker-1');
     expect(lines[1]).toMatch(
-      /^NODE\s+FILTER\s+TaintToleration\s+NodeResourcesFit\s+NodeResourcesBalancedAllocation\s+ImageLocality\s+FINAL$/
+      /^NODE\s+FILTER\s+TaintToleration\s+NodeAffinity\s+NodeResourcesFit\s+PodTopologySpread\s+InterPodAffinity\s+NodeResourcesBalancedAllocation\s+ImageLocality\s+FINAL$/
     );
     expect(lines[2]).toMatch(
-      /^control-plane\s+TaintToleration: node\(s\) had untolerated taint\(s\)\s+-\s+-\s+-\s+-\s+-$/
+      /^control-plane\s+TaintToleration: node\(s\) had untolerated taint\(s\)(\s+-){8}$/
     );
-    expect(lines[3]).toMatch(/^worker-1 \*\s+passed\s+100\s+84\s+90\s+0\s+474$/);
+    expect(lines[3]).toMatch(/^worker-1 \*\s+passed\s+100\s+skip\s+84\s+skip\s+skip\s+90\s+0\s+474$/);
     expect(r.stdout).toContain('Pod default/big: not scheduled\n  0/3 nodes are available:');
   });
 
@@ -131,9 +140,9 @@ profiles:
 `
     );
     const out = JSON.parse(run(['-f', manifests, '--config', cfg, '-o', 'json']).stdout);
-    expect(out.pods[0].selectedNode).toBe('worker-2');
+    expect(out.pods[1].selectedNode).toBe('worker-2');
     // cpu 3500·100/4000 = 87, memory 456Mi·100/8Gi = 5 → 46 (worker-1: 25 and 6 → 15)
-    expect(out.pods[0].nodes['worker-2'].score).toEqual({ NodeResourcesFit: 46 });
+    expect(out.pods[1].nodes['worker-2'].score).toEqual({ NodeResourcesFit: 46 });
   });
 
   it.each([
@@ -146,11 +155,6 @@ profiles:
       'a pod without containers',
       'apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: "1"}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {}\n',
       'error: FILE: document 2 (Pod/p): spec.containers: Required value\n'
-    ],
-    [
-      'an unknown node',
-      'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeName: ghost\n  containers: [{name: c, image: x}]\n',
-      'error: FILE: document 1 (Pod/p): spec.nodeName: Not found: "ghost": no Node with that name in the manifests\n'
     ],
     [
       'an unsupported kind',
@@ -174,6 +178,84 @@ profiles:
     const r = run(['-f', manifests, '--config', cfg]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`error: ${cfg}: profiles[0].plugins.score.enabled[0].name: unknown plugin "Foo"\n`);
+  });
+
+  // upstream: pkg/scheduler/framework/plugins/nodename/node_name.go (ErrReason)
+  // upstream: pkg/apis/core/v1/defaults.go (SetDefaults_NodeStatus: no status, no allocatable)
+  it('accepts a Node without status (zero allocatable) and a pod naming a Node that does not exist', () => {
+    const f = file(
+      'ghost.yaml',
+      `apiVersion: v1
+kind: Node
+metadata: {name: bare}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: worker-1}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: lost}
+spec:
+  nodeName: ghost
+  containers: [{name: c, image: nginx}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: small}
+spec:
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]
+`
+    );
+    const r = run(['-f', f, '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const lost = out.pods[0];
+    expect([lost.pod, lost.existing, lost.selectedNode]).toEqual(['default/lost', true, null]);
+    expect(lost.message).toBe(
+      "0/2 nodes are available: 2 node(s) didn't match the requested node name. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
+    );
+    expect(lost.nodes.bare.filter.NodeName).toEqual({
+      code: 'UnschedulableAndUnresolvable',
+      reasons: ["node(s) didn't match the requested node name"]
+    });
+    expect(out.pods[1].selectedNode).toBe('worker-1');
+    // A request above the node's allocatable cannot be resolved by preemption (fit.go Unresolvable).
+    expect(out.pods[1].nodes.bare.filter.NodeResourcesFit).toEqual({
+      code: 'UnschedulableAndUnresolvable',
+      reasons: ['Too many pods', 'Insufficient cpu']
+    });
+  });
+
+  // upstream: pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go (PreScore returns Skip without preferred terms)
+  it('reports a PreScore Skip as a null score with a skip marker, not as 0', () => {
+    const f = file(
+      'skip.yaml',
+      `apiVersion: v1
+kind: Node
+metadata: {name: a}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: b}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c, image: nginx}]
+`
+    );
+    const out = JSON.parse(run(['-f', f, '-o', 'json']).stdout);
+    const a = out.pods[0].nodes.a;
+    expect(a.score.NodeAffinity).toBeNull();
+    expect(a.skip).toContain('NodeAffinity');
+    expect(a.score.TaintToleration).toBe(100);
+    expect(run(['-f', f]).stdout).toMatch(/skip/);
   });
 
   it('exits 2 without -f', () => {

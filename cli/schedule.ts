@@ -148,7 +148,6 @@ function checkQuantities(list: unknown, field: string, where: string): void {
 
 function validate(docs: Doc[]): void {
   const seen = new Set<string>();
-  const nodes = new Set(docs.filter((d) => d.obj.kind === 'Node').map((d) => d.obj.metadata.name));
   const classes = new Map<string, number>();
   for (const d of docs) {
     const { obj, where } = d;
@@ -162,11 +161,6 @@ function validate(docs: Doc[]): void {
       classes.set(obj.metadata.name, obj.value);
     }
     if (obj.kind === 'Node') {
-      if (!obj.status?.allocatable && !obj.status?.capacity) {
-        throw new InputError(
-          `${where}: status.allocatable: Required value: a Node needs status.allocatable or status.capacity`
-        );
-      }
       checkQuantities(obj.status?.allocatable, 'status.allocatable', where);
       checkQuantities(obj.status?.capacity, 'status.capacity', where);
       for (const [i, t] of ((obj.spec?.taints ?? []) as { key?: string; effect?: string }[]).entries()) {
@@ -191,11 +185,6 @@ function validate(docs: Doc[]): void {
       );
     }
     checkQuantities(obj.spec?.overhead, 'spec.overhead', where);
-    if (obj.spec.nodeName && !nodes.has(obj.spec.nodeName)) {
-      throw new InputError(
-        `${where}: spec.nodeName: Not found: "${obj.spec.nodeName}": no Node with that name in the manifests`
-      );
-    }
     for (const [i, t] of (
       (obj.spec?.tolerations ?? []) as { operator?: string; value?: string }[]
     ).entries()) {
@@ -271,11 +260,13 @@ export function runSchedule(argv: string[], out: Output): number {
     namespaces: of('Namespace'),
     config,
     minor,
-    seed: args.seed
+    seed: args.seed,
+    reportExisting: true
   });
   if (args.output === 'json') {
     const pods = result.pods.map((p) => ({
       pod: p.pod,
+      ...(p.existing ? { existing: true } : {}),
       selectedNode: p.selectedNode,
       message: p.message,
       ...(p.preemption ? { preemption: p.preemption } : {}),
@@ -304,9 +295,13 @@ export function formatText(pods: PodResult[]): string {
   let s = '';
   for (const p of pods) {
     if (s) s += '\n';
-    s += p.selectedNode
-      ? `Pod ${p.pod}: scheduled on ${p.selectedNode}\n`
-      : `Pod ${p.pod}: not scheduled\n  ${p.message}\n`;
+    s += p.existing
+      ? p.selectedNode
+        ? `Pod ${p.pod}: already on ${p.selectedNode}, which it fits\n`
+        : `Pod ${p.pod}: already assigned, but fits no node\n  ${p.message}\n`
+      : p.selectedNode
+        ? `Pod ${p.pod}: scheduled on ${p.selectedNode}\n`
+        : `Pod ${p.pod}: not scheduled\n  ${p.message}\n`;
     if (p.preemption) {
       s += `  preemption: nominated ${p.preemption.nominatedNodeName}, victims ${p.preemption.victims.join(', ')}\n`;
       s += `  first attempt: ${p.preemption.message}\n`;
@@ -322,7 +317,9 @@ export function formatText(pods: PodResult[]): string {
       rows.push([
         n + (n === p.selectedNode ? ' *' : ''),
         filter,
-        ...scorePlugins.map((sp) => (e.score[sp] === undefined ? '-' : String(e.score[sp]))),
+        ...scorePlugins.map((sp) =>
+          e.score[sp] === undefined ? '-' : e.score[sp] === null ? 'skip' : String(e.score[sp])
+        ),
         e.finalScore === null ? '-' : String(e.finalScore)
       ]);
     }

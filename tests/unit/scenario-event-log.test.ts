@@ -9,7 +9,6 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../src/lib/sim/engine/duration';
 import { createCluster, loadScenario } from '../../src/lib/sim/scenario';
-import '../../src/lib/sim/scenario/components';
 
 const DIR = 'scenarios';
 

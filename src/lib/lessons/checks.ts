@@ -10,6 +10,7 @@
  */
 import type { Cluster } from '../sim/cluster';
 import type { KubeObject } from '../sim/api/types';
+import { podStatusReason } from '../sim/api/corev1/podstatus';
 import { matchRequirements, parseLabelSelector, fieldValue } from '../sim/api/selectors';
 import { parseDuration } from '../sim/engine/duration';
 import { parseQuantity } from '../sim/api/quantity';
@@ -291,19 +292,9 @@ function unschedulableMessage(pod: KubeObject): string {
   return c?.status === 'False' ? (c.message ?? '') : '';
 }
 
-/** The STATUS column of `kubectl get pods` (printers.go printPod, main containers only). */
+/** The STATUS column of `kubectl get pods`, from api/corev1/podstatus.ts. */
 export function podDisplayStatus(pod: KubeObject): string {
-  let reason: string = pod.status?.reason || pod.status?.phase || 'Pending';
-  const statuses = pod.status?.containerStatuses ?? [];
-  for (let i = statuses.length - 1; i >= 0; i--) {
-    const s = statuses[i];
-    if (s.state?.waiting?.reason) reason = s.state.waiting.reason;
-    else if (s.state?.terminated?.reason) reason = s.state.terminated.reason;
-  }
-  if (pod.metadata.deletionTimestamp && pod.status?.phase !== 'Failed' && pod.status?.phase !== 'Succeeded') {
-    reason = pod.status?.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
-  }
-  return reason;
+  return podStatusReason(pod);
 }
 
 function podReady(pod: KubeObject): boolean {

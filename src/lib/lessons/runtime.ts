@@ -5,7 +5,6 @@
 import { ConsoleSession } from '../sim/kubectl/console';
 import { applyManifests, parseManifests } from '../sim/manifests';
 import { createCluster } from '../sim/scenario/bootstrap';
-import '../sim/scenario/components';
 import type { Cluster } from '../sim/cluster';
 import type { LessonRuntime } from './session';
 

@@ -19,6 +19,7 @@ import { Engine, type EngineSnapshot, type SimEvent } from './engine/engine';
 import { Etcd, type EtcdSnapshot } from './etcd/etcd';
 import { EventRecorder, type EventLogEntry } from './events/recorder';
 import type { ApiServerSnapshot } from './api/apiserver';
+import { COMPONENTS, FAULTS } from './registry';
 
 export interface Component {
   /** Engine target and unique id, e.g. `kubelet/worker-1`, `kube-scheduler`. */
@@ -56,22 +57,54 @@ export interface FaultLogEntry {
 
 export class FaultError extends Error {}
 
-const factories = new Map<string, ComponentFactory>();
-const faultHandlers = new Map<string, { handler: FaultHandler; description: string }>();
-
-/** Modules register the component kinds they implement (done at import time). */
-export function registerComponent(kind: string, factory: ComponentFactory): void {
-  factories.set(kind, factory);
+export interface ComponentDef {
+  kind: string;
+  factory: ComponentFactory;
 }
 
-/** Modules register the fault actions they implement (done at import time). */
-export function registerFault(action: string, description: string, handler: FaultHandler): void {
-  faultHandlers.set(action, { handler, description });
+export interface FaultDef {
+  action: string;
+  description: string;
+  handler: FaultHandler;
+}
+
+/** A component kind a module implements; listed in registry.ts (defining it registers nothing). */
+export function defineComponent(kind: string, factory: ComponentFactory): ComponentDef {
+  return { kind, factory };
+}
+
+/** A fault action a module implements; listed in registry.ts (defining it registers nothing). */
+export function defineFault(action: string, description: string, handler: FaultHandler): FaultDef {
+  return { action, description, handler };
+}
+
+/** Test doubles only: kinds and faults a test adds on top of (or instead of) registry.ts's. */
+const testComponents = new Map<string, ComponentFactory>();
+const testFaults = new Map<string, FaultDef>();
+
+/** Add a component kind for tests (a double, a harness); it wins over the registry's kind of that name. */
+export function addTestComponent(kind: string, factory: ComponentFactory): void {
+  testComponents.set(kind, factory);
+}
+
+/** Add (or replace) a fault action for tests. */
+export function addTestFault(action: string, description: string, handler: FaultHandler): void {
+  testFaults.set(action, { action, description, handler });
+}
+
+function componentFactory(kind: string): ComponentFactory | undefined {
+  return testComponents.get(kind) ?? COMPONENTS().get(kind);
+}
+
+function faultDef(action: string): FaultDef | undefined {
+  return testFaults.get(action) ?? FAULTS().get(action);
 }
 
 export function knownFaults(): { action: string; description: string }[] {
-  return [...faultHandlers.entries()]
-    .map(([action, f]) => ({ action, description: f.description }))
+  const all = new Map(FAULTS());
+  for (const [a, f] of testFaults) all.set(a, f);
+  return [...all.values()]
+    .map((f) => ({ action: f.action, description: f.description }))
     .sort((a, b) => (a.action < b.action ? -1 : 1));
 }
 
@@ -149,7 +182,7 @@ export class Cluster {
 
   /** Create a component of a registered kind, register it with the engine and (optionally) start it. */
   addComponent(kind: string, args: unknown, opts: { start?: boolean } = {}): Component {
-    const f = factories.get(kind);
+    const f = componentFactory(kind);
     if (!f) throw new Error(`unknown component kind "${kind}"`);
     // Watches the component starts are held by it (the request log draws their events to it).
     return this.api.watchingAs(watchOwner(kind, args), () => {
@@ -180,7 +213,7 @@ export class Cluster {
 
   /** Apply a named fault now. Throws FaultError for an unknown action or target. */
   applyFault(action: string, params: FaultTarget = {}): void {
-    const f = faultHandlers.get(action);
+    const f = faultDef(action);
     if (!f) {
       throw new FaultError(
         `unknown fault action "${action}"; known actions: ${knownFaults()

@@ -7,7 +7,7 @@
  * them) but no event is processed; the events that come due meanwhile are held and replayed when
  * StartControllerManager brings the process back, after a resync of every controller's keys.
  */
-import { FaultError, registerComponent, registerFault, type Cluster, type Component } from '../cluster';
+import { FaultError, defineComponent, defineFault, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 import type { RequestContext } from '../api/types';
 import {
@@ -207,7 +207,10 @@ export class KubeControllerManager implements Component {
   }
 }
 
-registerComponent(KCM_KIND, (cluster: Cluster) => new KubeControllerManager(cluster));
+export const kubeControllerManagerComponent = defineComponent(
+  KCM_KIND,
+  (cluster: Cluster) => new KubeControllerManager(cluster)
+);
 
 function manager(cluster: Cluster): KubeControllerManager {
   const m = cluster.component<KubeControllerManager>(KCM_ID);
@@ -215,12 +218,14 @@ function manager(cluster: Cluster): KubeControllerManager {
   return m;
 }
 
-registerFault(
+export const faultStopControllerManager = defineFault(
   'StopControllerManager',
   'Stop kube-controller-manager: no controller runs (no taints, no evictions, no replacements) until it starts again.',
   (cluster) => manager(cluster).stop()
 );
 
-registerFault('StartControllerManager', 'Start kube-controller-manager again.', (cluster) =>
-  manager(cluster).resume()
+export const faultStartControllerManager = defineFault(
+  'StartControllerManager',
+  'Start kube-controller-manager again.',
+  (cluster) => manager(cluster).resume()
 );

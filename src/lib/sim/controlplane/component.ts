@@ -5,7 +5,7 @@
  * instance leads": while no instance leads they are stopped, and a new leader starts them again
  * (a standby starts its informers and controllers when it acquires the Lease).
  */
-import { FaultError, registerComponent, registerFault, type Cluster, type Component } from '../cluster';
+import { FaultError, defineComponent, defineFault, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 import type { KubeObject } from '../api/types';
 import { LEADER_ELECTION, tryAcquireOrRenew, type Candidate } from './leaderelection';
@@ -176,7 +176,10 @@ export class LeaderElection implements Component {
   }
 }
 
-registerComponent(LE_KIND, (cluster: Cluster, args: LeaderElectionArgs) => new LeaderElection(cluster, args));
+export const leaderElectionComponent = defineComponent(
+  LE_KIND,
+  (cluster: Cluster, args: LeaderElectionArgs) => new LeaderElection(cluster, args)
+);
 
 function elector(cluster: Cluster): LeaderElection {
   const le = cluster.component<LeaderElection>(LE_ID);
@@ -194,7 +197,7 @@ function powerHost(cluster: Cluster, host: string, running: boolean): void {
   }
 }
 
-registerFault(
+export const faultStopControlPlaneNode = defineFault(
   'StopControlPlaneNode',
   'Power off a control-plane node: its kube-apiserver, stacked etcd member, kube-scheduler and kube-controller-manager stop; standbys take over when the Leases expire',
   (cluster, p) => {
@@ -204,7 +207,7 @@ registerFault(
   }
 );
 
-registerFault(
+export const faultStartControlPlaneNode = defineFault(
   'StartControlPlaneNode',
   'Power a control-plane node back on: its processes start and its instances rejoin as candidates',
   (cluster, p) => {

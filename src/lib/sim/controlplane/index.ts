@@ -6,7 +6,7 @@
  * RemoveApiServer) and scenario bootstrap hooks: leader election when the scenario has more than
  * one control-plane node, the load model always. Import it after `scenario/bootstrap` has loaded.
  */
-import { registerBootstrapHook } from '../scenario/hooks';
+import type { BootstrapStep } from '../scenario/hooks';
 import { LE_KIND, type LeaderElectionArgs } from './component';
 import { DEFAULT_CORES, LOAD_KIND, type ApiServerLoadArgs } from './sizing';
 
@@ -40,13 +40,15 @@ export {
 /** Pod starts per second a plan assumes when it names none: the SLOs' churn limit. */
 export const DEFAULT_PLAN_CHURN = 20;
 
-registerBootstrapHook('leader-election', (cluster, scenario) => {
+/** Bootstrap step: leader election among the control-plane hosts when there are several. */
+export const leaderElectionStep: BootstrapStep = (cluster, scenario) => {
   if (scenario.apiServers <= 1) return;
   const hosts = Array.from({ length: scenario.apiServers }, (_, i) => `control-plane-${i + 1}`);
   cluster.addComponent(LE_KIND, { hosts } satisfies LeaderElectionArgs);
-});
+};
 
-registerBootstrapHook('apiserver-load', (cluster, scenario) => {
+/** Bootstrap step: the API server load model. */
+export const apiserverLoadStep: BootstrapStep = (cluster, scenario) => {
   const cp = scenario.spec.controlPlane;
   const plan = cp?.plan;
   cluster.addComponent(LOAD_KIND, {
@@ -55,4 +57,4 @@ registerBootstrapHook('apiserver-load', (cluster, scenario) => {
       ? { plan: { nodes: plan.nodes, podChurnPerSecond: plan.podChurnPerSecond ?? DEFAULT_PLAN_CHURN } }
       : {})
   } satisfies ApiServerLoadArgs);
-});
+};

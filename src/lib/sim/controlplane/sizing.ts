@@ -7,7 +7,7 @@
  * Saturation is shown, not enacted: requests the model says would queue still succeed at once in
  * the simulation (see docs/operations.md, "What the model changes").
  */
-import { FaultError, registerComponent, registerFault, type Cluster, type Component } from '../cluster';
+import { FaultError, defineComponent, defineFault, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 import { ApiError, ConnectionError } from '../api/errors';
 import { clone, type KubeObject, type RequestContext } from '../api/types';
@@ -237,7 +237,10 @@ function round(v: number, digits: number): string {
   return String(Math.round(v * f) / f);
 }
 
-registerComponent(LOAD_KIND, (cluster: Cluster, args: ApiServerLoadArgs) => new ApiServerLoad(cluster, args));
+export const apiServerLoadComponent = defineComponent(
+  LOAD_KIND,
+  (cluster: Cluster, args: ApiServerLoadArgs) => new ApiServerLoad(cluster, args)
+);
 
 /** The cluster's load component, if it has one. */
 export function apiServerLoad(cluster: Cluster): ApiServerLoad | undefined {
@@ -256,7 +259,7 @@ function loadComponent(cluster: Cluster): ApiServerLoad {
   return c;
 }
 
-registerFault(
+export const faultResizeControlPlane = defineFault(
   'ResizeControlPlane',
   `Give every control-plane machine this many CPU cores (target = ${CORE_SIZES.join(', ')})`,
   (cluster, p) => {
@@ -280,7 +283,7 @@ function nextHost(cluster: Cluster): string {
   }
 }
 
-registerFault(
+export const faultAddApiServer = defineFault(
   'AddApiServer',
   'Join one more kube-apiserver instance behind the load balancer (its machine has the control plane’s cores)',
   (cluster) => {
@@ -296,7 +299,7 @@ registerFault(
   }
 );
 
-registerFault(
+export const faultRemoveApiServer = defineFault(
   'RemoveApiServer',
   'Take a kube-apiserver instance out of the load balancer and shut it down (target = instance, default the last one)',
   (cluster, p) => {

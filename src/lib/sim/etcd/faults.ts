@@ -2,7 +2,7 @@
  * etcd member faults. Stopping members past the quorum (2 of 3) takes the leader away: every API
  * write then fails with `etcdserver: request timed out` until enough members start again.
  */
-import { FaultError, registerFault, type Cluster, type FaultTarget } from '../cluster';
+import { FaultError, defineFault, type Cluster, type FaultTarget } from '../cluster';
 
 function memberName(cluster: Cluster, params: FaultTarget, action: string): string {
   const names = cluster.etcd.members.map((m) => m.name);
@@ -14,11 +14,15 @@ function memberName(cluster: Cluster, params: FaultTarget, action: string): stri
   return target;
 }
 
-registerFault('StopEtcdMember', 'Stop one etcd member (target = member name).', (cluster, params) => {
-  cluster.etcd.stop(memberName(cluster, params, 'StopEtcdMember'));
-});
+export const faultStopEtcdMember = defineFault(
+  'StopEtcdMember',
+  'Stop one etcd member (target = member name).',
+  (cluster, params) => {
+    cluster.etcd.stop(memberName(cluster, params, 'StopEtcdMember'));
+  }
+);
 
-registerFault(
+export const faultStartEtcdMember = defineFault(
   'StartEtcdMember',
   'Start a stopped etcd member again (target = member name).',
   (cluster, params) => {

@@ -6,7 +6,6 @@
  * same addresses every run. Allocations are derived from stored Services, so snapshots need no state.
  */
 import type { AdmissionPlugin, ApiServer } from '../api/apiserver';
-import { registerAdmissionPlugin } from '../api/admission';
 import { invalid } from '../api/errors';
 import type { KubeObject } from '../api/types';
 import type { Cluster } from '../cluster';
@@ -191,5 +190,3 @@ export function installServiceAllocator(api: ApiServer, cluster: Cluster): void 
   if (!api.admission.some((p) => p.name === 'ServiceAllocation'))
     api.admission.unshift(serviceAllocator(cluster));
 }
-
-registerAdmissionPlugin('ServiceAllocation', serviceAllocator);

@@ -14,7 +14,7 @@
  */
 import { ApiError, ConnectionError } from '../api/errors';
 import type { KubeObject, RequestContext } from '../api/types';
-import { registerComponent, type Cluster, type Component } from '../cluster';
+import { defineComponent, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 
 export const KUBERNETES_SERVICE = 'kubernetes';
@@ -184,4 +184,7 @@ export class ApiServerEndpoints implements Component {
   }
 }
 
-registerComponent('apiserver-endpoints', (cluster, args) => new ApiServerEndpoints(cluster, args));
+export const apiServerEndpointsComponent = defineComponent(
+  'apiserver-endpoints',
+  (cluster, args) => new ApiServerEndpoints(cluster, args)
+);

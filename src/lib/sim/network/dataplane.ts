@@ -1,9 +1,10 @@
 /**
  * What kube-proxy and the CNI plugin programmed on a node, rendered as the node's own tools print
  * it (iptables-save, ipvsadm -Ln, nft list ruleset, ip route, ip addr, /etc/cni/net.d).
- * Until the networking modules fill it in, a node shows what a fresh node would.
+ * The networking module's provider.ts computes it.
  */
 import type { Cluster } from '../cluster';
+import { nodeDataplane } from './provider';
 
 export interface NodeDataplane {
   iptablesSave(table?: 'nat' | 'filter' | 'mangle'): string;
@@ -28,14 +29,14 @@ export interface NftTableView {
   chains: Record<string, string>;
 }
 
-type DataplaneProvider = (cluster: Cluster, nodeName: string) => NodeDataplane | undefined;
-let provider: DataplaneProvider | undefined;
+type DataplaneDouble = (cluster: Cluster, nodeName: string) => NodeDataplane | undefined;
+let testDouble: DataplaneDouble | undefined;
 
-/** The networking module registers the real implementation. */
-export function registerDataplaneProvider(p: DataplaneProvider): void {
-  provider = p;
+/** Tests only: render every node with this double instead (undefined goes back to provider.ts). */
+export function setTestDataplane(d: DataplaneDouble | undefined): void {
+  testDouble = d;
 }
 
 export function dataplane(cluster: Cluster, nodeName: string): NodeDataplane | undefined {
-  return provider?.(cluster, nodeName);
+  return testDouble ? testDouble(cluster, nodeName) : nodeDataplane(cluster, nodeName);
 }

@@ -6,12 +6,7 @@
  * a bootstrap hook that gives every scenario cluster the `default/kubernetes` Service.
  */
 import type { Cluster } from '../cluster';
-import { registerBootstrapHook } from '../scenario/hooks';
-import '../controllers/endpointslice/controller';
-import './kubeproxy';
-import './lbcontroller';
-import './allocator';
-import './apiserver-endpoints';
+import type { BootstrapStep } from '../scenario/hooks';
 import { kubeProxyReplaced } from './provider';
 
 export { trace, renderTrace, type TraceHop, type TraceResult } from './trace';
@@ -48,9 +43,9 @@ export {
 } from './apiserver-endpoints';
 
 // kube-apiserver creates `default/kubernetes` when it starts, before anything else is applied.
-registerBootstrapHook('kubernetes-service', (cluster) => {
+export const kubernetesServiceStep: BootstrapStep = (cluster) => {
   if (!cluster.component('apiserver-endpoints')) cluster.addComponent('apiserver-endpoints', {});
-});
+};
 
 /** Add the cloud load-balancer controller and a kube-proxy for every Node that has none yet. */
 export function installNetworking(cluster: Cluster): void {

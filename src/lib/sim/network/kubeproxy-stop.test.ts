@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConsoleSession } from '../kubectl/console';
 import { createCluster } from '../scenario/bootstrap';
-import '../scenario/components';
 import { kubeProxyOf } from './index';
 
 const scenario = readFileSync(new URL('../../../../scenarios/three-nodes.yaml', import.meta.url), 'utf8');

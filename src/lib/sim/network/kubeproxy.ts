@@ -9,7 +9,7 @@
  */
 import { ApiError, ConnectionError } from '../api/errors';
 import type { KubeObject, RequestContext } from '../api/types';
-import { registerComponent, registerFault, FaultError, type Cluster, type Component } from '../cluster';
+import { defineComponent, defineFault, FaultError, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 import { syncTime } from './costmodel';
 import type { IpvsScheduler } from './ipvs';
@@ -230,7 +230,10 @@ export class KubeProxy implements Component {
   }
 }
 
-registerComponent('kube-proxy', (cluster, args) => new KubeProxy(cluster, args));
+export const kubeProxyComponent = defineComponent(
+  'kube-proxy',
+  (cluster, args) => new KubeProxy(cluster, args)
+);
 
 export function kubeProxyOf(cluster: Cluster, nodeName: string): KubeProxy | undefined {
   return cluster.component<KubeProxy>(`kube-proxy/${nodeName}`);
@@ -243,17 +246,19 @@ function proxyOn(cluster: Cluster, target: string | undefined): KubeProxy {
   return p;
 }
 
-registerFault(
+export const faultStopKubeProxy = defineFault(
   'StopKubeProxy',
   'Stop kube-proxy on a node: its rules stay as they were and go stale as endpoints change',
   (cluster, params) => proxyOn(cluster, params.target).stop()
 );
 
-registerFault('StartKubeProxy', 'Start kube-proxy on a node again (a full resync)', (cluster, params) =>
-  proxyOn(cluster, params.target).restart()
+export const faultStartKubeProxy = defineFault(
+  'StartKubeProxy',
+  'Start kube-proxy on a node again (a full resync)',
+  (cluster, params) => proxyOn(cluster, params.target).restart()
 );
 
-registerFault(
+export const faultSetProxyMode = defineFault(
   'SetProxyMode',
   "Restart kube-proxy in another mode (iptables, ipvs, nftables) on one node or 'all'",
   (cluster, params) => {

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/types';
 import { createCluster } from '../scenario';
-import '../scenario/components';
 import { dataplane } from './dataplane';
 import { apiServerAddress } from './apiserver-endpoints';
 import { renderTrace, trace } from './trace';

@@ -5,7 +5,7 @@
  */
 import { ApiError, ConnectionError } from '../api/errors';
 import type { RequestContext } from '../api/types';
-import { registerComponent, type Cluster, type Component } from '../cluster';
+import { defineComponent, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 import { addrAt } from './ip';
 
@@ -94,4 +94,7 @@ export class LoadBalancerController implements Component {
   }
 }
 
-registerComponent('service-lb-controller', (cluster, args) => new LoadBalancerController(cluster, args));
+export const loadBalancerControllerComponent = defineComponent(
+  'service-lb-controller',
+  (cluster, args) => new LoadBalancerController(cluster, args)
+);

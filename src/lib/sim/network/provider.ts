@@ -4,7 +4,7 @@
  */
 import type { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
-import { registerDataplaneProvider, type NodeDataplane } from './dataplane';
+import type { NodeDataplane } from './dataplane';
 import { buildIptables, canaryTables, renderIptablesSave, type NodeNet, type Table } from './iptables';
 import { buildIpvs, ipvsIptables, renderIpvsadm, type IpvsState } from './ipvs';
 import { buildNftables, NFT_FAMILY, NFT_TABLE, renderNft, renderNftChains } from './nftables';
@@ -100,8 +100,6 @@ export function nodeDataplane(cluster: Cluster, nodeName: string): NodeDataplane
     cniConfigFiles: () => cniConfigFiles(plugin, nodeName)
   };
 }
-
-registerDataplaneProvider(nodeDataplane);
 
 /** Cilium with kubeProxyReplacement: kube-proxy is absent and Services live in eBPF maps. */
 export function kubeProxyReplaced(cluster: Cluster): boolean {

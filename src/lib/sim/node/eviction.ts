@@ -6,6 +6,7 @@
  * ranked as upstream: usage above requests first, then priority, then usage above request.
  */
 import type { KubeObject } from '../api/types';
+import { TAINT_MEMORY_PRESSURE, tolerationsTolerateTaint } from '../api/corev1/taints';
 import { formatBytes, tryParseQuantity } from '../api/quantity';
 import { containerId } from './containers';
 import { fieldPath } from './images';
@@ -275,13 +276,11 @@ export function admitPod(k: Kubelet, pod: KubeObject): string | undefined {
   if ((pod.spec?.priority ?? 0) >= SYSTEM_CRITICAL_PRIORITY) return undefined;
   if (conds.length === 1 && conds[0] === 'MemoryPressure') {
     if (qosClass(pod) !== 'BestEffort') return undefined;
-    const tolerates = (
-      (pod.spec?.tolerations ?? []) as { key?: string; operator?: string; effect?: string }[]
-    ).some(
-      (t) =>
-        (t.key === 'node.kubernetes.io/memory-pressure' || (!t.key && t.operator === 'Exists')) &&
-        (!t.effect || t.effect === 'NoSchedule')
-    );
+    // v1helper.TolerationsTolerateTaint with the memory-pressure NoSchedule taint (eviction_manager.go Admit).
+    const tolerates = tolerationsTolerateTaint(pod.spec?.tolerations, {
+      key: TAINT_MEMORY_PRESSURE,
+      effect: 'NoSchedule'
+    });
     if (tolerates) return undefined;
   }
   return `The node had condition: [${conds.join(' ')}]. `;

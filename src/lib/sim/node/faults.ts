@@ -3,7 +3,7 @@
  * config, and deleting the Node. Every handler is safe to repeat (stopping a stopped kubelet is a
  * no-op), because the console's `systemctl` applies them too.
  */
-import { FaultError, registerFault, type Cluster, type FaultTarget } from '../cluster';
+import { FaultError, defineFault, type Cluster, type FaultTarget } from '../cluster';
 import { tryParseQuantity } from '../api/quantity';
 import { thresholdQuantity, evictionHard } from './allocatable';
 import { observe } from './eviction';
@@ -37,26 +37,30 @@ function amountParam(params: FaultTarget): number | undefined {
   return Math.round(m / 1000);
 }
 
-registerFault('StopKubelet', 'Stop the kubelet service on a node (containers keep running)', (c, p) => {
-  const k = kubeletFor(c, p);
-  if (!k.running) return;
-  k.journal('I', 'server.go:1263', '"Shutting down kubelet"');
-  k.stopService();
-});
+export const faultStopKubelet = defineFault(
+  'StopKubelet',
+  'Stop the kubelet service on a node (containers keep running)',
+  (c, p) => {
+    const k = kubeletFor(c, p);
+    if (!k.running) return;
+    k.journal('I', 'server.go:1263', '"Shutting down kubelet"');
+    k.stopService();
+  }
+);
 
-registerFault(
+export const faultShutdownNode = defineFault(
   'ShutdownNode',
   'Shut the machine down (systemctl poweroff): with shutdownGracePeriod the kubelet first terminates the pods',
   (c, p) => shutdownNode(kubeletFor(c, p))
 );
 
-registerFault(
+export const faultPowerOnNode = defineFault(
   'PowerOnNode',
   'Power a shut-down machine on again: it boots, and the runtime and kubelet start',
   (c, p) => powerOn(kubeletFor(c, p))
 );
 
-registerFault(
+export const faultUpgradeKubelet = defineFault(
   'UpgradeKubelet',
   'Install another kubelet version on a node (params: version, e.g. v1.34.2) and restart the kubelet',
   (c, p) => {
@@ -76,42 +80,54 @@ registerFault(
   }
 );
 
-registerFault('StartKubelet', 'Start the kubelet service on a node', (c, p) =>
+export const faultStartKubelet = defineFault('StartKubelet', 'Start the kubelet service on a node', (c, p) =>
   kubeletFor(c, p).startService()
 );
 
-registerFault('StopRuntime', 'Stop the container runtime (containerd / CRI-O) on a node', (c, p) => {
-  const k = kubeletFor(c, p);
-  const rt = k.state.runtime;
-  if (!rt.running) return;
-  rt.running = false;
-  rt.since = c.now;
-  rt.pid = undefined;
-  k.journal('I', 'service.go:211', '"Stop CRI service"', rt.name === 'cri-o' ? 'crio' : 'containerd');
-});
+export const faultStopRuntime = defineFault(
+  'StopRuntime',
+  'Stop the container runtime (containerd / CRI-O) on a node',
+  (c, p) => {
+    const k = kubeletFor(c, p);
+    const rt = k.state.runtime;
+    if (!rt.running) return;
+    rt.running = false;
+    rt.since = c.now;
+    rt.pid = undefined;
+    k.journal('I', 'service.go:211', '"Stop CRI service"', rt.name === 'cri-o' ? 'crio' : 'containerd');
+  }
+);
 
-registerFault('StartRuntime', 'Start the container runtime on a node', (c, p) => {
-  const k = kubeletFor(c, p);
-  const rt = k.state.runtime;
-  if (rt.running) return;
-  rt.running = true;
-  rt.since = c.now;
-  rt.pid = 300 + c.engine.random.int(700);
-  if (rt.name === 'cri-o') k.journal('I', 'server.go:556', '"Started CRI-O"', 'crio');
-  else k.journal('I', 'main.go:286', '"containerd successfully booted in 0.042s"', 'containerd');
-});
+export const faultStartRuntime = defineFault(
+  'StartRuntime',
+  'Start the container runtime on a node',
+  (c, p) => {
+    const k = kubeletFor(c, p);
+    const rt = k.state.runtime;
+    if (rt.running) return;
+    rt.running = true;
+    rt.since = c.now;
+    rt.pid = 300 + c.engine.random.int(700);
+    if (rt.name === 'cri-o') k.journal('I', 'server.go:556', '"Started CRI-O"', 'crio');
+    else k.journal('I', 'main.go:286', '"containerd successfully booted in 0.042s"', 'containerd');
+  }
+);
 
-registerFault('PartitionNode', 'Cut a node off from the control plane', (c, p) => {
-  kubeletFor(c, p);
-  c.partitioned.add(p.target!);
-});
+export const faultPartitionNode = defineFault(
+  'PartitionNode',
+  'Cut a node off from the control plane',
+  (c, p) => {
+    kubeletFor(c, p);
+    c.partitioned.add(p.target!);
+  }
+);
 
-registerFault('HealNode', 'Reconnect a partitioned node', (c, p) => {
+export const faultHealNode = defineFault('HealNode', 'Reconnect a partitioned node', (c, p) => {
   kubeletFor(c, p);
   c.partitioned.delete(p.target!);
 });
 
-registerFault(
+export const faultFillMemory = defineFault(
   'FillMemory',
   'A system process allocates memory (amount, default: just past memory.available); amount 0 frees it',
   (c, p) => {
@@ -127,7 +143,7 @@ registerFault(
   }
 );
 
-registerFault(
+export const faultFillDisk = defineFault(
   'FillDisk',
   'Fill the node filesystem (amount, default: just past nodefs.available); amount 0 frees it',
   (c, p) => {
@@ -143,27 +159,39 @@ registerFault(
   }
 );
 
-registerFault('RemoveCNI', 'Delete the CNI config from /etc/cni/net.d on a node', (c, p) => {
-  kubeletFor(c, p).state.cni = {};
-});
-
-registerFault('InstallCNI', "Write the cluster CNI's config to /etc/cni/net.d on a node", (c, p) => {
-  const k = kubeletFor(c, p);
-  const cni = c.config.network.cni === 'none' ? 'calico' : c.config.network.cni;
-  k.state.cni = { ...CNI_CONFIGS[cni] };
-});
-
-registerFault('DeleteNode', 'Delete the Node object and remove the machine', (c, p) => {
-  const k = kubeletFor(c, p);
-  try {
-    c.api.delete('Node', undefined, k.name, {}, { component: 'kubectl' });
-  } catch {
-    // Already gone: removing the machine is what matters.
+export const faultRemoveCNI = defineFault(
+  'RemoveCNI',
+  'Delete the CNI config from /etc/cni/net.d on a node',
+  (c, p) => {
+    kubeletFor(c, p).state.cni = {};
   }
-  c.removeComponent(k.id);
-});
+);
 
-registerFault(
+export const faultInstallCNI = defineFault(
+  'InstallCNI',
+  "Write the cluster CNI's config to /etc/cni/net.d on a node",
+  (c, p) => {
+    const k = kubeletFor(c, p);
+    const cni = c.config.network.cni === 'none' ? 'calico' : c.config.network.cni;
+    k.state.cni = { ...CNI_CONFIGS[cni] };
+  }
+);
+
+export const faultDeleteNode = defineFault(
+  'DeleteNode',
+  'Delete the Node object and remove the machine',
+  (c, p) => {
+    const k = kubeletFor(c, p);
+    try {
+      c.api.delete('Node', undefined, k.name, {}, { component: 'kubectl' });
+    } catch {
+      // Already gone: removing the machine is what matters.
+    }
+    c.removeComponent(k.id);
+  }
+);
+
+export const faultReconfigureNode = defineFault(
   'ReconfigureNode',
   'Resize the machine (capacity; pods sets maxPods) and restart the kubelet so it reports the new capacity',
   (c, p) => {

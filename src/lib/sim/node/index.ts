@@ -1,6 +1,4 @@
-/** The node plane: importing this registers the kubelet component and the node faults. */
-import './kubelet';
-import './faults';
+/** The node plane: the kubelet and the node host (its component and faults are listed in ../registry.ts). */
 
 export { Kubelet } from './kubelet';
 export { hostView } from './host';

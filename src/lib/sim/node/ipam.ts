@@ -6,16 +6,9 @@
 import type { KubeObject } from '../api/types';
 import type { Kubelet } from './kubelet';
 import type { PodRec } from './state';
+import { intToIp, ipToInt } from '../network/ip';
 
 const EXT_KEY = 'node/podCIDRs';
-
-function ipToInt(ip: string): number {
-  return ip.split('.').reduce((a, o) => a * 256 + parseInt(o, 10), 0);
-}
-
-function intToIp(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-}
 
 /** The node's fallback /24: the n-th /24 of the cluster CIDR, n in order of first use. */
 function fallbackCIDR(k: Kubelet): string {

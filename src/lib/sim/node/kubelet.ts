@@ -7,7 +7,7 @@
  * Loops are engine events tagged with the service epoch; a stop or restart bumps the epoch so the
  * previous run's timers fall silent, as the real process's goroutines die with it.
  */
-import { registerComponent, type Cluster, type Component } from '../cluster';
+import { defineComponent, type Cluster, type Component } from '../cluster';
 import { tryParseQuantity } from '../api/quantity';
 import type { KubeObject, RequestContext } from '../api/types';
 import type { SimEvent } from '../engine/engine';
@@ -340,4 +340,7 @@ function podChangedForKubelet(a: KubeObject, b: KubeObject): boolean {
   );
 }
 
-registerComponent('kubelet', (cluster, args: KubeletArgs) => new Kubelet(cluster, args));
+export const kubeletComponent = defineComponent(
+  'kubelet',
+  (cluster, args: KubeletArgs) => new Kubelet(cluster, args)
+);

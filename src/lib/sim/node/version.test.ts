@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/types';
 import { createCluster } from '../scenario';
-import '../scenario/components';
 import { clusterWithNode } from './testing';
 
 // Version skew policy (kubernetes.io/releases/version-skew-policy): a kubelet may be up to three

@@ -4,7 +4,10 @@
  * fault log, and recomputed at most once per animation frame.
  */
 import type { Cluster } from '../cluster';
-import type { KubeObject, Pod, Node, Lease, Taint, Toleration } from '../api/types';
+import type { KubeObject, Pod, Node, Lease, Taint } from '../api/types';
+import { podStatusReason } from '../api/corev1/podstatus';
+import { podRequests } from '../api/corev1/requests';
+import { firstTolerating } from '../api/corev1/taints';
 import { formatResource, tryParseQuantity } from '../api/quantity';
 import { hostView } from '../node/host';
 import type { EventLogEntry } from '../events/recorder';
@@ -99,62 +102,13 @@ export function podKey(p: { metadata: { namespace?: string; name: string } }): s
   return `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
 }
 
-/** kubectl's STATUS column (printPod): deletion, pod reason, container waiting/terminated reasons, phase. */
+/** kubectl's STATUS column, from api/corev1/podstatus.ts (the same cell `kubectl get pods` prints). */
 export function podStatus(p: Pod): string {
-  const st = p.status ?? {};
-  let reason: string = st.reason ?? st.phase ?? 'Pending';
-  for (const cs of st.initContainerStatuses ?? []) {
-    const w = cs.state?.waiting?.reason;
-    if (w && w !== 'PodInitializing') {
-      reason = `Init:${w}`;
-      break;
-    }
-  }
-  if (!reason.startsWith('Init:')) {
-    for (const cs of [...(st.containerStatuses ?? [])].reverse()) {
-      const w = cs.state?.waiting?.reason;
-      const term = cs.state?.terminated;
-      if (w) reason = w;
-      else if (term)
-        reason = term.reason ?? (term.signal ? `Signal:${term.signal}` : `ExitCode:${term.exitCode}`);
-    }
-  }
-  if (p.metadata?.deletionTimestamp) {
-    reason = st.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
-  }
-  return reason;
-}
-
-/** Stored objects are frozen and replaced on every write, so a pod object's requests never change. */
-const requestCache = new WeakMap<object, Record<string, number>>();
-
-function sumRequests(pod: Pod): Record<string, number> {
-  const cached = requestCache.get(pod);
-  if (cached) return cached;
-  const out: Record<string, number> = {};
-  for (const c of pod.spec?.containers ?? []) {
-    for (const [k, v] of Object.entries(c.resources?.requests ?? {})) {
-      out[k] = (out[k] ?? 0) + (tryParseQuantity(v) ?? 0);
-    }
-  }
-  // The effective request is the max of the containers' sum and any single init container.
-  for (const c of pod.spec?.initContainers ?? []) {
-    for (const [k, v] of Object.entries(c.resources?.requests ?? {})) {
-      out[k] = Math.max(out[k] ?? 0, tryParseQuantity(v) ?? 0);
-    }
-  }
-  requestCache.set(pod, out);
-  return out;
+  return podStatusReason(p as unknown as KubeObject);
 }
 
 function isTerminal(p: Pod): boolean {
   return p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
-}
-
-function tolerates(tol: Toleration, taint: Taint): boolean {
-  if (tol.effect && tol.effect !== taint.effect) return false;
-  if (tol.operator === 'Exists') return !tol.key || tol.key === taint.key;
-  return tol.key === taint.key && (tol.value ?? '') === (taint.value ?? '');
 }
 
 /**
@@ -165,7 +119,7 @@ export function evictionRemaining(cluster: Cluster, pod: Pod, taints: readonly T
   let best: number | undefined;
   for (const taint of taints) {
     if (taint.effect !== 'NoExecute' || !taint.timeAdded) continue;
-    const tol = (pod.spec?.tolerations ?? []).find((t) => tolerates(t, taint));
+    const tol = firstTolerating(pod.spec?.tolerations, taint);
     if (!tol || tol.tolerationSeconds == null) continue;
     const deadline = cluster.api.timeOf(taint.timeAdded) + tol.tolerationSeconds * 1000;
     const left = Math.max(0, deadline - cluster.now);
@@ -197,7 +151,8 @@ function resourceBars(node: Node, pods: Pod[]): ResourceBar[] {
   for (const p of pods) {
     if (isTerminal(p)) continue;
     live++;
-    for (const [k, v] of Object.entries(sumRequests(p))) requested[k] = (requested[k] ?? 0) + v;
+    const reqs = podRequests(p);
+    for (const k in reqs) requested[k] = (requested[k] ?? 0) + reqs[k];
   }
   requested.pods = live * 1000;
   const names = [

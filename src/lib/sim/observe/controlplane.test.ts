@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '$lib/sim/scenario';
-import '$lib/sim/scenario/components';
 import { buildCpModel } from './controlplane';
 import { curves, formatMs } from './sizing';
 

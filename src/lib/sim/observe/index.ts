@@ -26,6 +26,7 @@ export { LANES } from './sequence';
 export type { EventLogEntry } from '../events/recorder';
 export type { TraceHop, TraceResult } from '../network/trace';
 export type { SchedulingAttempt } from '../scheduler/types';
+export type { Rejection, RejectionKind, SchedulingExplanation, SchedulingSummary } from './scheduling';
 export {
   CHART_NODES,
   curve,

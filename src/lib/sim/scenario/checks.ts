@@ -16,30 +16,12 @@ import { parseDuration } from '../engine/duration';
 import { capacityProblem, DEFAULT_CAPACITY, MAX_CLUSTER_NODES, nodeNames } from './nodes';
 import type { ScenarioSpec } from './types';
 import { poolProblems } from '../controllers/cluster-autoscaler/flavours';
+import { faultTargetKind } from '../registry';
 
 /** Kubernetes minors whose defaults Nodeplane models. */
 export const OLDEST_MINOR = 28;
 export const NEWEST_MINOR = 35;
 
-const NODE_FAULTS = new Set([
-  'StopKubelet',
-  'StartKubelet',
-  'StopRuntime',
-  'StartRuntime',
-  'PartitionNode',
-  'HealNode',
-  'FillMemory',
-  'FillDisk',
-  'RemoveCNI',
-  'InstallCNI',
-  'DeleteNode',
-  'StopKubeProxy',
-  'StartKubeProxy',
-  'ShutdownNode',
-  'PowerOnNode',
-  'UpgradeKubelet'
-]);
-const ETCD_FAULTS = new Set(['StopEtcdMember', 'StartEtcdMember']);
 const EVICTION_SIGNALS = [
   'memory.available',
   'nodefs.available',
@@ -198,21 +180,22 @@ export function checkScenarioSpec(spec: ScenarioSpec): Causes {
     } catch {
       return;
     }
-    if (NODE_FAULTS.has(f.action)) {
+    const target = faultTargetKind(f.action);
+    if (target === 'node') {
       if (!f.target) out.push(required(`${p}.target`, `${f.action} needs a node name`));
       else if (!allNodes.has(f.target)) {
         out.push(
           invalidValue(`${p}.target`, f.target, `no such node (nodes: ${[...allNodes].join(', ') || 'none'})`)
         );
       }
-    } else if (ETCD_FAULTS.has(f.action)) {
+    } else if (target === 'etcdMember') {
       if (!f.target) out.push(required(`${p}.target`, `${f.action} needs an etcd member name`));
       else if (!etcdNames.includes(f.target)) {
         out.push(
           invalidValue(`${p}.target`, f.target, `no such etcd member (members: ${etcdNames.join(', ')})`)
         );
       }
-    } else if (f.action === 'StopControlPlaneNode' || f.action === 'StartControlPlaneNode') {
+    } else if (target === 'controlPlaneNode') {
       const cpNodes = Array.from(
         { length: spec.controlPlane?.apiServers ?? 1 },
         (_, j) => `control-plane-${j + 1}`
@@ -223,8 +206,8 @@ export function checkScenarioSpec(spec: ScenarioSpec): Causes {
           invalidValue(`${p}.target`, f.target, `no such control-plane node (nodes: ${cpNodes.join(', ')})`)
         );
       }
-    } else if (f.action === 'SetProxyMode') {
-      if (!f.mode) out.push(required(`${p}.mode`, 'SetProxyMode needs the new mode'));
+    } else if (target === 'nodeOrAll') {
+      if (!f.mode) out.push(required(`${p}.mode`, `${f.action} needs the new mode`));
       if (f.target && f.target !== 'all' && !allNodes.has(f.target)) {
         out.push(
           invalidValue(`${p}.target`, f.target, `no such node (nodes: ${[...allNodes].join(', ') || 'none'})`)

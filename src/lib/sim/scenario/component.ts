@@ -6,7 +6,7 @@
  * instead of stopping the run.
  */
 import type { KubeObject } from '../api/types';
-import { registerComponent, type Cluster, type Component } from '../cluster';
+import { defineComponent, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 import { applyManifests, formatIssue, ManifestError, type ParsedManifest } from '../manifests';
 import { installNetworking } from '../network';
@@ -130,4 +130,7 @@ export class ScenarioComponent implements Component {
   }
 }
 
-registerComponent('scenario', (cluster, args: ScenarioComponentArgs) => new ScenarioComponent(cluster, args));
+export const scenarioComponent = defineComponent(
+  'scenario',
+  (cluster, args: ScenarioComponentArgs) => new ScenarioComponent(cluster, args)
+);

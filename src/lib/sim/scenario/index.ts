@@ -2,7 +2,7 @@
 export { loadScenario, SCENARIO_API_VERSION, DEFAULT_DURATION_MS } from './load';
 export {
   createCluster,
-  registerBootstrapHook,
+  bootstrapSteps,
   scenarioFaultFailures,
   MissingComponentError,
   type CreateClusterOptions,

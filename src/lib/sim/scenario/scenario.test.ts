@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { Cluster, registerFault } from '../cluster';
+import { Cluster, addTestFault } from '../cluster';
 import { createCluster, loadScenario, MissingComponentError, ScenarioError } from '.';
 
 const three = readFileSync(new URL('../../../../scenarios/three-nodes.yaml', import.meta.url), 'utf8');
@@ -209,7 +209,7 @@ describe('createCluster', () => {
 
   it('builds etcd, API servers, nodes, objects and the fault schedule', () => {
     const applied: { t: number; target?: string }[] = [];
-    registerFault('StopEtcdMember', 'test double', (c, p) => {
+    addTestFault('StopEtcdMember', 'test double', (c, p) => {
       applied.push({ t: c.now, target: p.target });
       c.etcd.stop(p.target!);
     });

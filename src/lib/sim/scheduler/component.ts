@@ -6,7 +6,7 @@
  */
 import { ApiError, ConnectionError } from '../api/errors';
 import { clone, type KubeObject, type RequestContext } from '../api/types';
-import { FaultError, registerComponent, registerFault, type Cluster, type Component } from '../cluster';
+import { FaultError, defineComponent, defineFault, type Cluster, type Component } from '../cluster';
 import { minorVersion } from '../config';
 import type { SimEvent } from '../engine/engine';
 import { SchedulerCache } from './cache';
@@ -27,8 +27,13 @@ export const HISTORY_LIMIT = 20;
  * 12,000); 30,000 pods on 1,000 nodes would otherwise keep gigabytes of explanations.
  */
 export const HISTORY_NODE_BUDGET = 200_000;
-/** Attempts a snapshot keeps per still-waiting pod (see getState). */
+/** Attempts a snapshot keeps per still-waiting pod (see getState); a bound pod keeps its last one. */
 export const SNAPSHOT_HISTORY_LIMIT = 3;
+/**
+ * Node verdicts a snapshot keeps in all: the most recently attempted pods first. A lab cluster
+ * (600 pods on 20 nodes are 12,000) keeps every pod's last attempt across a time-travel jump.
+ */
+export const SNAPSHOT_NODE_BUDGET = 25_000;
 /** Virtual time one scheduling cycle takes. */
 export const CYCLE_MS = 1;
 
@@ -130,12 +135,22 @@ export class KubeScheduler implements Component {
 
   getState(): unknown {
     // Attempt histories are explanations, not inputs: scheduling never reads them. A snapshot keeps
-    // the last attempts of pods still waiting and drops the rest, or the scheduler alone would make
-    // up most of a snapshot (every bound pod's per-node, per-plugin table).
-    const history: Record<string, SchedulingAttempt[]> = {};
-    for (const [key, attempts] of Object.entries(this.state.history)) {
-      if (this.queue.get(key)) history[key] = attempts.slice(-SNAPSHOT_HISTORY_LIMIT);
+    // the last attempts of pods still waiting and the last attempt of every other pod (so a bound
+    // pod is still explained after a time-travel jump), newest first within SNAPSHOT_NODE_BUDGET,
+    // or the scheduler alone would make up most of a snapshot. Deleted pods have no history.
+    const keys = Object.keys(this.state.history);
+    const kept: [string, SchedulingAttempt[]][] = [];
+    let budget = SNAPSHOT_NODE_BUDGET;
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const all = this.state.history[keys[i]];
+      const attempts = all.slice(this.queue.get(keys[i]) ? -SNAPSHOT_HISTORY_LIMIT : -1);
+      const cost = explainedNodes(attempts);
+      if (cost > budget) continue;
+      budget -= cost;
+      kept.push([keys[i], attempts]);
     }
+    const history: Record<string, SchedulingAttempt[]> = {};
+    for (let i = kept.length - 1; i >= 0; i--) history[kept[i][0]] = kept[i][1];
     return { ...this.state, history };
   }
 
@@ -501,7 +516,10 @@ export function getSchedulingHistory(cluster: Cluster, podKey: string): Scheduli
   return cluster.component<KubeScheduler>(SCHEDULER_ID)?.history(podKey) ?? [];
 }
 
-registerComponent(SCHEDULER_KIND, (cluster, args: SchedulerArgs) => new KubeScheduler(cluster, args));
+export const kubeSchedulerComponent = defineComponent(
+  SCHEDULER_KIND,
+  (cluster, args: SchedulerArgs) => new KubeScheduler(cluster, args)
+);
 
 function scheduler(cluster: Cluster): KubeScheduler {
   const s = cluster.component<KubeScheduler>(SCHEDULER_ID);
@@ -509,7 +527,11 @@ function scheduler(cluster: Cluster): KubeScheduler {
   return s;
 }
 
-registerFault('StopScheduler', 'Stop kube-scheduler: pending pods stay Pending', (cluster) =>
-  scheduler(cluster).stop()
+export const faultStopScheduler = defineFault(
+  'StopScheduler',
+  'Stop kube-scheduler: pending pods stay Pending',
+  (cluster) => scheduler(cluster).stop()
 );
-registerFault('StartScheduler', 'Start kube-scheduler again', (cluster) => scheduler(cluster).restart());
+export const faultStartScheduler = defineFault('StartScheduler', 'Start kube-scheduler again', (cluster) =>
+  scheduler(cluster).restart()
+);

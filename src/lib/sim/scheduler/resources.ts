@@ -1,10 +1,11 @@
 /**
  * Resource arithmetic as the scheduler does it (pkg/scheduler/framework/types.go Resource and
- * k8s.io/component-helpers resource.PodRequests): cpu in millicores, memory and
+ * k8s.io/component-helpers resource.PodRequests, in api/corev1/requests.ts): cpu in millicores, memory and
  * ephemeral-storage in bytes, everything else (extended resources, hugepages) as integers.
  */
 import { tryParseQuantity } from '../api/quantity';
 import type { KubeObject } from '../api/types';
+import { podRequests as corev1PodRequests } from '../api/corev1/requests';
 
 export interface ResourceVector {
   cpu: number;
@@ -70,66 +71,21 @@ export function vectorFromList(list: Record<string, unknown> | undefined): Resou
   return v;
 }
 
-function maxInto(into: ResourceVector, other: ResourceVector): void {
-  into.cpu = Math.max(into.cpu, other.cpu);
-  into.memory = Math.max(into.memory, other.memory);
-  into.ephemeralStorage = Math.max(into.ephemeralStorage, other.ephemeralStorage);
-  for (const [k, x] of Object.entries(other.scalar)) into.scalar[k] = Math.max(into.scalar[k] ?? 0, x);
-}
-
-function addInto(into: ResourceVector, other: ResourceVector): void {
-  into.cpu += other.cpu;
-  into.memory += other.memory;
-  into.ephemeralStorage += other.ephemeralStorage;
-  for (const [k, x] of Object.entries(other.scalar)) into.scalar[k] = (into.scalar[k] ?? 0) + x;
-}
-
-function copy(v: ResourceVector): ResourceVector {
-  return { ...v, scalar: { ...v.scalar } };
-}
-
-interface ContainerLike {
-  resources?: { requests?: Record<string, unknown> };
-  restartPolicy?: string;
-}
-
-function containerRequests(c: ContainerLike, nonZero: boolean): ResourceVector {
-  const req = c.resources?.requests ?? {};
-  const v = vectorFromList(req);
-  if (nonZero) {
-    // An explicit request of 0 stays 0; only a missing request gets the default.
-    if (req.cpu === undefined) v.cpu = DEFAULT_MILLI_CPU_REQUEST;
-    if (req.memory === undefined) v.memory = DEFAULT_MEMORY_REQUEST;
-  }
-  return v;
-}
+const NON_MISSING = { cpu: DEFAULT_MILLI_CPU_REQUEST, memory: DEFAULT_MEMORY_REQUEST * 1000 };
 
 /**
- * PodRequests: max(Σ containers + Σ sidecars, the peak during init) + overhead. Restartable init
- * containers (sidecars) keep running, so they add to every later phase.
+ * framework.NewResource(resource.PodRequests(pod)): the pod's requests (api/corev1/requests.ts)
+ * as a vector; `nonZero` gives containers that request no cpu or memory the scoring defaults.
  */
 export function podRequests(pod: KubeObject, nonZero = false): ResourceVector {
-  const spec = pod.spec ?? {};
-  const reqs = emptyVector();
-  for (const c of (spec.containers ?? []) as ContainerLike[]) addInto(reqs, containerRequests(c, nonZero));
-  const restartable = emptyVector();
-  const initPeak = emptyVector();
-  for (const c of (spec.initContainers ?? []) as ContainerLike[]) {
-    const r = containerRequests(c, nonZero);
-    if (c.restartPolicy === 'Always') {
-      addInto(reqs, r);
-      addInto(restartable, r);
-      maxInto(initPeak, restartable);
-    } else {
-      const phase = copy(restartable);
-      addInto(phase, r);
-      maxInto(initPeak, phase);
-    }
+  const amounts = corev1PodRequests(pod, nonZero ? { nonMissing: NON_MISSING } : {});
+  const v = emptyVector();
+  for (const name in amounts) {
+    if (name === 'pods') continue;
+    const milli = amounts[name];
+    addResource(v, name, name === 'cpu' ? Math.ceil(milli) : Math.ceil(milli / 1000));
   }
-  maxInto(reqs, initPeak);
-  if (spec.overhead) addInto(reqs, vectorFromList(spec.overhead));
-  reqs.pods = 0;
-  return reqs;
+  return v;
 }
 
 export function isScalarResource(name: string): boolean {

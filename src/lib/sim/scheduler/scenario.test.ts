@@ -201,6 +201,19 @@ describe('kube-scheduler in a cluster', () => {
     expect(c.eventLog.filter((e) => e.reason === 'FailedScheduling').map((e) => e.count)).toEqual([1, 2]);
   });
 
+  it("keeps a bound pod's last attempt across a snapshot restore, and drops it when the pod is deleted", () => {
+    const c = cluster();
+    c.api.create(makePod('web', { cpu: '1' }));
+    c.advance(1_000);
+    const bound = getSchedulingHistory(c, 'default/web');
+    expect(bound.map((a) => a.selectedNode)).toEqual([nodeOf(c, 'web')]);
+    const copy = Cluster.restore(c.snapshot());
+    expect(getSchedulingHistory(copy, 'default/web')).toEqual(bound);
+    c.api.delete('Pod', 'default', 'web', { gracePeriodSeconds: 0 });
+    c.advance(1_000);
+    expect(getSchedulingHistory(c, 'default/web')).toEqual([]);
+  });
+
   it('does not retry on node heartbeats, only on changes a plugin reads', () => {
     const c = cluster();
     c.api.create(

@@ -6,6 +6,7 @@
 import { fitErrorMessage } from './fiterror';
 import type { Framework, FilterRecord } from './framework';
 import type {
+  Code,
   CycleState,
   Handle,
   NodeExplanation,
@@ -177,7 +178,15 @@ export function scheduleOne(
     let victims: { key: string; node: string }[] | undefined;
     for (const p of fw.points.postFilter) {
       const r = p.postFilter!(state, pod, statuses, h);
-      if (attempt) attempt.postFilter = { code: r.status.code, reasons: r.status.reasons };
+      if (attempt) {
+        attempt.postFilter = { code: r.status.code, reasons: r.status.reasons };
+        if (r.nodeStatuses?.size) {
+          const nodes: Record<string, { code: Code; reasons: string[]; plugin?: string }> = {};
+          for (const [n, st] of r.nodeStatuses)
+            nodes[n] = { code: st.code, reasons: st.reasons, ...(st.plugin ? { plugin: st.plugin } : {}) };
+          attempt.postFilter.nodes = nodes;
+        }
+      }
       if (r.status.code === 'Success') {
         nominatedNodeName = r.nominatedNodeName;
         victims = r.victims;

@@ -84,6 +84,8 @@ export interface PostFilterResult {
   status: Status;
   nominatedNodeName?: string;
   victims?: { key: string; node: string }[];
+  /** Why preemption could not help on each node it ruled out (the counts its message prints). */
+  nodeStatuses?: Map<string, Status>;
 }
 
 export interface Plugin {
@@ -148,5 +150,10 @@ export interface SchedulingAttempt {
   /** PreFilter/PreScore statuses that are not Success (Skip shows which plugins sat out). */
   preFilter: Record<string, { code: Code; reasons: string[] }>;
   preScore: Record<string, { code: Code; reasons: string[] }>;
-  postFilter?: { code: Code; reasons: string[] };
+  postFilter?: {
+    code: Code;
+    reasons: string[];
+    /** Per node, why preemption would not make room there (DefaultPreemption). */
+    nodes?: Record<string, { code: Code; reasons: string[]; plugin?: string }>;
+  };
 }

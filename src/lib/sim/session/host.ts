@@ -17,8 +17,8 @@ import { ConsoleSession, type WatchHandle } from '../kubectl/console';
 import { applyManifests, parseManifests, type ManifestIssue } from '../manifests';
 import { trace as traceConnection, type TraceResult } from '../network/trace';
 import { getSchedulingHistory } from '../scheduler/component';
+import { schedulingExplanations } from '../observe/scheduling';
 import { createCluster } from '../scenario/bootstrap';
-import '../scenario/components';
 import { LessonRunner } from '../../lessons/runner';
 import { buildCpModel, type CpModel } from '../observe/controlplane';
 import { ViewBuilder, type LabView, type NodeView } from '../observe/cluster-map';
@@ -677,7 +677,7 @@ export class SessionHost {
     sent.selection = { key, object, attempts, steps };
     msg.selection = {
       object: object ?? null,
-      ...(s.kind === 'pod' ? { scheduling: getSchedulingHistory(cluster, s.key), sequence } : {})
+      ...(s.kind === 'pod' ? { scheduling: schedulingExplanations(cluster, s.key), sequence } : {})
     };
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Cluster, registerComponent, registerFault, type Component } from '$lib/sim/cluster';
+import { Cluster, addTestComponent, addTestFault, type Component } from '$lib/sim/cluster';
 import type { SimEvent } from '$lib/sim/engine/engine';
 import { LabSession, type LabPerformers } from './lab-session';
 
@@ -25,7 +25,7 @@ class Ticker implements Component {
     this.state = structuredClone(s) as Ticker['state'];
   }
 }
-registerComponent('test-ticker', (c) => new Ticker(c));
+addTestComponent('test-ticker', (c) => new Ticker(c));
 
 /** The wall clock of the costly-snapshot tests: each snapshot of this component takes 30 ms. */
 const heavyWall = { now: 0 };
@@ -41,13 +41,9 @@ class Heavy implements Component {
   }
   setState() {}
 }
-registerComponent('test-heavy', () => new Heavy());
-registerFault('TestPause', 'pause the ticker', (c) => (c.component<Ticker>('ticker')!.state.paused = true));
-registerFault(
-  'TestResume',
-  'resume the ticker',
-  (c) => (c.component<Ticker>('ticker')!.state.paused = false)
-);
+addTestComponent('test-heavy', () => new Heavy());
+addTestFault('TestPause', 'pause the ticker', (c) => (c.component<Ticker>('ticker')!.state.paused = true));
+addTestFault('TestResume', 'resume the ticker', (c) => (c.component<Ticker>('ticker')!.state.paused = false));
 
 const ticks = (s: LabSession) => s.cluster.component<Ticker>('ticker')!.state.ticks;
 

@@ -4,23 +4,12 @@
  * node. Built directly with components (no scenario file), so a test sees each part it relies on.
  */
 import { Cluster } from '../cluster';
-import '../node/index';
-import '../scheduler/component';
-import '../controllers/index';
 import type { KubeObject } from '../api/types';
 import type { KubeletArgs } from '../node/types';
 
 export const PLACEHOLDER_FILE = 'placeholder.yaml';
 
 const ctx = { component: 'kubectl' };
-
-function tryAdd(c: Cluster, kind: string, args: unknown): void {
-  try {
-    c.addComponent(kind, args);
-  } catch {
-    // The kind is not part of this build; the map shows the component as absent.
-  }
-}
 
 export function placeholderCluster(): Cluster {
   const c = new Cluster();
@@ -32,10 +21,10 @@ export function placeholderCluster(): Cluster {
       internalIP: `10.0.0.${10 + i}`,
       zone: 'zone-a'
     };
-    tryAdd(c, 'kubelet', args);
+    c.addComponent('kubelet', args);
   }
-  tryAdd(c, 'kube-scheduler', {});
-  tryAdd(c, 'kube-controller-manager', {});
+  c.addComponent('kube-scheduler', {});
+  c.addComponent('kube-controller-manager', {});
   const container = (name: string, cpu: string, memory: string) => ({
     name,
     image: 'nginx:1.27',

@@ -15,7 +15,7 @@ import type { NetworkModel, NetworkSubscription } from '../observe/network';
 import type { ReadyChange } from '../observe/ready-history';
 import type { TrafficModel } from '../observe/traffic';
 import type { PodSequence } from '../observe/sequence';
-import type { SchedulingAttempt } from '../scheduler/types';
+import type { SchedulingExplanation } from '../observe/scheduling';
 import type { Language, Lesson } from '../../lessons/format';
 
 export type Speed = 1 | 10 | 60 | 600 | 'max';
@@ -261,7 +261,7 @@ export interface FrameMessage {
   network?: NetworkModel | null;
   /** Sent in every frame while subscribed: rates change as time passes. */
   traffic?: TrafficModel | null;
-  selection?: { object: unknown; scheduling?: SchedulingAttempt[]; sequence?: PodSequence | null } | null;
+  selection?: { object: unknown; scheduling?: SchedulingExplanation[]; sequence?: PodSequence | null } | null;
   lesson?: LessonStatus;
   trace?: TraceResult | null;
   announcement?: string;

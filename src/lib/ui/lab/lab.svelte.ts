@@ -16,7 +16,7 @@ import type {
   NodeView,
   PodView,
   ReadyChange,
-  SchedulingAttempt,
+  SchedulingExplanation,
   TraceResult
 } from '$lib/sim/observe';
 import type {
@@ -105,7 +105,7 @@ export class Lab {
   trafficModel = $state.raw<TrafficModel | undefined>(undefined);
   /** The selected object as stored, and a selected pod's scheduling attempts. */
   selection = $state.raw<
-    { object: unknown; scheduling?: SchedulingAttempt[]; sequence?: PodSequence | null } | undefined
+    { object: unknown; scheduling?: SchedulingExplanation[]; sequence?: PodSequence | null } | undefined
   >(undefined);
   lesson = $state.raw<LessonStatus | undefined>(undefined);
   /** Commands entered, oldest first (the console's Up/Down). */
@@ -277,7 +277,7 @@ export class Lab {
   }
 
   /** The scheduler's recorded attempts for the selected pod, oldest first. */
-  schedulingHistory(): SchedulingAttempt[] {
+  schedulingHistory(): SchedulingExplanation[] {
     return this.selection?.scheduling ?? [];
   }
 

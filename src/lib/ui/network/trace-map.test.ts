@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import '$lib/sim/scenario/components';
 import { createCluster } from '$lib/sim/scenario/bootstrap';
 import { ConsoleSession } from '$lib/sim/kubectl/console';
 import type { KubeObject } from '$lib/sim/api/types';

@@ -169,6 +169,10 @@ describe('defaulting', () => {
       metadata: { name: 'web' },
       spec: { selector: { app: 'web' }, ports: [{ port: 80 }] }
     });
+    // Every cluster's chain ends its mutating phase with ServiceAllocation: the ClusterIP comes from
+    // the service CIDR, as kube-apiserver allocates it on create.
+    const ip = (svc.spec as unknown as { clusterIP: string }).clusterIP;
+    expect(ip).toMatch(/^10\.(9[6-9]|1[01]\d)\.\d+\.\d+$/);
     expect(svc.spec).toEqual({
       selector: { app: 'web' },
       ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }],
@@ -176,7 +180,9 @@ describe('defaulting', () => {
       sessionAffinity: 'None',
       ipFamilies: ['IPv4'],
       ipFamilyPolicy: 'SingleStack',
-      internalTrafficPolicy: 'Cluster'
+      internalTrafficPolicy: 'Cluster',
+      clusterIP: ip,
+      clusterIPs: [ip]
     });
   });
 

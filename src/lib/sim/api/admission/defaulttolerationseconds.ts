@@ -7,8 +7,10 @@
 import type { AdmissionPlugin } from '../apiserver';
 import type { ApiServerConfig } from '../../config';
 
-export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';
-export const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable';
+import {
+  TAINT_NOT_READY as TAINT_NODE_NOT_READY,
+  TAINT_UNREACHABLE as TAINT_NODE_UNREACHABLE
+} from '../corev1/taints';
 
 interface TolerationLike {
   key?: string;

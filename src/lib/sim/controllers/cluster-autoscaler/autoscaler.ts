@@ -6,7 +6,7 @@
  * that has not registered within --max-node-provision-time is deleted and its group backs off.
  */
 import { tryParseQuantity } from '../../api/quantity';
-import { registerComponent, registerFault, type Cluster, type Component } from '../../cluster';
+import { defineComponent, defineFault, type Cluster, type Component } from '../../cluster';
 import type { SimEvent } from '../../engine/engine';
 import type { KubeObject, RequestContext } from '../../api/types';
 import { ApiError, ConnectionError } from '../../api/errors';
@@ -577,7 +577,10 @@ function finite(n: number): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-registerComponent(CA_KIND, (cluster: Cluster, args: AutoscalerArgs) => new ClusterAutoscaler(cluster, args));
+export const clusterAutoscalerComponent = defineComponent(
+  CA_KIND,
+  (cluster: Cluster, args: AutoscalerArgs) => new ClusterAutoscaler(cluster, args)
+);
 
 function autoscalerOf(c: Cluster): ClusterAutoscaler {
   const ca = c.component<ClusterAutoscaler>(CA_ID);
@@ -585,11 +588,13 @@ function autoscalerOf(c: Cluster): ClusterAutoscaler {
   return ca;
 }
 
-registerFault(
+export const faultFailMachineBoot = defineFault(
   'FailMachineBoot',
   'New machines of a node pool boot but never register a Node (a broken image or bootstrap script)',
   (c, p) => autoscalerOf(c).setFailBoot(String(p.target ?? ''), true)
 );
-registerFault('FixMachineBoot', 'New machines of a node pool boot and register again', (c, p) =>
-  autoscalerOf(c).setFailBoot(String(p.target ?? ''), false)
+export const faultFixMachineBoot = defineFault(
+  'FixMachineBoot',
+  'New machines of a node pool boot and register again',
+  (c, p) => autoscalerOf(c).setFailBoot(String(p.target ?? ''), false)
 );

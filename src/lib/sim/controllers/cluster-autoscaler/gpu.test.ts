@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../../scenario';
-import '../../scenario/components';
 import type { KubeObject } from '../../api/types';
 
 // upstream: cluster-autoscaler/processors/customresources/gpu_processor.go

@@ -3,7 +3,7 @@
  * a scenario bootstrap hook that adds it when a node pool can grow (`max` above `count`) or sets a
  * `min`, with the scenario's `spec.clusterAutoscaler` flags. Import it after `scenario/bootstrap` has loaded (it registers the hook at import time).
  */
-import { registerBootstrapHook } from '../../scenario/hooks';
+import type { BootstrapStep } from '../../scenario/hooks';
 import { autoscaledPools } from './template';
 import { CA_KIND, type AutoscalerArgs } from './autoscaler';
 
@@ -23,7 +23,8 @@ export { caOptions, type CaOptions } from './limits';
 export * from './flavours';
 export { autoscaledPools, templateNode, POOL_LABEL } from './template';
 
-registerBootstrapHook('cluster-autoscaler', (cluster, scenario) => {
+/** Bootstrap step: the Cluster Autoscaler when a node pool is autoscaled. */
+export const clusterAutoscalerStep: BootstrapStep = (cluster, scenario) => {
   const pools = autoscaledPools(scenario.spec.nodePools ?? []);
   if (!pools.length) return;
   const flags = scenario.spec.clusterAutoscaler;
@@ -31,4 +32,4 @@ registerBootstrapHook('cluster-autoscaler', (cluster, scenario) => {
     pools: structuredClone(pools),
     ...(flags ? { flags: structuredClone(flags) } : {})
   } satisfies AutoscalerArgs);
-});
+};

@@ -10,7 +10,8 @@ import type { KubeletArgs } from '../../node/types';
 import { buildKubeletArgs, nodeIP } from '../../scenario/nodes';
 import type { NodePoolSpec } from '../../scenario/types';
 import type { KubeObject } from '../../api/types';
-import { fitsNodeAffinity, untoleratedTaints } from '../util/nodeaffinity';
+import { podMatchesNode } from '../../api/corev1/nodeaffinity';
+import { podUntoleratedTaints } from '../../api/corev1/taints';
 import { podFromTemplate } from '../util/podtemplate';
 
 export const POOL_LABEL = 'nodeplane.dev/pool';
@@ -89,8 +90,8 @@ export function daemonSetPodsFor(cluster: Cluster, node: KubeObject): KubeObject
   for (const ds of cluster.api.list<KubeObject>('DaemonSet')) {
     const pod = podFromTemplate(ds, ds.spec?.template ?? {});
     pod.metadata.name = `${ds.metadata.name}-${node.metadata.name}`;
-    if (!fitsNodeAffinity(pod, node)) continue;
-    if (untoleratedTaints(pod, node, ['NoSchedule', 'NoExecute']).length) continue;
+    if (!podMatchesNode(pod, node)) continue;
+    if (podUntoleratedTaints(pod, node, ['NoSchedule', 'NoExecute']).length) continue;
     pod.spec.nodeName = node.metadata.name;
     pod.status = { phase: 'Running' };
     out.push(pod);

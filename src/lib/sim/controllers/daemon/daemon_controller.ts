@@ -8,7 +8,8 @@ import { clone } from '../../api/types';
 import { errorMessage, type Controller, type ControllerHost } from '../controller';
 import { controllerRef, isPodAvailable, isPodReady, podKey, splitKey, targetNodeName } from '../util/pods';
 import { podFromTemplate } from '../util/podtemplate';
-import { fitsNodeAffinity, untoleratedTaints } from '../util/nodeaffinity';
+import { podMatchesNode } from '../../api/corev1/nodeaffinity';
+import { podUntoleratedTaints } from '../../api/corev1/taints';
 import {
   TAINT_DISK_PRESSURE,
   TAINT_MEMORY_PRESSURE,
@@ -17,7 +18,7 @@ import {
   TAINT_PID_PRESSURE,
   TAINT_UNREACHABLE,
   TAINT_UNSCHEDULABLE
-} from '../util/taints';
+} from '../../api/corev1/taints';
 import { podTemplateHash, scaledValue } from '../deployment/util';
 
 const SOURCE = { component: 'daemonset-controller' };
@@ -63,9 +64,12 @@ export function nodeShouldRunDaemonPod(
   const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: '' }, spec } as KubeObject;
   if (spec.nodeName && spec.nodeName !== node.metadata.name)
     return { shouldRun: false, shouldContinueRunning: false };
-  if (!fitsNodeAffinity(pod, node)) return { shouldRun: false, shouldContinueRunning: false };
-  if (untoleratedTaints(pod, node, ['NoSchedule', 'NoExecute']).length) {
-    return { shouldRun: false, shouldContinueRunning: !untoleratedTaints(pod, node, ['NoExecute']).length };
+  if (!podMatchesNode(pod, node)) return { shouldRun: false, shouldContinueRunning: false };
+  if (podUntoleratedTaints(pod, node, ['NoSchedule', 'NoExecute']).length) {
+    return {
+      shouldRun: false,
+      shouldContinueRunning: !podUntoleratedTaints(pod, node, ['NoExecute']).length
+    };
   }
   return { shouldRun: true, shouldContinueRunning: true };
 }

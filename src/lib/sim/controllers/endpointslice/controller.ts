@@ -7,7 +7,7 @@
 import { ApiError, ConnectionError } from '../../api/errors';
 import { matchRequirements, parseLabelSelector } from '../../api/selectors';
 import type { KubeObject, RequestContext } from '../../api/types';
-import { registerComponent, type Cluster, type Component } from '../../cluster';
+import { defineComponent, type Cluster, type Component } from '../../cluster';
 import type { SimEvent } from '../../engine/engine';
 import type { Controller, ControllerHost } from '../controller';
 
@@ -305,4 +305,7 @@ export class EndpointSliceController implements Component {
   }
 }
 
-registerComponent('endpointslice-controller', (cluster, args) => new EndpointSliceController(cluster, args));
+export const endpointSliceControllerComponent = defineComponent(
+  'endpointslice-controller',
+  (cluster, args) => new EndpointSliceController(cluster, args)
+);

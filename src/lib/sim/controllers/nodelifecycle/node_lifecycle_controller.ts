@@ -16,7 +16,7 @@ import {
   TAINT_UNREACHABLE,
   TAINT_UNSCHEDULABLE,
   taintExists
-} from '../util/taints';
+} from '../../api/corev1/taints';
 import { removeTaintsOffNode, swapNodeControllerTaint } from '../util/nodetaints';
 import { readyCondition, tryUpdateNodeHealth, type NodeHealth } from './node_health';
 import {

@@ -7,7 +7,7 @@ import type { KubeObject, Taint } from '../../api/types';
 import { clone } from '../../api/types';
 import type { Controller, ControllerHost } from '../controller';
 import { isPodTerminated, podKey, updatePodCondition } from '../util/pods';
-import { TAINT_OUT_OF_SERVICE } from '../util/taints';
+import { TAINT_OUT_OF_SERVICE } from '../../api/corev1/taints';
 import { readyCondition } from '../nodelifecycle/node_health';
 
 interface State {

@@ -10,7 +10,7 @@ import { isApiError } from '../../api/errors';
 import type { Controller, ControllerHost } from '../controller';
 import { backoffDelay } from '../controller';
 import { podKey, splitKey, updatePodCondition } from '../util/pods';
-import { getMatchingTolerations } from '../util/taints';
+import { getMatchingTolerations } from '../../api/corev1/taints';
 
 const SOURCE = { component: 'taint-eviction-controller' };
 /** Attempts per firing to patch and delete the pod (retries = 5 upstream). */

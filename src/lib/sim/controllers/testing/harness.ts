@@ -4,13 +4,14 @@
  * pods Running and Ready, and finishes terminating pods on live nodes. Dead nodes do nothing, like
  * a stopped kubelet. It is a registered component, so snapshots carry it.
  */
-import { Cluster, registerComponent, type Component } from '../../cluster';
+import { Cluster, addTestComponent, type Component } from '../../cluster';
 import { defaultConfig } from '../../config';
 import { Etcd } from '../../etcd/etcd';
 import type { SimEvent } from '../../engine/engine';
 import type { KubeObject, NodeCondition, Taint } from '../../api/types';
 import { clone } from '../../api/types';
-import { fitsNodeAffinity, untoleratedTaints } from '../util/nodeaffinity';
+import { podMatchesNode } from '../../api/corev1/nodeaffinity';
+import { podUntoleratedTaints } from '../../api/corev1/taints';
 import { KCM_KIND } from '../kube-controller-manager';
 import '../../etcd/faults';
 
@@ -98,8 +99,8 @@ export class Harness implements Component {
         if (!this.state.schedule || pod.metadata.deletionTimestamp) continue;
         const fits = ready.filter(
           (n) =>
-            fitsNodeAffinity(pod, n) &&
-            !untoleratedTaints(pod, n, ['NoSchedule', 'NoExecute']).length &&
+            podMatchesNode(pod, n) &&
+            !podUntoleratedTaints(pod, n, ['NoSchedule', 'NoExecute']).length &&
             !n.spec?.unschedulable
         );
         if (!fits.length) continue;
@@ -145,7 +146,7 @@ export class Harness implements Component {
   }
 }
 
-registerComponent('test-harness', (cluster, args) => new Harness(cluster, args));
+addTestComponent('test-harness', (cluster, args) => new Harness(cluster, args));
 
 export function postReady(cluster: Cluster, name: string): void {
   const api = cluster.api;

@@ -7,7 +7,7 @@ import type { KubeObject, Mutable, Taint } from '../../api/types';
 import { clone } from '../../api/types';
 import { isApiError } from '../../api/errors';
 import type { ControllerHost } from '../controller';
-import { sameTaint } from './taints';
+import { sameTaint } from '../../api/corev1/taints';
 
 const UPDATE_TAINT_STEPS = 5;
 

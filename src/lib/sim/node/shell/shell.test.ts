@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Cluster, registerComponent, registerFault } from '../../cluster';
+import { Cluster, addTestComponent, addTestFault } from '../../cluster';
 import type { KubeObject } from '../../api/types';
 import type { CriContainer, JournalEntry, NodeHostView } from '../cri';
-import { registerDataplaneProvider } from '../../network/dataplane';
+import { setTestDataplane } from '../../network/dataplane';
 import { ConsoleSession } from '../../kubectl/console';
 
 const GIB = 2 ** 30;
@@ -64,7 +64,7 @@ function fakeHost(node: string) {
 }
 
 const hosts = new Map<string, ReturnType<typeof fakeHost>>();
-registerComponent('shell-test-kubelet', (_c, args: { node: string }) => {
+addTestComponent('shell-test-kubelet', (_c, args: { node: string }) => {
   const h = fakeHost(args.node);
   hosts.set(args.node, h);
   return {
@@ -78,12 +78,12 @@ registerComponent('shell-test-kubelet', (_c, args: { node: string }) => {
     setState() {}
   };
 });
-registerFault('StopKubelet', 'test', (c, p) => {
+addTestFault('StopKubelet', 'test', (c, p) => {
   const h = hosts.get(p.target!)!;
   h.state.kubeletRunning = false;
   h.state.kubeletSince = c.engine.now;
 });
-registerFault('StartKubelet', 'test', (c, p) => {
+addTestFault('StartKubelet', 'test', (c, p) => {
   const h = hosts.get(p.target!)!;
   h.state.kubeletRunning = true;
   h.state.kubeletSince = c.engine.now;
@@ -293,8 +293,8 @@ describe('crictl', () => {
 
 describe('networking and system tools', () => {
   it('a fresh node before kube-proxy and the CNI', () => {
-    // Nothing programmed the node yet (the networking module, when loaded, would render its rules).
-    registerDataplaneProvider(() => undefined);
+    // Nothing programmed the node yet (the double stands for a node before kube-proxy and the CNI).
+    setTestDataplane(() => undefined);
     const { cluster, run } = setup();
     cluster.advance(350_000);
     expect(run('ip route').stdout).toBe(
@@ -322,7 +322,7 @@ describe('networking and system tools', () => {
   });
   it('prints what the dataplane provider renders once networking is installed', () => {
     const { run } = setup();
-    registerDataplaneProvider(() => ({
+    setTestDataplane(() => ({
       iptablesSave: () => '*nat\nCOMMIT\n',
       iptablesList: (t, c) => `Chain ${c ?? 'ALL'} in ${t}\n`,
       ipvsadmList: () => 'ipvs\n',
@@ -339,7 +339,7 @@ describe('networking and system tools', () => {
       expect(run('ls /etc/cni/net.d/').stdout).toBe('10-calico.conflist\n');
       expect(run('cat /etc/cni/net.d/10-calico.conflist').stdout).toBe('{"name": "k8s-pod-network"}\n');
     } finally {
-      registerDataplaneProvider(() => undefined);
+      setTestDataplane(() => undefined);
     }
   });
   it('free and df', () => {

@@ -96,7 +96,8 @@ export function create(args: DefaultPreemptionArgs = {}): Plugin {
             'Unschedulable',
             'preemption: ' + fitErrorMessage(h.nodes.length, result, '', '', h.minor)
           ),
-          nominatedNodeName: ''
+          nominatedNodeName: '',
+          nodeStatuses: result
         };
       }
       const best = pickOne(candidates);

@@ -3,8 +3,13 @@
  * match; preferred terms add their weights, normalized by the maximum (DefaultNormalizeScore).
  * `addedAffinity` (NodeAffinityArgs) is enforced on every pod of the profile.
  */
-import type { NodeAffinity, NodeSelectorTerm, PreferredSchedulingTerm } from 'kubernetes-types/core/v1';
-import { matchNodeSelectorTerm, matchNodeSelectorTerms, normalizeByMax } from '../helpers';
+import type { NodeAffinity, PreferredSchedulingTerm } from 'kubernetes-types/core/v1';
+import { normalizeByMax } from '../helpers';
+import {
+  matchNodeSelectorTerms,
+  podMatchesNodeSelectorAndAffinity as corev1Matches,
+  preferredTermsScore
+} from '../../api/corev1/nodeaffinity';
 import { status, type NodeInfo, type Plugin, type PodInfo } from '../types';
 
 export const Name = 'NodeAffinity';
@@ -16,12 +21,7 @@ export interface NodeAffinityArgs {
 }
 
 export function podMatchesNodeSelectorAndAffinity(pod: PodInfo, node: NodeInfo): boolean {
-  const sel = pod.pod.spec?.nodeSelector as Record<string, string> | undefined;
-  if (sel) for (const k in sel) if (node.labels[k] !== sel[k]) return false;
-  const terms = pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
-    ?.nodeSelectorTerms as NodeSelectorTerm[] | undefined;
-  if (terms && !matchNodeSelectorTerms(terms, node.labels, node.name)) return false;
-  return true;
+  return corev1Matches(pod.pod, node);
 }
 
 const preScoreKey = 'PreScore' + Name;
@@ -39,7 +39,7 @@ export function create(args: NodeAffinityArgs = {}): Plugin {
       return null;
     },
     filter(_s, pod, node) {
-      if (addedTerms && !matchNodeSelectorTerms(addedTerms, node.labels, node.name)) {
+      if (addedTerms && !matchNodeSelectorTerms(addedTerms, node)) {
         return status('UnschedulableAndUnresolvable', ErrReasonEnforced);
       }
       if (!podMatchesNodeSelectorAndAffinity(pod, node)) {
@@ -57,9 +57,7 @@ export function create(args: NodeAffinityArgs = {}): Plugin {
     },
     score(state, _pod, node) {
       const terms = (state.get(preScoreKey) ?? []) as PreferredSchedulingTerm[];
-      let s = 0;
-      for (const t of terms) if (matchNodeSelectorTerm(t.preference, node.labels, node.name)) s += t.weight;
-      return s;
+      return preferredTermsScore(terms, node);
     },
     normalizeScore(_s, _p, scores) {
       normalizeByMax(scores, false);

@@ -1,10 +1,10 @@
 /** NodeUnschedulable (Filter): `spec.unschedulable` nodes, unless the pod tolerates the unschedulable taint. */
-import { tolerationsTolerateTaint } from '../helpers';
+import { TAINT_UNSCHEDULABLE, tolerationsTolerateTaint } from '../../api/corev1/taints';
 import { status, type NodeInfo, type Plugin, type PodInfo, type Status } from '../types';
 
 export const Name = 'NodeUnschedulable';
 export const ErrReasonUnschedulable = 'node(s) were unschedulable';
-const unschedulableTaint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+const unschedulableTaint = { key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' };
 
 export function create(): Plugin {
   const filter = (pod: PodInfo, node: NodeInfo): Status | null => {

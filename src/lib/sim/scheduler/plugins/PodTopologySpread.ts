@@ -6,7 +6,8 @@
  * built from the Services, ReplicaSets, RCs and StatefulSets that select them.
  */
 import { deepFreeze, type LabelSelector, type Taint, type TopologySpreadConstraint } from '../../api/types';
-import { matchSelector, tolerationsTolerateTaint } from '../helpers';
+import { matchSelector } from '../helpers';
+import { tolerationsTolerateTaint } from '../../api/corev1/taints';
 import { status, MAX_NODE_SCORE, type Handle, type NodeInfo, type Plugin, type PodInfo } from '../types';
 import { podMatchesNodeSelectorAndAffinity } from './NodeAffinity';
 

@@ -3,7 +3,8 @@
  * score counts untolerated PreferNoSchedule taints, normalized in reverse.
  */
 import type { Taint, Toleration } from '../../api/types';
-import { normalizeByMax, toleratesTaint, tolerationsTolerateTaint } from '../helpers';
+import { normalizeByMax } from '../helpers';
+import { tolerationsTolerateTaint } from '../../api/corev1/taints';
 import { status, type NodeInfo, type Plugin, type Status } from '../types';
 
 export const Name = 'TaintToleration';
@@ -36,9 +37,7 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
     for (let i = 0; i < taints.length; i++) {
       const t = taints[i];
       if (t.effect !== 'PreferNoSchedule') continue;
-      let tolerated = false;
-      for (const tol of tols) if (toleratesTaint(tol, t)) tolerated = true;
-      if (!tolerated) n++;
+      if (!tolerationsTolerateTaint(tols, t)) n++;
     }
     return n;
   };

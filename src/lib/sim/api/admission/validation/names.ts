@@ -60,6 +60,16 @@ function qualifiedNameProblems(key: string): string[] {
   return out;
 }
 
+/** IsQualifiedName: no problems. */
+export function isQualifiedName(key: string): boolean {
+  return qualifiedNameProblems(key).length === 0;
+}
+
+/** IsValidLabelValue: at most 63 characters of the label-value alphabet (empty is valid). */
+export function isValidLabelValue(value: string): boolean {
+  return value.length <= 63 && labelValueRe.test(value);
+}
+
 /** ValidateLabels: keys are qualified names, values valid label values (63 characters at most). */
 export function validateLabels(field: string, labels: Record<string, unknown> | undefined): Causes {
   const out: Causes = [];

@@ -1,0 +1,142 @@
+/**
+ * The one table of the simulation's parts: every component kind and every fault action, each
+ * imported from the module that implements it. Modules only define their parts
+ * (`defineComponent`, `defineFault`); nothing registers itself by being imported. The admission
+ * chain's table is api/admission/index.ts, the scheduler plugins' scheduler/registry.ts, the
+ * scenario bootstrap steps scenario/bootstrap.ts.
+ *
+ * The tables are built on first use: this module and the component modules import each other
+ * (through cluster.ts), and a component module may still be loading when this one is.
+ */
+import type { ComponentDef, ComponentFactory, FaultDef } from './cluster';
+import { kubeletComponent } from './node/kubelet';
+import * as nodeFaults from './node/faults';
+import {
+  kubeControllerManagerComponent,
+  faultStartControllerManager,
+  faultStopControllerManager
+} from './controllers/kube-controller-manager';
+import { endpointSliceControllerComponent } from './controllers/endpointslice/controller';
+import {
+  clusterAutoscalerComponent,
+  faultFailMachineBoot,
+  faultFixMachineBoot
+} from './controllers/cluster-autoscaler/autoscaler';
+import { kubeSchedulerComponent, faultStartScheduler, faultStopScheduler } from './scheduler/component';
+import { faultStartEtcdMember, faultStopEtcdMember } from './etcd/faults';
+import {
+  kubeProxyComponent,
+  faultSetProxyMode,
+  faultStartKubeProxy,
+  faultStopKubeProxy
+} from './network/kubeproxy';
+import { loadBalancerControllerComponent } from './network/lbcontroller';
+import { apiServerEndpointsComponent } from './network/apiserver-endpoints';
+import {
+  leaderElectionComponent,
+  faultStartControlPlaneNode,
+  faultStopControlPlaneNode
+} from './controlplane/component';
+import {
+  apiServerLoadComponent,
+  faultAddApiServer,
+  faultRemoveApiServer,
+  faultResizeControlPlane
+} from './controlplane/sizing';
+import { scenarioComponent } from './scenario/component';
+
+function componentTable(): ComponentDef[] {
+  return [
+    kubeletComponent,
+    kubeControllerManagerComponent,
+    endpointSliceControllerComponent,
+    clusterAutoscalerComponent,
+    kubeSchedulerComponent,
+    kubeProxyComponent,
+    loadBalancerControllerComponent,
+    apiServerEndpointsComponent,
+    leaderElectionComponent,
+    apiServerLoadComponent,
+    scenarioComponent
+  ];
+}
+
+/**
+ * What a fault's `target` names: a node, an etcd member, a control-plane node, a node pool, a
+ * kube-apiserver instance, a node or `all`, or nothing. `scenario`: a scenario file may schedule it.
+ */
+export type FaultTargetKind =
+  'node' | 'nodeOrAll' | 'etcdMember' | 'controlPlaneNode' | 'pool' | 'apiServer' | 'none';
+
+export interface FaultEntry {
+  fault: FaultDef;
+  target: FaultTargetKind;
+  scenario: boolean;
+}
+
+function faultTable(): FaultEntry[] {
+  return [
+    { fault: nodeFaults.faultStopKubelet, target: 'node', scenario: true },
+    { fault: nodeFaults.faultStartKubelet, target: 'node', scenario: true },
+    { fault: nodeFaults.faultStopRuntime, target: 'node', scenario: true },
+    { fault: nodeFaults.faultStartRuntime, target: 'node', scenario: true },
+    { fault: nodeFaults.faultPartitionNode, target: 'node', scenario: true },
+    { fault: nodeFaults.faultHealNode, target: 'node', scenario: true },
+    { fault: nodeFaults.faultFillMemory, target: 'node', scenario: true },
+    { fault: nodeFaults.faultFillDisk, target: 'node', scenario: true },
+    { fault: nodeFaults.faultRemoveCNI, target: 'node', scenario: true },
+    { fault: nodeFaults.faultInstallCNI, target: 'node', scenario: true },
+    { fault: nodeFaults.faultDeleteNode, target: 'node', scenario: true },
+    { fault: nodeFaults.faultReconfigureNode, target: 'node', scenario: false },
+    { fault: nodeFaults.faultShutdownNode, target: 'node', scenario: true },
+    { fault: nodeFaults.faultPowerOnNode, target: 'node', scenario: true },
+    { fault: nodeFaults.faultUpgradeKubelet, target: 'node', scenario: true },
+    { fault: faultStopControllerManager, target: 'none', scenario: true },
+    { fault: faultStartControllerManager, target: 'none', scenario: true },
+    { fault: faultFailMachineBoot, target: 'pool', scenario: true },
+    { fault: faultFixMachineBoot, target: 'pool', scenario: true },
+    { fault: faultStopScheduler, target: 'none', scenario: true },
+    { fault: faultStartScheduler, target: 'none', scenario: true },
+    { fault: faultStopEtcdMember, target: 'etcdMember', scenario: true },
+    { fault: faultStartEtcdMember, target: 'etcdMember', scenario: true },
+    { fault: faultStopKubeProxy, target: 'node', scenario: true },
+    { fault: faultStartKubeProxy, target: 'node', scenario: true },
+    { fault: faultSetProxyMode, target: 'nodeOrAll', scenario: true },
+    { fault: faultStopControlPlaneNode, target: 'controlPlaneNode', scenario: true },
+    { fault: faultStartControlPlaneNode, target: 'controlPlaneNode', scenario: true },
+    { fault: faultResizeControlPlane, target: 'none', scenario: false },
+    { fault: faultAddApiServer, target: 'none', scenario: false },
+    { fault: faultRemoveApiServer, target: 'apiServer', scenario: false }
+  ];
+}
+
+let components: Map<string, ComponentFactory> | undefined;
+let faults: Map<string, FaultDef> | undefined;
+let entries: Map<string, FaultEntry> | undefined;
+
+/** Component kind → factory. */
+export function COMPONENTS(): ReadonlyMap<string, ComponentFactory> {
+  components ??= new Map(componentTable().map((c) => [c.kind, c.factory]));
+  return components;
+}
+
+function faultEntries(): ReadonlyMap<string, FaultEntry> {
+  entries ??= new Map(faultTable().map((e) => [e.fault.action, e]));
+  return entries;
+}
+
+/** Fault action → its definition. */
+export function FAULTS(): ReadonlyMap<string, FaultDef> {
+  faults ??= new Map([...faultEntries()].map(([a, e]) => [a, e.fault]));
+  return faults;
+}
+
+/** What the action's target names (undefined for an unknown action). */
+export function faultTargetKind(action: string): FaultTargetKind | undefined {
+  return faultEntries().get(action)?.target;
+}
+
+/** The fault actions a scenario file may schedule, in table order. */
+export function scenarioFaultActions(): string[] {
+  return [...faultEntries().values()].filter((e) => e.scenario).map((e) => e.fault.action);
+}
