@@ -2,7 +2,10 @@
 
 export class ParseError extends Error {}
 
-/** Split a line into words: whitespace separates, '…' is literal, "…" allows \" and \\, \x escapes x. */
+/**
+ * Split a line into words: whitespace separates, '…' is literal, "…" allows \" and \\, \x escapes x,
+ * and a word starting with # begins a comment.
+ */
 export function splitWords(line: string): string[] {
   const words: string[] = [];
   let cur = '';
@@ -27,6 +30,9 @@ export function splitWords(line: string): string[] {
     } else if (ch === '\\' && i + 1 < line.length) {
       cur += line[++i];
       inWord = true;
+    } else if (ch === '#' && !inWord) {
+      // A comment runs to the end of the line (`sudo mv … /root/  # on etcd-0's host`).
+      break;
     } else if (/\s/.test(ch)) {
       if (inWord) words.push(cur);
       cur = '';

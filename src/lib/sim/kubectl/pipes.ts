@@ -6,16 +6,20 @@ export function splitPipes(line: string): string[] {
   const parts: string[] = [];
   let cur = '';
   let quote = '';
+  let prev = ' ';
   for (const ch of line) {
     if (quote) {
       if (ch === quote) quote = '';
-    } else if (ch === '"' || ch === "'") quote = ch;
+    } else if (ch === '#' && /\s/.test(prev)) break;
+    else if (ch === '"' || ch === "'") quote = ch;
     else if (ch === '|') {
       parts.push(cur);
       cur = '';
+      prev = ' ';
       continue;
     }
     cur += ch;
+    prev = ch;
   }
   parts.push(cur);
   return parts;
