@@ -101,6 +101,7 @@ export class ConsoleSession {
   }
 
   exec(line: string): ConsoleResult {
+    if (line.includes('\n')) return this.execLines(line.split(/\r?\n/));
     this.interrupt();
     if (line.trim()) this.history.push(line);
     let stages: string[][];
@@ -125,6 +126,22 @@ export class ConsoleSession {
       result.watch = this.watch;
     }
     return result;
+  }
+
+  /** Several lines pasted at once run one after another, as a terminal runs them. */
+  private execLines(lines: string[]): ConsoleResult {
+    const merged: ConsoleResult = { stdout: '', stderr: '', exitCode: 0 };
+    for (const l of lines) {
+      if (!l.trim()) continue;
+      const r = this.exec(l);
+      merged.stdout += r.stdout;
+      merged.stderr += r.stderr;
+      merged.exitCode = r.exitCode;
+      merged.watch = r.watch;
+      merged.action = r.action ?? merged.action;
+      merged.trace = r.trace ?? merged.trace;
+    }
+    return merged;
   }
 
   /** Ctrl-C: stop the running watch. Returns true if one was running. */
