@@ -111,11 +111,13 @@ function grep(input: Result, args: string[]): Result {
   };
   let after = 0;
   let before = 0;
+  let context = false;
   const patterns: string[] = [];
   const operands: string[] = [];
   const contextArg = (v: string, which: 'A' | 'B' | 'C'): string | undefined => {
     if (!/^\d+$/.test(v)) return `grep: ${v}: invalid context length argument\n`;
     const n = parseInt(v, 10);
+    context = true;
     if (which !== 'B') after = n;
     if (which !== 'A') before = n;
   };
@@ -238,7 +240,6 @@ function grep(input: Result, args: string[]): Result {
     return { ...input, stdout: join(out), exitCode: code };
   }
   let last = -1;
-  const context = after > 0 || before > 0;
   text.forEach((l, i) => {
     if (!selected[i]) return;
     const from = Math.max(0, i - before, last + 1);
@@ -355,8 +356,13 @@ function sort(input: Result, args: string[]): Result {
   }
   const field = (l: string) => {
     if (key === undefined) return l;
-    const parts = sep !== undefined ? l.split(sep) : l.trim().split(/\s+/);
-    return parts.slice(key - 1).join(sep ?? ' ');
+    if (sep !== undefined)
+      return l
+        .split(sep)
+        .slice(key - 1)
+        .join(sep);
+    // Without -t a field keeps the blanks before it (GNU sort without -b).
+    return (l.match(/\s*\S+/g) ?? []).slice(key - 1).join('');
   };
   const cmp = (a: string, b: string) => {
     const fa = field(a);
