@@ -99,7 +99,7 @@ describe('head, tail, wc, sort, uniq, awk', () => {
     expect(counted.stdout).toBe('      1 NotReady\n      3 Ready\n');
     expect(pipe("awk '{print $1, $NF}'").stdout.split('\n')[1]).toBe('worker-1 v1.35.0');
     expect(pipe("awk '/gpu/'").stdout).toBe('gpu-1      Ready      <none>   2m    v1.35.0\n');
-    expect(pipe('sort -k2 -r').stdout.split('\n')[0]).toBe('NAME       STATUS     ROLES    AGE   VERSION');
+    expect(pipe('sort -k2 -r').stdout.split('\n')[0]).toBe('worker-3   Ready      <none>   10m   v1.35.0');
   });
 
   it('an unknown filter is a bash error', () => {
