@@ -1,7 +1,8 @@
 /**
  * The console: a kubectl-like command line plus `ssh <node>` into a node shell.
  * This file defines the contract the UI and the CLI use and implements the session: history,
- * completion, simple pipes (`| grep`, `| head`, `| tail`, `| wc -l`) and the node-shell mode.
+ * completion, pipes (`| grep`, `| head`, `| tail`, `| wc`, `| sort`, `| awk` …), ssh (a login shell or one
+ * command) and the node-shell mode.
  */
 import { renderTrace, trace, type TraceResult } from '../network/trace';
 import type { Cluster } from '../cluster';
@@ -54,7 +55,9 @@ const TOP_COMMANDS = ['kubectl', 'ssh', 'node-shell', 'nodeplane', 'clear', 'hel
 
 export const CONSOLE_HELP = `Nodeplane console. Commands:
   kubectl <verb> ...      talk to the simulated cluster (kubectl help lists the verbs)
-  ssh <node>              open a shell on a node (also: node-shell <node>); exit leaves
+  ssh <node>              open a shell on a node as root (also: node-shell <node>); exit leaves
+  ssh <node> <command>    run one command on the node and come back (ssh worker-1 crictl ps)
+  ssh user@<node>         log in as user (prompt $); sudo <command> or sudo -i for root
   nodeplane trace <from> <to>
                           trace a connection through kube-proxy's rules and the CNI:
                           from = [ns/]pod or external[:ip], to = ip:port or service[.ns]:port
@@ -62,7 +65,9 @@ export const CONSOLE_HELP = `Nodeplane console. Commands:
   history                 list earlier commands (Up/Down recall them, Tab completes)
   help                    this list
 
-Pipes: | grep [-i] [-v] PATTERN, | head [-n N], | tail [-n N], | wc -l
+Pipes: | grep [-i -v -c -n -o -w -x -E -F] [-A N -B N -C N] PATTERN, | head [-n N],
+       | tail [-n N], | wc [-l], | sort [-r -n -u -k N], | uniq [-c], | awk '{print $1}'
+kubectl takes its root flags before the verb too: kubectl -n kube-system get ds
 Ctrl-C stops a watch (kubectl get -w, logs -f, journalctl -f, rollout status).
 kubectl auth can-i always answers yes: Nodeplane simulates no RBAC.
 
