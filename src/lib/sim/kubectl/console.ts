@@ -9,7 +9,8 @@ import type { Cluster } from '../cluster';
 import { lookupResource, RESOURCES } from '../api/resources';
 import { ParseError, splitWords } from './args';
 import { kubectl, KUBECTL_HELP, VERBS } from './kubectl';
-import { knownHost } from '../node/shell/host';
+import { knownHost, shellHost } from '../node/shell/host';
+import { isDir, listDir, nodeFiles } from '../node/shell/files';
 import { NODE_COMMANDS, NODE_SHELL_HELP, runOnNode } from '../node/shell/shell';
 import { applyPipe, splitPipes } from './pipes';
 import { parseSsh } from '../node/shell/ssh';
@@ -297,7 +298,15 @@ export class ConsoleSession {
     const prev = words.filter(Boolean);
     const match = (xs: string[]) => [...new Set(xs)].filter((x) => x.startsWith(cur)).sort();
     if (this.node) {
+      if (prev[0] === 'sudo') prev.shift();
       if (!prev.length) return match(NODE_COMMANDS);
+      if (['ls', 'cat', 'less', 'head', 'tail'].includes(prev[0]) && cur.startsWith('/')) {
+        // Paths: the entries of the directory typed so far, directories with a trailing slash.
+        const files = nodeFiles(this.cluster, shellHost(this.cluster, this.node));
+        const dir = cur.slice(0, cur.lastIndexOf('/') + 1);
+        const names = listDir(files, dir === '/' ? '/' : dir.slice(0, -1)) ?? [];
+        return match(names.map((n) => dir + n + (isDir(files, dir + n) ? '/' : '')));
+      }
       if (prev[0] === 'systemctl') {
         return prev.length === 1
           ? match(['status', 'stop', 'start', 'restart', 'is-active'])

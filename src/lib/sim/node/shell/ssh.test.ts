@@ -142,4 +142,12 @@ describe('ssh in the console', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr.split('\n')[0]).toBe('usage: sudo -h | -K | -k | -V');
   });
+
+  it('completes paths of the node files and commands after sudo', () => {
+    const { con } = lab();
+    con.exec('ssh worker-1');
+    expect(con.complete('cat /var/lib/ku')).toEqual(['/var/lib/kube-proxy/', '/var/lib/kubelet/']);
+    expect(con.complete('less /var/lib/kubelet/')).toEqual(['/var/lib/kubelet/config.yaml']);
+    expect(con.complete('sudo systemc')).toEqual(['systemctl']);
+  });
 });
