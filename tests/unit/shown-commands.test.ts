@@ -235,6 +235,52 @@ describe('every command the app shows runs in the console', () => {
     expect(failures).toEqual([]);
   });
 
+  it('each "Same as:" command does what its button does', () => {
+    const { fresh } = warmCluster(readFileSync('scenarios/three-nodes.yaml', 'utf8'), 'three-nodes.yaml');
+    const view = buildView(fresh());
+    const node = view.nodes[0];
+    const broken: NodeView = {
+      ...node,
+      kubeletRunning: false,
+      runtime: { ...node.runtime, running: false },
+      partitioned: true,
+      cniInstalled: false
+    };
+    // The stopped state each start button is offered in: its opposite fault, applied first.
+    const opposite: Record<string, string> = {
+      StartKubelet: 'StopKubelet',
+      StartRuntime: 'StopRuntime',
+      HealNode: 'PartitionNode',
+      InstallCNI: 'RemoveCNI'
+    };
+    const buttons = [...nodeFaults(node, view.cni), ...nodeFaults(broken, view.cni)].filter(
+      (f, i, all) => all.findIndex((g) => g.command === f.command) === i && f.action !== 'DeleteNode'
+    );
+    const mismatches: string[] = [];
+    for (const f of buttons) {
+      const cluster = fresh();
+      if (opposite[f.action]) cluster.applyFault(opposite[f.action], { target: f.target });
+      const before = cluster.faultLog.length;
+      run(cluster, { where: 'fault panel', lines: [f.command] }, node.name);
+      const applied = cluster.faultLog.slice(before).map((x) => `${x.action} ${x.target}`);
+      if (applied.join() !== `${f.action} ${f.target}`)
+        mismatches.push(`${f.command}: ${applied.join(', ') || 'nothing'}`);
+    }
+    expect(mismatches).toEqual([]);
+    expect(buttons.map((f) => f.action).sort()).toEqual([
+      'FillDisk',
+      'FillMemory',
+      'HealNode',
+      'InstallCNI',
+      'PartitionNode',
+      'RemoveCNI',
+      'StartKubelet',
+      'StartRuntime',
+      'StopKubelet',
+      'StopRuntime'
+    ]);
+  });
+
   it("the control-plane panel's commands are the ones allowed to need a control-plane host", () => {
     const { fresh } = warmCluster(readFileSync('scenarios/ha-failover.yaml', 'utf8'), 'ha-failover.yaml');
     const view = buildView(fresh());
