@@ -2,7 +2,10 @@
 
 export class ParseError extends Error {}
 
-/** Split a line into words: whitespace separates, '…' is literal, "…" allows \" and \\, \x escapes x. */
+/**
+ * Split a line into words: whitespace separates, '…' is literal, "…" allows \" and \\, \x escapes x,
+ * and a word starting with # begins a comment.
+ */
 export function splitWords(line: string): string[] {
   const words: string[] = [];
   let cur = '';
@@ -27,6 +30,9 @@ export function splitWords(line: string): string[] {
     } else if (ch === '\\' && i + 1 < line.length) {
       cur += line[++i];
       inWord = true;
+    } else if (ch === '#' && !inWord) {
+      // A comment runs to the end of the line (`sudo mv … /root/  # on etcd-0's host`).
+      break;
     } else if (/\s/.test(ch)) {
       if (inWord) words.push(cur);
       cur = '';
@@ -55,21 +61,76 @@ export interface ParsedArgs {
   flags: Record<string, string | boolean | string[]>;
 }
 
-/** Flags every kubectl verb accepts. */
-export const GLOBAL_FLAGS: FlagSpec[] = [
+/**
+ * kubectl's persistent (root) flags, accepted before the verb and by every verb
+ * (k8s.io/cli-runtime genericclioptions.ConfigFlags, plus klog's -v). They are accepted and have
+ * no effect beyond `-n`: the lab has one cluster, one context and no authentication.
+ */
+export const ROOT_FLAGS: FlagSpec[] = [
   { name: 'namespace', short: 'n', value: true },
+  { name: 'context', value: true },
+  { name: 'kubeconfig', value: true },
+  { name: 'cluster', value: true },
+  { name: 'user', value: true },
+  { name: 'server', short: 's', value: true },
+  { name: 'token', value: true },
+  { name: 'as', value: true },
+  { name: 'as-group', value: true, repeat: true },
+  { name: 'as-uid', value: true },
+  { name: 'username', value: true },
+  { name: 'password', value: true },
+  { name: 'certificate-authority', value: true },
+  { name: 'client-certificate', value: true },
+  { name: 'client-key', value: true },
+  { name: 'tls-server-name', value: true },
+  { name: 'insecure-skip-tls-verify' },
+  { name: 'cache-dir', value: true },
+  { name: 'request-timeout', value: true },
+  { name: 'match-server-version' },
+  { name: 'disable-compression' },
+  { name: 'warnings-as-errors' },
+  { name: 'profile', value: true },
+  { name: 'profile-output', value: true },
+  { name: 'log-flush-frequency', value: true },
+  { name: 'v', short: 'v', value: true },
+  { name: 'vmodule', value: true }
+];
+
+/** Flags every kubectl verb accepts here: the root flags and the common listing flags. */
+export const GLOBAL_FLAGS: FlagSpec[] = [
+  ...ROOT_FLAGS,
   { name: 'all-namespaces', short: 'A' },
   { name: 'selector', short: 'l', value: true },
   { name: 'field-selector', value: true },
-  { name: 'output', short: 'o', value: true },
-  { name: 'context', value: true },
-  { name: 'kubeconfig', value: true },
-  { name: 'request-timeout', value: true },
-  { name: 'v', short: 'v', value: true }
+  { name: 'output', short: 'o', value: true }
 ];
 
-export function parseFlags(argv: string[], specs: FlagSpec[]): ParsedArgs {
-  const all = [...GLOBAL_FLAGS, ...specs];
+/**
+ * Where the verb is in `kubectl <args>`, as cobra finds the subcommand (command.go stripFlags):
+ * words starting with `-` are flags; a flag without `=` that is not a boolean root flag takes the
+ * next word as its value, so `kubectl -n kube-system get ds` finds `get`, and a flag the root does
+ * not know (`kubectl -A get pods`) swallows the next word as well. Returns -1 if there is no verb.
+ */
+export function findVerb(argv: string[]): number {
+  const byLong = new Map(ROOT_FLAGS.map((s) => [s.name, s]));
+  const byShort = new Map(ROOT_FLAGS.filter((s) => s.short).map((s) => [s.short!, s]));
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return i + 1 < argv.length ? i + 1 : -1;
+    if (a.startsWith('--') && !a.includes('=')) {
+      const spec = byLong.get(a.slice(2));
+      if (!spec || spec.value) i++;
+    } else if (a.startsWith('-') && !a.includes('=') && a.length === 2) {
+      const spec = byShort.get(a[1]);
+      if (!spec || spec.value) i++;
+    } else if (a !== '' && !a.startsWith('-')) return i;
+  }
+  return -1;
+}
+
+/** Parse `argv` with the verb's `specs` and the global flags (`only`: with `specs` alone). */
+export function parseFlags(argv: string[], specs: FlagSpec[], only = false): ParsedArgs {
+  const all = only ? specs : [...GLOBAL_FLAGS, ...specs];
   const byLong = new Map(all.map((s) => [s.name, s]));
   const byShort = new Map(all.filter((s) => s.short).map((s) => [s.short!, s]));
   const out: ParsedArgs = { positional: [], flags: {} };

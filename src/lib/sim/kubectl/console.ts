@@ -1,16 +1,25 @@
 /**
  * The console: a kubectl-like command line plus `ssh <node>` into a node shell.
  * This file defines the contract the UI and the CLI use and implements the session: history,
- * completion, simple pipes (`| grep`, `| head`, `| tail`, `| wc -l`) and the node-shell mode.
+ * completion, pipes (`| grep`, `| head`, `| tail`, `| wc`, `| sort`, `| awk` …), ssh (a login shell or one
+ * command) and the node-shell mode.
  */
 import { renderTrace, trace, type TraceResult } from '../network/trace';
 import type { Cluster } from '../cluster';
 import { lookupResource, RESOURCES } from '../api/resources';
 import { ParseError, splitWords } from './args';
 import { kubectl, KUBECTL_HELP, VERBS } from './kubectl';
-import { knownHost } from '../node/shell/host';
+import { knownHost, shellHost } from '../node/shell/host';
+import { isDir, listDir, nodeFiles } from '../node/shell/files';
 import { NODE_COMMANDS, NODE_SHELL_HELP, runOnNode } from '../node/shell/shell';
 import { applyPipe, splitPipes } from './pipes';
+import { parseSsh } from '../node/shell/ssh';
+
+/** `sudo -i`, `sudo -s`, `sudo su [-]`, `su [-]`: a root shell opened on top of the login. */
+function rootShell(argv: string[]): boolean {
+  const w = argv.join(' ');
+  return /^(sudo (-i|-s|-is|--login|--shell|su( -| root| - root)?)|su( -| root| - root)?)$/.test(w);
+}
 
 export interface ConsoleAction {
   /** `kubectl edit` opens the object in the editor; `clear` clears the screen. */
@@ -47,7 +56,9 @@ const TOP_COMMANDS = ['kubectl', 'ssh', 'node-shell', 'nodeplane', 'clear', 'hel
 
 export const CONSOLE_HELP = `Nodeplane console. Commands:
   kubectl <verb> ...      talk to the simulated cluster (kubectl help lists the verbs)
-  ssh <node>              open a shell on a node (also: node-shell <node>); exit leaves
+  ssh <node>              open a shell on a node as root (also: node-shell <node>); exit leaves
+  ssh <node> <command>    run one command on the node and come back (ssh worker-1 crictl ps)
+  ssh user@<node>         log in as user (prompt $); sudo <command> or sudo -i for root
   nodeplane trace <from> <to>
                           trace a connection through kube-proxy's rules and the CNI:
                           from = [ns/]pod or external[:ip], to = ip:port or service[.ns]:port
@@ -55,7 +66,9 @@ export const CONSOLE_HELP = `Nodeplane console. Commands:
   history                 list earlier commands (Up/Down recall them, Tab completes)
   help                    this list
 
-Pipes: | grep [-i] [-v] PATTERN, | head [-n N], | tail [-n N], | wc -l
+Pipes: | grep [-i -v -c -n -o -w -x -E -F] [-A N -B N -C N] PATTERN, | head [-n N],
+       | tail [-n N], | wc [-l], | sort [-r -n -u -k N], | uniq [-c], | awk '{print $1}'
+kubectl takes its root flags before the verb too: kubectl -n kube-system get ds
 Ctrl-C stops a watch (kubectl get -w, logs -f, journalctl -f, rollout status).
 kubectl auth can-i always answers yes: Nodeplane simulates no RBAC.
 
@@ -63,8 +76,11 @@ ${KUBECTL_HELP}`;
 
 export class ConsoleSession {
   history: string[] = [];
-  /** The node a `ssh` session is open on, if any. */
-  node: string | undefined;
+  /**
+   * The shells open on nodes, innermost last: `ssh worker-1` logs in (as root unless `user@`),
+   * `sudo -i` opens a root shell on top, `exit` leaves the innermost.
+   */
+  shells: { node: string; user: string }[] = [];
   /** The watch the last command started, until stopped. */
   watch: WatchHandle | undefined;
 
@@ -73,11 +89,25 @@ export class ConsoleSession {
     readonly options: ConsoleOptions = {}
   ) {}
 
+  /** The node a shell is open on, if any. */
+  get node(): string | undefined {
+    return this.shells[this.shells.length - 1]?.node;
+  }
+
+  /** The user of the innermost node shell. */
+  get user(): string | undefined {
+    return this.shells[this.shells.length - 1]?.user;
+  }
+
+  /** bash's default prompt: `user@host:~$ `, `#` for root; `$ ` on the workstation. */
   get prompt(): string {
-    return this.node ? `root@${this.node}:~# ` : '$ ';
+    const sh = this.shells[this.shells.length - 1];
+    if (!sh) return '$ ';
+    return sh.user === 'root' ? `root@${sh.node}:~# ` : `${sh.user}@${sh.node}:~$ `;
   }
 
   exec(line: string): ConsoleResult {
+    if (line.includes('\n')) return this.execLines(line.split(/\r?\n/));
     this.interrupt();
     if (line.trim()) this.history.push(line);
     let stages: string[][];
@@ -104,6 +134,22 @@ export class ConsoleSession {
     return result;
   }
 
+  /** Several lines pasted at once run one after another, as a terminal runs them. */
+  private execLines(lines: string[]): ConsoleResult {
+    const merged: ConsoleResult = { stdout: '', stderr: '', exitCode: 0 };
+    for (const l of lines) {
+      if (!l.trim()) continue;
+      const r = this.exec(l);
+      merged.stdout += r.stdout;
+      merged.stderr += r.stderr;
+      merged.exitCode = r.exitCode;
+      merged.watch = r.watch;
+      merged.action = r.action ?? merged.action;
+      merged.trace = r.trace ?? merged.trace;
+    }
+    return merged;
+  }
+
   /** Ctrl-C: stop the running watch. Returns true if one was running. */
   interrupt(): boolean {
     if (!this.watch) return false;
@@ -118,30 +164,18 @@ export class ConsoleSession {
       case 'kubectl':
         return kubectl({ cluster: this.cluster, options: this.options }, args);
       case 'ssh':
+        return this.ssh(args);
       case 'node-shell': {
-        const target = args
-          .filter((a) => !a.startsWith('-'))
-          .pop()
-          ?.replace(/^[^@]*@/, '');
-        if (!target) {
-          return cmd === 'ssh'
-            ? { stdout: '', stderr: 'usage: ssh destination [command [argument ...]]\n', exitCode: 255 }
-            : { stdout: '', stderr: 'usage: node-shell <node>\n', exitCode: 1 };
-        }
+        const target = args.filter((a) => !a.startsWith('-')).pop();
+        if (!target) return { stdout: '', stderr: 'usage: node-shell <node>\n', exitCode: 1 };
         if (!knownHost(this.cluster, target)) {
-          return cmd === 'ssh'
-            ? {
-                stdout: '',
-                stderr: `ssh: Could not resolve hostname ${target}: Name or service not known\n`,
-                exitCode: 255
-              }
-            : {
-                stdout: '',
-                stderr: `Error from server (NotFound): nodes "${target}" not found\n`,
-                exitCode: 1
-              };
+          return {
+            stdout: '',
+            stderr: `Error from server (NotFound): nodes "${target}" not found\n`,
+            exitCode: 1
+          };
         }
-        this.node = target;
+        this.shells.push({ node: target, user: 'root' });
         return { stdout: '', stderr: '', exitCode: 0 };
       }
       case 'nodeplane':
@@ -177,14 +211,76 @@ export class ConsoleSession {
 
   private onNode(argv: string[]): ConsoleResult {
     const [cmd] = argv;
+    const sh = this.shells[this.shells.length - 1];
     if (cmd === 'exit' || cmd === 'logout') {
-      const node = this.node;
-      this.node = undefined;
-      return { stdout: `logout\nConnection to ${node} closed.\n`, stderr: '', exitCode: 0 };
+      this.shells.pop();
+      const outer = this.shells[this.shells.length - 1];
+      // Leaving `sudo -i` returns to the login shell; leaving the login shell closes the connection.
+      const closed = !outer || outer.node !== sh.node;
+      return {
+        stdout: closed ? `logout\nConnection to ${sh.node} closed.\n` : 'logout\n',
+        stderr: '',
+        exitCode: 0
+      };
     }
     if (cmd === 'clear') return { stdout: '', stderr: '', exitCode: 0, action: { type: 'clear' } };
     if (cmd === 'history') return { stdout: this.historyText(), stderr: '', exitCode: 0 };
-    return runOnNode(this.cluster, this.node!, argv);
+    const login = rootShell(argv);
+    if (login) {
+      if (sh.user !== 'root' && cmd === 'su')
+        return { stdout: '', stderr: 'Password: \nsu: Authentication failure\n', exitCode: 1 };
+      this.shells.push({ node: sh.node, user: 'root' });
+      return { stdout: '', stderr: '', exitCode: 0 };
+    }
+    return runOnNode(this.cluster, sh.node, argv, sh.user);
+  }
+
+  /**
+   * `ssh [options] [user@]host [command …]`: with a command, run it on the node and return (its
+   * output and exit code, as OpenSSH gives them); without one, open a login shell there.
+   */
+  private ssh(args: string[]): ConsoleResult {
+    const parsed = parseSsh(args);
+    if (!parsed.ok) return { stdout: '', stderr: parsed.stderr, exitCode: 255 };
+    const { host, command, tty } = parsed.cmd;
+    const user = parsed.cmd.user ?? 'root';
+    if (!knownHost(this.cluster, host)) {
+      return {
+        stdout: '',
+        stderr: `ssh: Could not resolve hostname ${host}: Name or service not known\n`,
+        exitCode: 255
+      };
+    }
+    if (command === undefined) {
+      this.shells.push({ node: host, user });
+      return { stdout: '', stderr: '', exitCode: 0 };
+    }
+    const r = this.remote(host, user, command);
+    return tty ? { ...r, stderr: r.stderr + `Connection to ${host} closed.\n` } : r;
+  }
+
+  /** A command line the remote shell runs (`ssh host cmd`): its own quoting and pipes. */
+  private remote(node: string, user: string, line: string): ConsoleResult {
+    let stages: string[][];
+    try {
+      stages = splitPipes(line).map(splitWords);
+    } catch (e) {
+      if (e instanceof ParseError)
+        return { stdout: '', stderr: `bash: -c: line 1: ${e.message}\n`, exitCode: 2 };
+      throw e;
+    }
+    const [argv, ...filters] = stages;
+    if (!argv?.length) return { stdout: '', stderr: '', exitCode: 0 };
+    if (rootShell(argv) || argv[0] === 'exit' || argv[0] === 'logout')
+      return { stdout: '', stderr: '', exitCode: 0 };
+    let result = runOnNode(this.cluster, node, argv, user);
+    for (const f of filters) result = applyPipe(result, f);
+    // A one-shot command gets no terminal: a follow (journalctl -f) prints what is there and returns.
+    if (result.watch) {
+      result.watch.stop();
+      delete result.watch;
+    }
+    return result;
   }
 
   /** bash `history`: `%5d  %s`. */
@@ -202,7 +298,15 @@ export class ConsoleSession {
     const prev = words.filter(Boolean);
     const match = (xs: string[]) => [...new Set(xs)].filter((x) => x.startsWith(cur)).sort();
     if (this.node) {
+      if (prev[0] === 'sudo') prev.shift();
       if (!prev.length) return match(NODE_COMMANDS);
+      if (['ls', 'cat', 'less', 'head', 'tail'].includes(prev[0]) && cur.startsWith('/')) {
+        // Paths: the entries of the directory typed so far, directories with a trailing slash.
+        const files = nodeFiles(this.cluster, shellHost(this.cluster, this.node));
+        const dir = cur.slice(0, cur.lastIndexOf('/') + 1);
+        const names = listDir(files, dir === '/' ? '/' : dir.slice(0, -1)) ?? [];
+        return match(names.map((n) => dir + n + (isDir(files, dir + n) ? '/' : '')));
+      }
       if (prev[0] === 'systemctl') {
         return prev.length === 1
           ? match(['status', 'stop', 'start', 'restart', 'is-active'])

@@ -1,6 +1,6 @@
 /** `kubectl <verb> …`: dispatch to the verbs, turn thrown errors into kubectl's stderr lines. */
 import { SelectorError } from '../api/selectors';
-import { ParseError } from './args';
+import { findVerb, parseFlags, ParseError, ROOT_FLAGS } from './args';
 import type { ConsoleResult } from './console';
 import { CommandError, errorText, type KubectlContext } from './context';
 import { describe } from './describe';
@@ -81,11 +81,28 @@ Other Commands:
 `;
 
 export function kubectl(ctx: KubectlContext, argv: string[]): ConsoleResult {
-  const [verb, ...rest] = argv;
-  if (!verb || verb === 'help' || verb === '--help' || verb === '-h') {
+  const at = findVerb(argv);
+  if (at < 0) {
+    // No verb: the root command parses its own flags, then prints its help.
+    if (!argv.includes('-h') && !argv.includes('--help')) {
+      try {
+        parseFlags(argv, ROOT_FLAGS, true);
+      } catch (e) {
+        if (e instanceof ParseError)
+          return {
+            stdout: '',
+            stderr: `error: ${e.message}\nSee 'kubectl --help' for usage.\n`,
+            exitCode: 1
+          };
+        throw e;
+      }
+    }
     return { stdout: KUBECTL_HELP, stderr: '', exitCode: 0 };
   }
-  const refused = ctx.options.disabled?.(['kubectl', ...argv]);
+  const verb = argv[at];
+  const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
+  if (verb === 'help') return { stdout: KUBECTL_HELP, stderr: '', exitCode: 0 };
+  const refused = ctx.options.disabled?.(['kubectl', verb, ...rest]);
   if (refused) return { stdout: '', stderr: refused.endsWith('\n') ? refused : refused + '\n', exitCode: 1 };
   const run = VERBS[verb];
   if (!run) {

@@ -388,6 +388,12 @@ export class SessionHost {
   }
 
   private exec(line: string): ResultOf['exec'] {
+    // Several lines (a lesson's command block) run one after another, each with its prompt.
+    if (line.includes('\n')) {
+      let result: ResultOf['exec'] = { exitCode: 0 };
+      for (const l of line.split(/\r?\n/)) if (l.trim()) result = this.exec(l);
+      return result;
+    }
     const lab = this.lab!;
     const con = this.console!;
     const lines: Omit<ConsoleLine, 'id'>[] = [{ kind: 'input', text: con.prompt + line }];

@@ -80,6 +80,7 @@ export function ip(cluster: Cluster, host: ShellHost, argv: string[]): ShellResu
   const obj = argv.find((a) => !a.startsWith('-')) ?? '';
   if (['a', 'addr', 'address'].includes(obj)) return ok(dp?.ipAddr() ?? freshIpAddr(host.internalIP));
   if (['r', 'ro', 'route'].includes(obj)) return ok(dp?.ipRoute() ?? freshIpRoute(host.internalIP));
+  if (['l', 'link'].includes(obj)) return ipLink(cluster, host, argv.slice(argv.indexOf(obj) + 1));
   return {
     stdout: '',
     stderr: obj
@@ -87,6 +88,28 @@ export function ip(cluster: Cluster, host: ShellHost, argv: string[]): ShellResu
       : 'Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\nwhere  OBJECT := { address | route }\n',
     exitCode: obj ? 1 : 255
   };
+}
+
+/**
+ * `ip link set eth0 down|up`: the node's uplink. Down cuts the node off from the control plane
+ * (PartitionNode), up reconnects it (HealNode).
+ */
+function ipLink(cluster: Cluster, host: ShellHost, argv: string[]): ShellResult {
+  if (argv[0] !== 'set') {
+    return {
+      stdout: '',
+      stderr: 'Error: only "ip link set eth0 down|up" is simulated\n',
+      exitCode: 1
+    };
+  }
+  const dev = argv[1] === 'dev' ? argv[2] : argv[1];
+  const state = argv.find((a) => a === 'up' || a === 'down');
+  if (dev !== 'eth0' && dev !== 'lo')
+    return { stdout: '', stderr: `Cannot find device "${dev ?? ''}"\n`, exitCode: 1 };
+  if (!state) return { stdout: '', stderr: 'Error: only "up" and "down" are simulated\n', exitCode: 1 };
+  if (dev === 'eth0')
+    cluster.applyFault(state === 'down' ? 'PartitionNode' : 'HealNode', { target: host.view.nodeName });
+  return ok('');
 }
 
 export function iptablesSave(cluster: Cluster, host: ShellHost, argv: string[]): ShellResult {

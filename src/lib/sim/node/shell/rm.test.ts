@@ -24,6 +24,6 @@ describe('rm /var/lib/fill.img in the node shell', () => {
     expect(sh.exec('rm -f /var/lib/fill.img')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
     expect(kubelet.state.system.fillDisk).toBe(0);
     expect(c.faultLog.at(-1)).toEqual({ t: 10_000, action: 'FillDisk', target: 'worker-1' });
-    expect(sh.exec('rm').stderr).toBe('rm: missing operand\n');
+    expect(sh.exec('rm').stderr).toBe("rm: missing operand\nTry 'rm --help' for more information.\n");
   });
 });

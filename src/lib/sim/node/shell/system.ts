@@ -1,7 +1,7 @@
 /** Plain Linux tools on the node: free, df, hostname, cat and ls over the few files we model. */
 import type { Cluster } from '../../cluster';
 import type { ShellHost } from './host';
-import { cniFiles } from './net';
+import { absPath, glob, isDir, listDir, nodeFiles } from './files';
 import type { ShellResult } from './shell';
 
 const ok = (stdout: string): ShellResult => ({ stdout, stderr: '', exitCode: 0 });
@@ -78,63 +78,152 @@ export function df(host: ShellHost, argv: string[]): ShellResult {
   return ok(out);
 }
 
-const CNI_DIR = '/etc/cni/net.d';
+const bytes = (s: string) => new TextEncoder().encode(s).length;
 
-function norm(p: string): string {
-  return p.replace(/\/+$/, '') || '/';
+/** Words that are operands, not options (`--` ends options). */
+function operands(argv: string[]): string[] {
+  const i = argv.indexOf('--');
+  const before = (i >= 0 ? argv.slice(0, i) : argv).filter((a) => !a.startsWith('-') || a === '-');
+  return i >= 0 ? [...before, ...argv.slice(i + 1)] : before;
 }
 
-export function ls(cluster: Cluster, host: ShellHost, argv: string[]): ShellResult {
-  const paths = argv.filter((a) => !a.startsWith('-'));
-  const target = norm(paths[0] ?? '/root');
-  if (target === CNI_DIR) {
-    const names = Object.keys(cniFiles(cluster, host)).sort();
-    const long = argv.some((a) => /^-\w*l/.test(a));
-    if (long) {
-      return ok(
-        `total ${names.length * 4}\n` +
-          names
-            .map((n) => `-rw-r--r-- 1 root root  ${cniFiles(cluster, host)[n].length} Jan  1 00:00 ${n}\n`)
-            .join('')
-      );
-    }
-    return ok(names.length ? names.join('  ') + '\n' : '');
-  }
-  if (target === '/root' || target === '~') return ok('');
-  if (target === '/etc/cni') return ok('net.d\n');
-  return { stdout: '', stderr: `ls: cannot access '${paths[0]}': No such file or directory\n`, exitCode: 2 };
+/** coreutils quotes names that need quoting in its diagnostics. */
+const quoteName = (p: string) => (/[*?\s'"]/.test(p) ? `'${p}'` : p);
+
+function expand(
+  files: Record<string, string>,
+  words: string[],
+  home: string
+): { word: string; path: string }[] {
+  return words.flatMap((w) => {
+    const abs = absPath(w, home);
+    const matches = glob(files, abs);
+    return matches.length === 1 && matches[0] === abs
+      ? [{ word: /[*?]/.test(w) ? w : w, path: abs }]
+      : matches.map((m) => ({ word: m, path: m }));
+  });
 }
 
-export function cat(cluster: Cluster, host: ShellHost, argv: string[]): ShellResult {
+export function ls(cluster: Cluster, host: ShellHost, argv: string[], home = '/root'): ShellResult {
+  const files = nodeFiles(cluster, host);
+  const long = argv.some((a) => /^-[a-zA-Z]*l/.test(a));
+  const words = operands(argv);
+  const targets = expand(files, words.length ? words : ['.'], home);
   let stdout = '';
   let stderr = '';
-  const files = cniFiles(cluster, host);
-  for (const arg of argv.filter((a) => !a.startsWith('-'))) {
-    if (arg === '/etc/hostname') {
-      stdout += host.view.nodeName + '\n';
+  const size = (path: string) => (isDir(files, path) || path === home ? 4096 : bytes(files[path]));
+  // GNU ls -l right-aligns the size column to the widest entry of the listing.
+  const entries = (items: { path: string; name: string }[]) => {
+    const w = Math.max(0, ...items.map((x) => String(size(x.path)).length));
+    return items
+      .map(({ path, name }) => {
+        const mode = isDir(files, path) ? 'drwxr-xr-x 2' : '-rw-r--r-- 1';
+        return `${mode} root root ${String(size(path)).padStart(w)} Jan  1 00:00 ${name}\n`;
+      })
+      .join('');
+  };
+  const dir = (p: string) => p === home || isDir(files, p);
+  const fileTargets = targets.filter((t) => t.path in files && !dir(t.path));
+  const dirTargets = targets.filter((t) => dir(t.path));
+  for (const t of targets)
+    if (!(t.path in files) && !dir(t.path))
+      stderr += `ls: cannot access '${t.word}': No such file or directory\n`;
+  if (fileTargets.length)
+    stdout += long
+      ? entries(fileTargets.map((t) => ({ path: t.path, name: t.word })))
+      : fileTargets.map((t) => t.word).join('  ') + '\n';
+  const heading = targets.length > 1;
+  dirTargets.forEach((t) => {
+    if (heading) stdout += `${stdout ? '\n' : ''}${t.word}:\n`;
+    const names = listDir(files, t.path) ?? [];
+    const child = (n: string) => (t.path === '/' ? `/${n}` : `${t.path}/${n}`);
+    if (long) {
+      const blocks = names.reduce(
+        (sum, n) => sum + (isDir(files, child(n)) ? 4 : Math.ceil(bytes(files[child(n)]) / 4096) * 4),
+        0
+      );
+      stdout += `total ${blocks}\n` + entries(names.map((n) => ({ path: child(n), name: n })));
+    } else if (names.length) stdout += names.join('  ') + '\n';
+  });
+  return { stdout, stderr, exitCode: stderr ? 2 : 0 };
+}
+
+/** `cat` (and `less`, which prints like cat when its output is not read page by page). */
+export function cat(
+  cluster: Cluster,
+  host: ShellHost,
+  argv: string[],
+  home = '/root',
+  tool = 'cat'
+): ShellResult {
+  const files = nodeFiles(cluster, host);
+  let stdout = '';
+  let stderr = '';
+  const words = operands(argv);
+  if (tool === 'less' && !words.length)
+    return { stdout: '', stderr: 'Missing filename ("less --help" for help)\n', exitCode: 1 };
+  for (const t of expand(files, words, home)) {
+    if (t.path in files) stdout += files[t.path];
+    else if (isDir(files, t.path))
+      stderr +=
+        tool === 'less' ? `${t.word} is a directory\n` : `cat: ${quoteName(t.word)}: Is a directory\n`;
+    else
+      stderr +=
+        tool === 'less'
+          ? `${t.word}: No such file or directory\n`
+          : `cat: ${quoteName(t.word)}: No such file or directory\n`;
+  }
+  return { stdout, stderr, exitCode: stderr ? 1 : 0 };
+}
+
+/** `head` / `tail` on files: `-n N`, `-nN`, `-N`, `--lines=N`; `==> name <==` above each of several. */
+export function headTail(
+  cluster: Cluster,
+  host: ShellHost,
+  tool: 'head' | 'tail',
+  argv: string[],
+  home = '/root'
+): ShellResult {
+  const files = nodeFiles(cluster, host);
+  let n = 10;
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    let v: string | undefined;
+    if (a === '-n' || a === '--lines') v = argv[++i];
+    else if (/^-n.+/.test(a)) v = a.slice(2);
+    else if (a.startsWith('--lines=')) v = a.slice(8);
+    else if (/^-\d+$/.test(a)) v = a.slice(1);
+    else if (a.startsWith('-') && a !== '-') {
+      const bad = a.startsWith('--') ? `unrecognized option '${a}'` : `invalid option -- '${a[1]}'`;
+      return {
+        stdout: '',
+        stderr: `${tool}: ${bad}\nTry '${tool} --help' for more information.\n`,
+        exitCode: 1
+      };
+    } else {
+      words.push(a);
       continue;
     }
-    const dir = arg.slice(0, arg.lastIndexOf('/'));
-    const base = arg.slice(arg.lastIndexOf('/') + 1);
-    if (norm(dir) === CNI_DIR) {
-      const re = new RegExp(
-        '^' +
-          base
-            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-            .replace(/\*/g, '.*')
-            .replace(/\?/g, '.') +
-          '$'
-      );
-      const names = Object.keys(files)
-        .sort()
-        .filter((n) => re.test(n));
-      if (names.length) {
-        for (const n of names) stdout += files[n].endsWith('\n') ? files[n] : files[n] + '\n';
-        continue;
-      }
-    }
-    // coreutils quotes names that need quoting in its diagnostics.
-    stderr += `cat: ${/[*?\s]/.test(arg) ? `'${arg}'` : arg}: No such file or directory\n`;
+    if (v === undefined || !/^\d+$/.test(v))
+      return { stdout: '', stderr: `${tool}: invalid number of lines: ‘${v ?? ''}’\n`, exitCode: 1 };
+    n = parseInt(v, 10);
   }
+  let stdout = '';
+  let stderr = '';
+  const targets = expand(files, words, home);
+  targets.forEach((t) => {
+    if (!(t.path in files)) {
+      stderr += isDir(files, t.path)
+        ? `${tool}: error reading '${t.word}': Is a directory\n`
+        : `${tool}: cannot open '${t.word}' for reading: No such file or directory\n`;
+      return;
+    }
+    const lines = files[t.path].split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    const kept = tool === 'head' ? lines.slice(0, n) : lines.slice(Math.max(0, lines.length - n));
+    if (targets.length > 1) stdout += `${stdout ? '\n' : ''}==> ${t.word} <==\n`;
+    stdout += kept.map((l) => l + '\n').join('');
+  });
   return { stdout, stderr, exitCode: stderr ? 1 : 0 };
 }
