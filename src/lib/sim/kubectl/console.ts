@@ -11,11 +11,14 @@ import { kubectl, KUBECTL_HELP, VERBS } from './kubectl';
 import { knownHost } from '../node/shell/host';
 import { NODE_COMMANDS, NODE_SHELL_HELP, runOnNode } from '../node/shell/shell';
 import { applyPipe, splitPipes } from './pipes';
+import type { EditTarget } from './commands/edit';
 
 export interface ConsoleAction {
   /** `kubectl edit` opens the object in the editor; `clear` clears the screen. */
   type: 'edit' | 'clear';
   yaml?: string;
+  /** The object `kubectl edit` opened. */
+  ref?: EditTarget;
 }
 
 export interface WatchHandle {

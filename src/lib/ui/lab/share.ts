@@ -31,6 +31,17 @@ export function isLabAction(a: unknown): a is LabAction {
   if (x.kind === 'fault') return typeof x.action === 'string';
   if (x.kind === 'console') return typeof x.line === 'string';
   if (x.kind === 'apply') return typeof x.yaml === 'string' && typeof x.fileName === 'string';
+  if (x.kind === 'edit') {
+    const r = x.ref as Record<string, unknown> | null;
+    return (
+      typeof x.yaml === 'string' &&
+      typeof x.original === 'string' &&
+      !!r &&
+      typeof r === 'object' &&
+      typeof r.kind === 'string' &&
+      typeof r.name === 'string'
+    );
+  }
   return false;
 }
 
