@@ -3,7 +3,7 @@
  * from the API server's store (what `kubectl get` would see) plus the node host views and the
  * fault log, and recomputed at most once per animation frame.
  */
-import type { Cluster } from '../cluster';
+import type { Cluster, Component } from '../cluster';
 import type { KubeObject, Pod, Node, Lease, Taint, Toleration } from '../api/types';
 import { formatResource, tryParseQuantity } from '../api/quantity';
 import { hostView } from '../node/host';
@@ -49,6 +49,8 @@ export interface NodeView {
   kubeletRunning: boolean;
   runtime: { name: string; running: boolean };
   cniInstalled: boolean;
+  /** kube-proxy on the node: the mode in force and whether it runs (absent where none runs). */
+  kubeProxy?: { mode: string; running: boolean };
   partitioned: boolean;
   /** Virtual ms of the last Lease renewal, if a Lease exists. */
   leaseRenewedAt?: number;
@@ -301,6 +303,11 @@ export class ViewBuilder {
     const hostKey = host
       ? `${host.kubeletRunning}|${host.runtimeName}|${host.runtimeRunning}|${Object.keys(host.cniConfig).length}`
       : '';
+    // The kube-proxy component's state (network/kubeproxy.ts), read without importing it here.
+    const kp = cluster.component<Component & { state: { mode: string; stopped?: boolean } }>(
+      `kube-proxy/${name}`
+    );
+    const proxyKey = kp ? `${kp.state.mode}|${!kp.state.stopped}` : '';
     const partitioned = cluster.partitioned.has(name);
     const faults = cluster.faultLog.length;
     const memo = this.nodeMemo.get(name);
@@ -309,7 +316,7 @@ export class ViewBuilder {
       !memo.timed &&
       memo.node === node &&
       memo.lease === lease &&
-      memo.host === hostKey &&
+      memo.host === hostKey + proxyKey &&
       memo.faults === faults &&
       memo.partitioned === partitioned &&
       sameItems(memo.pods, pods)
@@ -353,6 +360,7 @@ export class ViewBuilder {
       cniInstalled: host
         ? Object.keys(host.cniConfig).length > 0
         : !stoppedByFaults(cluster.faultLog, name, 'RemoveCNI', 'InstallCNI'),
+      ...(kp ? { kubeProxy: { mode: kp.state.mode, running: !kp.state.stopped } } : {}),
       partitioned,
       leaseRenewedAt: (lease as Lease | undefined)?.spec?.renewTime
         ? cluster.api.timeOf((lease as Lease).spec!.renewTime!)
@@ -370,7 +378,7 @@ export class ViewBuilder {
       node,
       pods,
       lease,
-      host: hostKey,
+      host: hostKey + proxyKey,
       faults,
       partitioned,
       timed: podViews.some((p) => p.evictionIn !== undefined),

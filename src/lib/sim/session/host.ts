@@ -237,7 +237,7 @@ export class SessionHost {
         this.runner?.frame();
         return null;
       case 'fault':
-        return this.learnerFault(c.action, c.target);
+        return this.learnerFault(c.action, c.target, c.mode);
       case 'exec':
         return this.exec(c.line);
       case 'interrupt':
@@ -369,16 +369,16 @@ export class SessionHost {
   }
 
   /** A fault from the page: the lesson may refuse it. */
-  private learnerFault(action: string, target?: string): ResultOf['fault'] {
+  private learnerFault(action: string, target?: string, mode?: string): ResultOf['fault'] {
     const refused = this.runner?.faultRefusal(action);
     if (refused) return { error: refused };
-    const error = this.fault(action, target);
+    const error = this.fault(action, target, mode);
     return error ? { error } : {};
   }
 
-  private fault(action: string, target?: string): string | undefined {
+  private fault(action: string, target?: string, mode?: string): string | undefined {
     try {
-      this.lab!.perform({ kind: 'fault', action, ...(target ? { target } : {}) });
+      this.lab!.perform({ kind: 'fault', action, ...(target ? { target } : {}), ...(mode ? { mode } : {}) });
       return undefined;
     } catch (e) {
       return e instanceof Error ? e.message : String(e);

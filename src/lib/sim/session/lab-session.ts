@@ -205,7 +205,11 @@ export class LabSession {
   }
 
   private apply(a: LabAction): void {
-    if (a.kind === 'fault') this.cluster.applyFault(a.action, a.target ? { target: a.target } : {});
+    if (a.kind === 'fault')
+      this.cluster.applyFault(a.action, {
+        ...(a.target ? { target: a.target } : {}),
+        ...(a.mode ? { mode: a.mode } : {})
+      });
     else if (a.kind === 'console') this.opts.performers.console(this.cluster, a.line);
     else if (a.kind === 'edit') {
       if (!this.opts.performers.edit) throw new Error('this session cannot replay kubectl edit');

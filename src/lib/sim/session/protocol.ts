@@ -23,7 +23,7 @@ export const DEFAULT_WARMUP_MS = 60_000;
 export const SPEEDS: readonly Speed[] = [1, 10, 60, 600, 'max'];
 
 export type LabActionInput =
-  | { kind: 'fault'; action: string; target?: string }
+  | { kind: 'fault'; action: string; target?: string; mode?: string }
   | { kind: 'console'; line: string }
   | { kind: 'apply'; yaml: string; fileName: string }
   /** `kubectl edit` saved: the text the editor opened and the text saved. */
@@ -104,7 +104,7 @@ export type SessionCommand =
   | { type: 'jump'; t: number }
   | { type: 'reset' }
   | { type: 'load'; recording: LabRecording }
-  | { type: 'fault'; action: string; target?: string }
+  | { type: 'fault'; action: string; target?: string; mode?: string }
   | { type: 'exec'; line: string }
   | { type: 'interrupt' }
   | { type: 'complete'; line: string }

@@ -86,7 +86,7 @@ const CHECKS: Record<CommandType, Check[]> = {
   jump: [num('t')],
   reset: [],
   load: [(c) => recording('command.recording', c.recording)],
-  fault: [str('action'), str('target', true)],
+  fault: [str('action'), str('target', true), str('mode', true)],
   exec: [str('line')],
   interrupt: [],
   complete: [str('line')],

@@ -221,11 +221,12 @@ export class Lab {
   }
 
   /** Apply a fault; resolves to the error message when the simulator or the lesson refuses it. */
-  async fault(action: string, target?: string): Promise<string | undefined> {
+  async fault(action: string, target?: string, mode?: string): Promise<string | undefined> {
     const r = (await this.send({
       type: 'fault',
       action,
-      ...(target ? { target } : {})
+      ...(target ? { target } : {}),
+      ...(mode ? { mode } : {})
     })) as ResultOf['fault'];
     return r.error;
   }
