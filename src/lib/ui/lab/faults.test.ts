@@ -33,9 +33,12 @@ describe('the kube-proxy mode in the fault menu', () => {
       ['nftables', 'Restart kube-proxy in nftables mode on worker-1']
     ]);
     expect(proxy[1].command).toBe(
-      'kubectl edit configmap kube-proxy -n kube-system  # mode: nftables, then: ssh worker-1 sudo systemctl restart kube-proxy'
+      'kubectl edit configmap kube-proxy -n kube-system  # mode: nftables; ssh worker-1 sudo systemctl restart kube-proxy'
     );
     const all = clusterFaults(view());
+    expect(all[0].command).toBe(
+      'kubectl edit configmap kube-proxy -n kube-system  # mode: ipvs; ssh <node> sudo systemctl restart kube-proxy'
+    );
     expect(all.map((f) => [f.target, f.mode])).toEqual([
       ['all', 'ipvs'],
       ['all', 'nftables']

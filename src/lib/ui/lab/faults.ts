@@ -35,7 +35,7 @@ function proxyModeFaults(node: NodeView): FaultButton[] {
     mode: m,
     key: PROXY_KEY[m],
     label: `Restart kube-proxy in ${m} mode on ${node.name}`,
-    command: `${CONFIG_EDIT}  # mode: ${m === 'iptables' ? '""' : m}, then: ssh ${node.name} sudo systemctl restart kube-proxy`
+    command: `${CONFIG_EDIT}  # mode: ${m === 'iptables' ? '""' : m}; ssh ${node.name} sudo systemctl restart kube-proxy`
   }));
 }
 
@@ -54,7 +54,7 @@ export function clusterFaults(nodes: readonly NodeView[]): FaultButton[] {
     mode: m,
     key: PROXY_KEY[m],
     label: `Restart kube-proxy in ${m} mode on all nodes`,
-    command: `${CONFIG_EDIT}  # mode: ${m === 'iptables' ? '""' : m}, then restart kube-proxy on every node`
+    command: `${CONFIG_EDIT}  # mode: ${m === 'iptables' ? '""' : m}; ssh <node> sudo systemctl restart kube-proxy`
   }));
 }
 
