@@ -165,4 +165,17 @@ describe('kubectl edit through the session', () => {
     });
     expect(host.cluster).toBeDefined();
   });
+
+  it('a Node capacity edit reconfigures the machine: the kubelet reports it on its next status update', () => {
+    const { host, send } = harness();
+    const r = send({ type: 'exec', line: 'kubectl edit node worker-1' }) as ExecResult;
+    const yaml = r.edit!.yaml;
+    const capacity = yaml.slice(yaml.indexOf('  capacity:'));
+    const cpuLine = capacity.match(/\n {4}cpu: "?(\d+)"?\n/)!;
+    const edited = yaml.replace(capacity, capacity.replace(cpuLine[0], '\n    cpu: "8"\n'));
+    const saved = send({ type: 'edit', yaml: edited, ref: { kind: 'Node', name: 'worker-1' } });
+    expect(saved).toMatchObject({ ok: true, message: 'node/worker-1 edited' });
+    send({ type: 'advance', ms: 10_000 });
+    expect(host.cluster!.api.get('Node', undefined, 'worker-1').status.capacity.cpu).toBe('8');
+  });
 });
