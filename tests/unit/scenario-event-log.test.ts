@@ -35,16 +35,16 @@ function eventLogDigest(file: string, untilOverride?: number): { hash: string; e
 const HORIZON: Record<string, number> = { 'two-hundred-nodes.yaml': 5_000 };
 
 const PINNED: Record<string, { hash: string; events: number }> = {
-  'autoscaler-boot-failure.yaml': { hash: 'e5551c0a31a960a3', events: 57 },
-  'autoscaler-scale-up.yaml': { hash: '6d554346118b5c72', events: 47 },
-  'etcd-quorum.yaml': { hash: '37618c8674190fa0', events: 31 },
+  'autoscaler-boot-failure.yaml': { hash: '50a170101ee2a369', events: 57 },
+  'autoscaler-scale-up.yaml': { hash: 'd8d78f9356d636f7', events: 47 },
+  'etcd-quorum.yaml': { hash: '2a61303e8145f8cf', events: 31 },
   'gpu-pending.yaml': { hash: 'b4a337550771f1db', events: 22 },
-  'ha-external-etcd.yaml': { hash: 'a33a11f31b32d08e', events: 42 },
-  'ha-failover.yaml': { hash: '867d6aeeb4172a00', events: 31 },
-  'heartbeat-loss.yaml': { hash: '95cb1cf25b6d09a1', events: 45 },
+  'ha-external-etcd.yaml': { hash: 'b9a6ff8917f7721e', events: 42 },
+  'ha-failover.yaml': { hash: 'ba70ed33137445f6', events: 31 },
+  'heartbeat-loss.yaml': { hash: 'ffc828c5de690341', events: 45 },
   'no-cni.yaml': { hash: '2c706e13db040472', events: 30 },
-  'three-nodes.yaml': { hash: '0a24a44929676cf0', events: 58 },
-  'two-hundred-nodes.yaml': { hash: '5578af3640463eb2', events: 4683 }
+  'three-nodes.yaml': { hash: 'd556315e22e40792', events: 58 },
+  'two-hundred-nodes.yaml': { hash: '7868866a639de281', events: 4683 }
 };
 
 describe('example scenarios give the pinned event log', () => {

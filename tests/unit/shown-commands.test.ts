@@ -11,7 +11,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Cluster, type ClusterSnapshot } from '../../src/lib/sim/cluster';
 import { createCluster } from '../../src/lib/sim/scenario';
-import '../../src/lib/sim/scenario/components';
 import { ConsoleSession } from '../../src/lib/sim/kubectl/console';
 import { buildView } from '../../src/lib/sim/observe/cluster-map';
 import { warmUp } from '../../src/lib/sim/session/warmup';

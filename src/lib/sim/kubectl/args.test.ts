@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../scenario';
-import '../scenario/components';
 import { ConsoleSession } from './console';
 import { findVerb } from './args';
 

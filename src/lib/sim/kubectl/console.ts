@@ -13,6 +13,7 @@ import { knownHost, shellHost } from '../node/shell/host';
 import { isDir, listDir, nodeFiles } from '../node/shell/files';
 import { NODE_COMMANDS, NODE_SHELL_HELP, runOnNode } from '../node/shell/shell';
 import { applyPipe, splitPipes } from './pipes';
+import type { EditTarget } from './commands/edit';
 import { parseSsh } from '../node/shell/ssh';
 
 /** `sudo -i`, `sudo -s`, `sudo su [-]`, `su [-]`: a root shell opened on top of the login. */
@@ -25,6 +26,8 @@ export interface ConsoleAction {
   /** `kubectl edit` opens the object in the editor; `clear` clears the screen. */
   type: 'edit' | 'clear';
   yaml?: string;
+  /** The object `kubectl edit` opened. */
+  ref?: EditTarget;
 }
 
 export interface WatchHandle {

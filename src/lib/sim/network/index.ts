@@ -7,6 +7,7 @@
  */
 import type { Cluster } from '../cluster';
 import type { BootstrapStep } from '../scenario/hooks';
+import { ensureKubeProxyConfig } from './kubeproxy';
 import { kubeProxyReplaced } from './provider';
 
 export { trace, renderTrace, type TraceHop, type TraceResult } from './trace';
@@ -33,7 +34,14 @@ export {
   nodeAddrs
 } from './cni';
 export { rules, syncTime, firstPacketLookup, programmingLatency, CALIBRATION, FITTED } from './costmodel';
-export { kubeProxyOf, KUBE_PROXY_DEFAULTS, type ProxyMode } from './kubeproxy';
+export {
+  kubeProxyOf,
+  KUBE_PROXY_DEFAULTS,
+  KUBE_PROXY_CONFIGMAP,
+  PROXY_MODES,
+  readProxyMode,
+  type ProxyMode
+} from './kubeproxy';
 export {
   ApiServerEndpoints,
   apiServerAddress,
@@ -61,6 +69,7 @@ export function installNetworking(cluster: Cluster): void {
 /** kube-proxy runs as a DaemonSet: one per node. Call after nodes join (and on node deletion). */
 export function ensureKubeProxies(cluster: Cluster): void {
   if (cluster.config.network.proxyMode === 'none' || kubeProxyReplaced(cluster)) return;
+  ensureKubeProxyConfig(cluster);
   const nodes = new Set(cluster.api.list('Node').map((n) => n.metadata.name));
   for (const n of nodes)
     if (!cluster.component(`kube-proxy/${n}`)) cluster.addComponent('kube-proxy', { nodeName: n });

@@ -6,7 +6,14 @@
  * A stopped kube-proxy (StopKubeProxy) no longer syncs: the rules it programmed stay in the kernel
  * as they were, so traffic follows stale endpoints until it starts again (StartKubeProxy) and does
  * a full sync.
+ *
+ * Its configuration is the KubeProxyConfiguration in the `kube-system/kube-proxy` ConfigMap
+ * (data key `config.conf`, as kubeadm writes it and mounts it at /var/lib/kube-proxy/config.conf).
+ * kube-proxy reads it only when it starts: editing `mode:` there and restarting kube-proxy
+ * (`systemctl restart kube-proxy` on a node, or a rollout restart of the kube-proxy DaemonSet on
+ * every node) switches the mode; SetProxyMode is the same change as one fault.
  */
+import { parse } from 'yaml';
 import { ApiError, ConnectionError } from '../api/errors';
 import type { KubeObject, RequestContext } from '../api/types';
 import { defineComponent, defineFault, FaultError, type Cluster, type Component } from '../cluster';
@@ -53,9 +60,138 @@ export interface KubeProxyState {
   lastError?: string;
   /** The process is stopped: no syncs; the programmed rules stay as they were. */
   stopped?: boolean;
+  /** The config a start read was invalid: the process exited with this message. */
+  configError?: string;
 }
 
 const MAX_SYNC_RECORDS = 50;
+
+/** The ConfigMap kubeadm writes for kube-proxy, and its data key. */
+export const KUBE_PROXY_CONFIGMAP = { namespace: 'kube-system', name: 'kube-proxy', key: 'config.conf' };
+export const PROXY_MODES: readonly ProxyMode[] = ['iptables', 'ipvs', 'nftables'];
+
+/**
+ * The KubeProxyConfiguration kubeadm writes (cmd/kubeadm/app/phases/addons/proxy), with the
+ * cluster's pod CIDR. An empty mode is the platform default: iptables on Linux.
+ */
+export function kubeProxyConfigText(cluster: Cluster, mode: ProxyMode): string {
+  return `apiVersion: kubeproxy.config.k8s.io/v1alpha1
+bindAddress: 0.0.0.0
+bindAddressHardFail: false
+clientConnection:
+  acceptContentTypes: ""
+  burst: 0
+  contentType: ""
+  kubeconfig: /var/lib/kube-proxy/kubeconfig.conf
+  qps: 0
+clusterCIDR: ${cluster.config.network.clusterCIDR}
+configSyncPeriod: 0s
+conntrack:
+  maxPerCore: null
+  min: null
+  tcpCloseWaitTimeout: null
+  tcpEstablishedTimeout: null
+detectLocalMode: ""
+enableProfiling: false
+healthzBindAddress: ""
+hostnameOverride: ""
+iptables:
+  localhostNodePorts: null
+  masqueradeAll: false
+  masqueradeBit: null
+  minSyncPeriod: 0s
+  syncPeriod: 0s
+ipvs:
+  excludeCIDRs: null
+  minSyncPeriod: 0s
+  scheduler: ""
+  strictARP: false
+  syncPeriod: 0s
+  tcpFinTimeout: 0s
+  tcpTimeout: 0s
+  udpTimeout: 0s
+kind: KubeProxyConfiguration
+metricsBindAddress: ""
+mode: "${mode === 'iptables' ? '' : mode}"
+nftables:
+  masqueradeAll: false
+  masqueradeBit: null
+  minSyncPeriod: 0s
+  syncPeriod: 0s
+nodePortAddresses: null
+oomScoreAdj: null
+portRange: ""
+showHiddenMetricsForAlpha: ""
+winkernel:
+  enableDSR: false
+  forwardHealthCheckVip: false
+  networkName: ""
+  rootHnsEndpointName: ""
+  sourceVip: ""
+`;
+}
+
+/** Create `kube-system/kube-proxy` with the cluster's mode when it does not exist yet. */
+export function ensureKubeProxyConfig(cluster: Cluster): void {
+  const { namespace, name, key } = KUBE_PROXY_CONFIGMAP;
+  if (cluster.api.tryGet('ConfigMap', namespace, name)) return;
+  const configured = cluster.config.network.proxyMode;
+  const mode: ProxyMode = configured === 'none' ? 'iptables' : configured;
+  cluster.api.create(
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace, labels: { app: 'kube-proxy' } },
+      data: { [key]: kubeProxyConfigText(cluster, mode) }
+    } as KubeObject,
+    { component: 'kubeadm' }
+  );
+}
+
+/**
+ * The mode a starting kube-proxy reads from its config: `mode` in config.conf, '' meaning
+ * iptables. Returns an error in kube-proxy's words when the file is unreadable or the mode unknown.
+ */
+export function readProxyMode(cluster: Cluster, ctx?: RequestContext): { mode?: ProxyMode; error?: string } {
+  const { namespace, name, key } = KUBE_PROXY_CONFIGMAP;
+  let cm: KubeObject | undefined;
+  try {
+    cluster.api.countRead('get', 'ConfigMap', ctx);
+    cm = cluster.api.tryGet<KubeObject>('ConfigMap', namespace, name);
+  } catch {
+    return {};
+  }
+  const text = (cm?.data as Record<string, string> | undefined)?.[key];
+  if (text === undefined) return {};
+  let cfg: unknown;
+  try {
+    cfg = parse(text);
+  } catch (e) {
+    return { error: `failed to load kube-proxy config: ${(e as Error).message.split('\n')[0]}` };
+  }
+  const raw = (cfg as { mode?: unknown } | null)?.mode ?? '';
+  const mode = raw === '' ? 'iptables' : String(raw);
+  if (!(PROXY_MODES as readonly string[]).includes(mode)) {
+    return {
+      error: `KubeProxyConfiguration.mode: Unsupported value: "${mode}": supported values: "iptables", "ipvs", "nftables"`
+    };
+  }
+  return { mode: mode as ProxyMode };
+}
+
+/** Write `mode` into the ConfigMap's config.conf, keeping the rest of the file. */
+export function writeProxyMode(cluster: Cluster, mode: ProxyMode): void {
+  const { namespace, name, key } = KUBE_PROXY_CONFIGMAP;
+  const cm = cluster.api.tryGet<KubeObject>('ConfigMap', namespace, name);
+  if (!cm) return;
+  const text = (cm.data as Record<string, string> | undefined)?.[key] ?? kubeProxyConfigText(cluster, mode);
+  const value = mode === 'iptables' ? '""' : mode;
+  const next = /^mode:.*$/m.test(text)
+    ? text.replace(/^mode:.*$/m, `mode: ${value}`)
+    : `${text}mode: ${value}\n`;
+  if (next === text) return;
+  cluster.api.patch('ConfigMap', namespace, name, { data: { [key]: next } }, { component: 'kubeadm' });
+}
 /** "Never" as a JSON-safe time. */
 const NEVER = -1e15;
 
@@ -131,10 +267,18 @@ export class KubeProxy implements Component {
     this.state.syncPending = false;
   }
 
-  /** Start it again: a new process syncs in full straight away. */
+  /** Start it again: a new process reads its config and syncs in full straight away. */
   restart(): void {
     if (!this.state.stopped) return;
+    const cfg = readProxyMode(this.cluster, this.ctx);
+    if (cfg.error) {
+      // kube-proxy validates its config first and exits: it stays down, its old rules stay.
+      this.state.configError = cfg.error;
+      return;
+    }
+    delete this.state.configError;
     delete this.state.stopped;
+    if (cfg.mode) this.state.mode = cfg.mode;
     this.state.needFullSync = true;
     this.state.lastSync = NEVER;
     this.state.syncPending = false;
@@ -272,7 +416,11 @@ export const faultSetProxyMode = defineFault(
       .componentsOfKind<KubeProxy>('kube-proxy')
       .filter((p) => target === 'all' || p.nodeName === target);
     if (!proxies.length) throw new FaultError(`no kube-proxy on "${target}"`);
-    if (target === 'all') cluster.config.network.proxyMode = mode;
+    if (target === 'all') {
+      cluster.config.network.proxyMode = mode;
+      // The same change as editing config.conf and restarting every kube-proxy.
+      writeProxyMode(cluster, mode);
+    }
     for (const p of proxies) p.setMode(mode);
   }
 );

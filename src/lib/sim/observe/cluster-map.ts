@@ -3,7 +3,7 @@
  * from the API server's store (what `kubectl get` would see) plus the node host views and the
  * fault log, and recomputed at most once per animation frame.
  */
-import type { Cluster } from '../cluster';
+import type { Cluster, Component } from '../cluster';
 import type { KubeObject, Pod, Node, Lease, Taint } from '../api/types';
 import { podStatusReason } from '../api/corev1/podstatus';
 import { podRequests } from '../api/corev1/requests';
@@ -52,6 +52,8 @@ export interface NodeView {
   kubeletRunning: boolean;
   runtime: { name: string; running: boolean };
   cniInstalled: boolean;
+  /** kube-proxy on the node: the mode in force and whether it runs (absent where none runs). */
+  kubeProxy?: { mode: string; running: boolean };
   partitioned: boolean;
   /** Virtual ms of the last Lease renewal, if a Lease exists. */
   leaseRenewedAt?: number;
@@ -256,6 +258,11 @@ export class ViewBuilder {
     const hostKey = host
       ? `${host.kubeletRunning}|${host.runtimeName}|${host.runtimeRunning}|${Object.keys(host.cniConfig).length}`
       : '';
+    // The kube-proxy component's state (network/kubeproxy.ts), read without importing it here.
+    const kp = cluster.component<Component & { state: { mode: string; stopped?: boolean } }>(
+      `kube-proxy/${name}`
+    );
+    const proxyKey = kp ? `${kp.state.mode}|${!kp.state.stopped}` : '';
     const partitioned = cluster.partitioned.has(name);
     const faults = cluster.faultLog.length;
     const memo = this.nodeMemo.get(name);
@@ -264,7 +271,7 @@ export class ViewBuilder {
       !memo.timed &&
       memo.node === node &&
       memo.lease === lease &&
-      memo.host === hostKey &&
+      memo.host === hostKey + proxyKey &&
       memo.faults === faults &&
       memo.partitioned === partitioned &&
       sameItems(memo.pods, pods)
@@ -308,6 +315,7 @@ export class ViewBuilder {
       cniInstalled: host
         ? Object.keys(host.cniConfig).length > 0
         : !stoppedByFaults(cluster.faultLog, name, 'RemoveCNI', 'InstallCNI'),
+      ...(kp ? { kubeProxy: { mode: kp.state.mode, running: !kp.state.stopped } } : {}),
       partitioned,
       leaseRenewedAt: (lease as Lease | undefined)?.spec?.renewTime
         ? cluster.api.timeOf((lease as Lease).spec!.renewTime!)
@@ -325,7 +333,7 @@ export class ViewBuilder {
       node,
       pods,
       lease,
-      host: hostKey,
+      host: hostKey + proxyKey,
       faults,
       partitioned,
       timed: podViews.some((p) => p.evictionIn !== undefined),

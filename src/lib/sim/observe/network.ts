@@ -6,7 +6,7 @@
 import type { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
 import { dataplane } from '../network/dataplane';
-import { kubeProxyOf } from '../network/kubeproxy';
+import { kubeProxyOf, type KubeProxy } from '../network/kubeproxy';
 import { ciliumServiceList, kubeProxyReplaced, nodeProgram } from '../network/provider';
 
 export type NetworkDump = 'iptables' | 'ipvs' | 'nft' | 'route' | 'addr' | 'cni' | 'cilium';
@@ -32,6 +32,10 @@ export interface NetworkModel {
   tracePods: string[];
   /** `service.namespace:port` (trace destinations). */
   traceServices: string[];
+  /** kube-proxy's mode on every node, in node order. */
+  proxyModes: { node: string; mode: string; running: boolean }[];
+  /** Mode switches (kube-proxy restarted in another mode and cleaned up the old rules), newest last. */
+  modeChanges: { t: number; node: string; from: string; to: string }[];
 }
 
 /** The dump a mode shows first. */
@@ -95,10 +99,21 @@ export function networkModel(cluster: Cluster, sub: NetworkSubscription): Networ
       )
     )
     .sort();
+  const proxies = cluster
+    .componentsOfKind<KubeProxy>('kube-proxy')
+    .map((p) => ({ node: p.nodeName, mode: p.state.mode, running: !p.state.stopped }))
+    .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
+  const modeChanges = cluster
+    .componentsOfKind<KubeProxy>('kube-proxy')
+    .flatMap((p) => p.state.cleanups.map((c) => ({ t: c.t, node: p.nodeName, from: c.from, to: c.to })))
+    .sort((a, b) => a.t - b.t || (a.node < b.node ? -1 : 1))
+    .slice(-12);
   return {
     node,
     mode,
     cilium,
+    proxyModes: proxies,
+    modeChanges,
     ...(last
       ? {
           last: {

@@ -27,12 +27,14 @@ import { enableTraffic, trafficModel } from '../observe/traffic';
 import { podSequence, type PodSequence } from '../observe/sequence';
 import { recordReady, type ReadyChange } from '../observe/ready-history';
 import { LabSession } from './lab-session';
-import { checkResizable, nodeResizes, RESIZE_FAULT } from './resize';
+import { checkResizable, nodeResizes, RESIZE_FAULT, type NodeResize } from './resize';
+import { saveEdit, type EditOutcome } from '../kubectl/commands/edit';
 import {
   COMMAND_TYPES,
   SPEEDS,
   type ApplyResult,
   type ConsoleLine,
+  type EditRef,
   type FrameMessage,
   type LabActionInput,
   type LabRecording,
@@ -139,6 +141,8 @@ export class SessionHost {
   private trace: TraceResult | undefined;
   private uiTraces = 0;
   private watches: WatchHandle[] = [];
+  /** Objects `kubectl edit` opened, by kind/namespace/name: the text the editor was given. */
+  private edits = new Map<string, string>();
   private readonly budget: number;
   private readonly publishEvery: number;
   private readonly publishEveryVirtual: number;
@@ -239,7 +243,7 @@ export class SessionHost {
         this.runner?.frame();
         return null;
       case 'fault':
-        return this.learnerFault(c.action, c.target);
+        return this.learnerFault(c.action, c.target, c.mode);
       case 'exec':
         return this.exec(c.line);
       case 'interrupt':
@@ -252,7 +256,7 @@ export class SessionHost {
       case 'apply':
         return this.apply(c.yaml, c.fileName ?? 'editor.yaml');
       case 'edit':
-        throw new Error('kubectl edit is not available in this build');
+        return this.saveEdit(c.ref, c.yaml);
       case 'trace':
         return this.traceConnection(c.from, c.to);
       case 'clearTrace':
@@ -302,7 +306,11 @@ export class SessionHost {
           const r = new ConsoleSession(cluster, this.consoleOptions()).exec(line);
           r.watch?.stop();
         },
-        apply: (cluster, yaml, file) => applyTo(cluster, yaml, file)
+        apply: (cluster, yaml, file) => applyTo(cluster, yaml, file),
+        edit: (cluster, ref, original, yaml) => {
+          const r = editTo(cluster, ref, original, yaml);
+          if (!r.changed) throw new Error(r.stderr.trim() || 'kubectl edit changed nothing');
+        }
       }
     });
     this.lab = lab;
@@ -371,16 +379,16 @@ export class SessionHost {
   }
 
   /** A fault from the page: the lesson may refuse it. */
-  private learnerFault(action: string, target?: string): ResultOf['fault'] {
+  private learnerFault(action: string, target?: string, mode?: string): ResultOf['fault'] {
     const refused = this.runner?.faultRefusal(action);
     if (refused) return { error: refused };
-    const error = this.fault(action, target);
+    const error = this.fault(action, target, mode);
     return error ? { error } : {};
   }
 
-  private fault(action: string, target?: string): string | undefined {
+  private fault(action: string, target?: string, mode?: string): string | undefined {
     try {
-      this.lab!.perform({ kind: 'fault', action, ...(target ? { target } : {}) });
+      this.lab!.perform({ kind: 'fault', action, ...(target ? { target } : {}), ...(mode ? { mode } : {}) });
       return undefined;
     } catch (e) {
       return e instanceof Error ? e.message : String(e);
@@ -406,7 +414,48 @@ export class SessionHost {
     if (r.watch) this.watches.push(r.watch);
     if (line.trim()) lab.record({ kind: 'console', line });
     this.print(clear ? lines.slice(1) : lines, clear);
+    if (r.action?.type === 'edit' && r.action.ref && r.action.yaml !== undefined) {
+      const ref = { ...r.action.ref };
+      this.edits.set(editKey(ref), r.action.yaml);
+      return { exitCode: r.exitCode, edit: { ...ref, yaml: r.action.yaml } };
+    }
     return { exitCode: r.exitCode };
+  }
+
+  /**
+   * Save the text of an object `kubectl edit` opened: kubectl's patch from the opened text to the
+   * saved one, its console lines, and the action recorded when the object changed.
+   */
+  private saveEdit(ref: EditRef, yaml: string): ResultOf['edit'] {
+    const lab = this.lab!;
+    const target = { kind: ref.kind, ...(ref.namespace ? { namespace: ref.namespace } : {}), name: ref.name };
+    const original = this.edits.get(editKey(target));
+    if (original === undefined) {
+      throw new Error(
+        `no kubectl edit is open for ${target.kind} ${target.namespace ? target.namespace + '/' : ''}${target.name}: run kubectl edit first`
+      );
+    }
+    let r: EditOutcome | undefined;
+    this.guard(() => {
+      r = editTo(lab.cluster, target, original, yaml);
+    });
+    if (!r) return { ok: false, cancelled: false, message: this.simError };
+    const lines: Omit<ConsoleLine, 'id'>[] = [];
+    if (r.stdout) lines.push({ kind: 'stdout', text: r.stdout });
+    if (r.stderr) lines.push({ kind: 'stderr', text: r.stderr });
+    this.print(lines);
+    const cancelled = !r.changed && r.exitCode === 0;
+    if (r.changed) {
+      lab.record({ kind: 'edit', ref: target, original, yaml });
+      this.edits.delete(editKey(target));
+    } else if (cancelled) this.edits.delete(editKey(target));
+    return {
+      ok: r.changed,
+      cancelled,
+      message: (r.stdout || r.stderr).replace(/\n$/, ''),
+      ...(r.syntax ? { syntax: { ...r.syntax } } : {}),
+      ...(r.causes ? { causes: [...r.causes] } : {})
+    };
   }
 
   private apply(yaml: string, fileName: string): ApplyResult {
@@ -695,6 +744,29 @@ export class SessionHost {
     }
     this.announcedUpTo = log.length;
   }
+}
+
+function editKey(ref: EditRef): string {
+  return `${ref.kind}/${ref.namespace ?? ''}/${ref.name}`;
+}
+
+/** Save a `kubectl edit`; a Node's capacity change reconfigures its kubelet, as in applyTo. */
+function editTo(cluster: Cluster, ref: EditRef, original: string, yaml: string): EditOutcome {
+  let resizes: NodeResize[] = [];
+  if (ref.kind === 'Node') {
+    try {
+      const { objects } = parseManifests(yaml.replace(/^\s*#.*$/gm, ''), 'edit.yaml');
+      resizes = nodeResizes(cluster, objects);
+      checkResizable(objects, resizes);
+    } catch {
+      // The edit reports a syntax error itself; a refused resize leaves capacity to the kubelet.
+      resizes = [];
+    }
+  }
+  const r = saveEdit(cluster, ref, original, yaml);
+  if (r.changed)
+    for (const x of resizes) cluster.applyFault(RESIZE_FAULT, { target: x.target, capacity: x.capacity });
+  return r;
 }
 
 /** Apply YAML as `kubectl apply` would; a Node's capacity change reconfigures its kubelet. */

@@ -19,7 +19,7 @@
 import { Cluster, type ClusterSnapshot } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 
-import type { LabAction, LabActionInput, LabRecording, Speed } from './protocol';
+import type { EditRef, LabAction, LabActionInput, LabRecording, Speed } from './protocol';
 
 export { SPEEDS } from './protocol';
 export type { LabAction, LabActionInput, LabRecording, Speed } from './protocol';
@@ -29,6 +29,8 @@ export interface LabPerformers {
   console(cluster: Cluster, line: string): void;
   /** Apply YAML through the manifests module and the API; throws on any error. */
   apply(cluster: Cluster, yaml: string, fileName: string): void;
+  /** Save a `kubectl edit`; throws when the save changed nothing or failed. */
+  edit?(cluster: Cluster, ref: EditRef, original: string, yaml: string): void;
 }
 
 export interface LabSessionOptions {
@@ -203,9 +205,16 @@ export class LabSession {
   }
 
   private apply(a: LabAction): void {
-    if (a.kind === 'fault') this.cluster.applyFault(a.action, a.target ? { target: a.target } : {});
+    if (a.kind === 'fault')
+      this.cluster.applyFault(a.action, {
+        ...(a.target ? { target: a.target } : {}),
+        ...(a.mode ? { mode: a.mode } : {})
+      });
     else if (a.kind === 'console') this.opts.performers.console(this.cluster, a.line);
-    else this.opts.performers.apply(this.cluster, a.yaml, a.fileName);
+    else if (a.kind === 'edit') {
+      if (!this.opts.performers.edit) throw new Error('this session cannot replay kubectl edit');
+      this.opts.performers.edit(this.cluster, a.ref, a.original, a.yaml);
+    } else this.opts.performers.apply(this.cluster, a.yaml, a.fileName);
   }
 
   private replaceCluster(c: Cluster): void {

@@ -25,9 +25,11 @@ export const DEFAULT_WARMUP_MS = 60_000;
 export const SPEEDS: readonly Speed[] = [1, 10, 60, 600, 'max'];
 
 export type LabActionInput =
-  | { kind: 'fault'; action: string; target?: string }
+  | { kind: 'fault'; action: string; target?: string; mode?: string }
   | { kind: 'console'; line: string }
-  | { kind: 'apply'; yaml: string; fileName: string };
+  | { kind: 'apply'; yaml: string; fileName: string }
+  /** `kubectl edit` saved: the text the editor opened and the text saved. */
+  | { kind: 'edit'; ref: EditRef; original: string; yaml: string };
 
 export type LabAction = LabActionInput & { t: number };
 
@@ -106,7 +108,7 @@ export type SessionCommand =
   | { type: 'jump'; t: number }
   | { type: 'reset' }
   | { type: 'load'; recording: LabRecording }
-  | { type: 'fault'; action: string; target?: string }
+  | { type: 'fault'; action: string; target?: string; mode?: string }
   | { type: 'exec'; line: string }
   | { type: 'interrupt' }
   | { type: 'complete'; line: string }
@@ -175,6 +177,20 @@ export interface EditRef {
   name: string;
 }
 
+/** What saving a `kubectl edit` did (its console lines are printed too). */
+export interface EditResult {
+  /** The object changed. */
+  ok: boolean;
+  /** Nothing changed: `Edit cancelled, no changes made.` (the editor closes). */
+  cancelled: boolean;
+  /** What kubectl printed, stdout or stderr, without the trailing newline. */
+  message: string;
+  /** A YAML syntax error in the saved text: the parser's message and its line. */
+  syntax?: { line: number; message: string };
+  /** The API server's field errors (`spec.replicas: Invalid value: ...`). */
+  causes?: string[];
+}
+
 export interface ExecResult {
   exitCode: number;
   /** `kubectl edit`: open this object in the editor. */
@@ -185,7 +201,7 @@ export interface ExecResult {
 export interface ResultOf {
   fault: { error?: string };
   apply: ApplyResult;
-  edit: { ok: boolean; message: string };
+  edit: EditResult;
   exec: ExecResult;
   complete: string[];
   trace: { error?: string };

@@ -35,6 +35,15 @@ const obj =
         ? undefined
         : `command.${field}: expected an object`;
 
+function isRef(r: unknown): boolean {
+  return (
+    isObj(r) &&
+    typeof r.kind === 'string' &&
+    typeof r.name === 'string' &&
+    (r.namespace === undefined || typeof r.namespace === 'string')
+  );
+}
+
 function recording(path: string, r: unknown): string | undefined {
   if (!isObj(r)) return `${path}: expected a recording object`;
   if (typeof r.t !== 'number' || !Number.isFinite(r.t) || r.t < 0) return `${path}.t: expected a number`;
@@ -44,6 +53,8 @@ function recording(path: string, r: unknown): string | undefined {
     if (a.kind === 'fault' && typeof a.action === 'string') continue;
     if (a.kind === 'console' && typeof a.line === 'string') continue;
     if (a.kind === 'apply' && typeof a.yaml === 'string' && typeof a.fileName === 'string') continue;
+    if (a.kind === 'edit' && typeof a.yaml === 'string' && typeof a.original === 'string' && isRef(a.ref))
+      continue;
     return `${path}.actions[${i}]: unknown action`;
   }
   return undefined;
@@ -75,12 +86,16 @@ const CHECKS: Record<CommandType, Check[]> = {
   jump: [num('t')],
   reset: [],
   load: [(c) => recording('command.recording', c.recording)],
-  fault: [str('action'), str('target', true)],
+  fault: [str('action'), str('target', true), str('mode', true)],
   exec: [str('line')],
   interrupt: [],
   complete: [str('line')],
   apply: [str('yaml'), str('fileName', true)],
-  edit: [str('yaml'), obj('ref')],
+  edit: [
+    str('yaml'),
+    obj('ref'),
+    (c) => (isRef(c.ref) ? undefined : 'command.ref: expected { kind, namespace?, name }')
+  ],
   trace: [str('from'), str('to')],
   clearTrace: [],
   select: [

@@ -13,6 +13,49 @@ export interface FaultButton {
   key: string;
   command: string;
   danger?: boolean;
+  /** SetProxyMode: the kube-proxy mode to switch to. */
+  mode?: string;
+}
+
+const PROXY_MODES = ['iptables', 'ipvs', 'nftables'] as const;
+const PROXY_KEY: Record<string, string> = {
+  iptables: 'lab.fault.proxyIptables',
+  ipvs: 'lab.fault.proxyIpvs',
+  nftables: 'lab.fault.proxyNftables'
+};
+const CONFIG_EDIT = 'kubectl edit configmap kube-proxy -n kube-system';
+
+/** kube-proxy on one node restarted in another mode (the node's kube-proxy reads config.conf). */
+function proxyModeFaults(node: NodeView): FaultButton[] {
+  const kp = node.kubeProxy;
+  if (!kp) return [];
+  return PROXY_MODES.filter((m) => m !== kp.mode).map((m) => ({
+    action: 'SetProxyMode',
+    target: node.name,
+    mode: m,
+    key: PROXY_KEY[m],
+    label: `Restart kube-proxy in ${m} mode on ${node.name}`,
+    command: `${CONFIG_EDIT}  # mode: ${m === 'iptables' ? '""' : m}; ssh ${node.name} sudo systemctl restart kube-proxy`
+  }));
+}
+
+/**
+ * Faults for the whole cluster: every node's kube-proxy in another mode, as editing `mode:` in
+ * the kube-proxy ConfigMap and restarting kube-proxy everywhere does.
+ */
+export function clusterFaults(nodes: readonly NodeView[]): FaultButton[] {
+  const withProxy = nodes.filter((n) => n.kubeProxy);
+  if (!withProxy.length) return [];
+  const modes = new Set(withProxy.map((n) => n.kubeProxy!.mode));
+  const only = modes.size === 1 ? [...modes][0] : undefined;
+  return PROXY_MODES.filter((m) => m !== only).map((m) => ({
+    action: 'SetProxyMode',
+    target: 'all',
+    mode: m,
+    key: PROXY_KEY[m],
+    label: `Restart kube-proxy in ${m} mode on all nodes`,
+    command: `${CONFIG_EDIT}  # mode: ${m === 'iptables' ? '""' : m}; ssh <node> sudo systemctl restart kube-proxy`
+  }));
 }
 
 const MANIFESTS = '/etc/kubernetes/manifests';
@@ -70,6 +113,7 @@ export function nodeFaults(node: NodeView, cni: string): FaultButton[] {
     `ssh ${n} stress-ng --vm 1 --vm-bytes 95% --vm-keep`
   );
   add('FillDisk', 'lab.fault.fillDisk', 'Fill disk', `ssh ${n} sudo fallocate -l 100G /var/lib/fill.img`);
+  out.push(...proxyModeFaults(node));
   add('DeleteNode', 'lab.fault.deleteNode', 'Delete node', `kubectl delete node ${n}`, true);
   return out;
 }

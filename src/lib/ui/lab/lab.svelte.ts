@@ -22,6 +22,8 @@ import type {
 import type {
   ApplyResult,
   ConsoleLine,
+  EditRef,
+  EditResult,
   FrameMessage,
   LabRecording,
   LessonInit,
@@ -35,7 +37,7 @@ import type {
   Subscriptions
 } from '$lib/sim/session/protocol';
 
-export type { ConsoleLine, Selection, ApplyResult };
+export type { ConsoleLine, Selection, ApplyResult, EditResult };
 
 /** How the page reaches the session: a Web Worker in the app, the same host in-process in tests. */
 export interface SessionTransport {
@@ -108,8 +110,11 @@ export class Lab {
     { object: unknown; scheduling?: SchedulingExplanation[]; sequence?: PodSequence | null } | undefined
   >(undefined);
   lesson = $state.raw<LessonStatus | undefined>(undefined);
+  /** The object `kubectl edit` opened in the editor, until it is saved or cancelled. */
+  editing = $state.raw<(EditRef & { yaml: string; seq: number }) | undefined>(undefined);
   /** Commands entered, oldest first (the console's Up/Down). */
   history: string[] = [];
+  private editSeq = 0;
   /** Bumped whenever a frame arrives. */
   frames = $state(0);
 
@@ -222,11 +227,12 @@ export class Lab {
   }
 
   /** Apply a fault; resolves to the error message when the simulator or the lesson refuses it. */
-  async fault(action: string, target?: string): Promise<string | undefined> {
+  async fault(action: string, target?: string, mode?: string): Promise<string | undefined> {
     const r = (await this.send({
       type: 'fault',
       action,
-      ...(target ? { target } : {})
+      ...(target ? { target } : {}),
+      ...(mode ? { mode } : {})
     })) as ResultOf['fault'];
     return r.error;
   }
@@ -234,7 +240,28 @@ export class Lab {
   /** Run a console line; its output arrives in `consoleLines`. */
   exec(line: string): Promise<ResultOf['exec']> {
     if (line.trim()) this.history = [...this.history, line];
-    return this.send({ type: 'exec', line }) as Promise<ResultOf['exec']>;
+    return (this.send({ type: 'exec', line }) as Promise<ResultOf['exec']>).then((r) => {
+      if (r.edit) this.editing = { ...r.edit, seq: ++this.editSeq };
+      return r;
+    });
+  }
+
+  /**
+   * Save the text of the object `kubectl edit` opened; kubectl's lines arrive in the console.
+   * The edit stays open on an error, as kubectl reopens the file.
+   */
+  async saveEdit(yaml: string): Promise<EditResult> {
+    const e = this.editing;
+    if (!e) throw new Error('no kubectl edit is open');
+    const ref: EditRef = { kind: e.kind, ...(e.namespace ? { namespace: e.namespace } : {}), name: e.name };
+    const r = (await this.send({ type: 'edit', yaml, ref })) as EditResult;
+    if ((r.ok || r.cancelled) && this.editing === e) this.editing = undefined;
+    return r;
+  }
+
+  /** Close the editor unchanged: kubectl prints `Edit cancelled, no changes made.` */
+  cancelEdit(): Promise<EditResult> {
+    return this.saveEdit(this.editing?.yaml ?? '');
   }
 
   /** Tab completion for the console line. */

@@ -128,4 +128,19 @@ describe('ScalingChart', () => {
     const ys = [...d.matchAll(/[ML][\d.]+,([\d.]+)/g)].map((m) => m[1]);
     expect(new Set(ys).size).toBe(1);
   });
+
+  it('shows each node’s kube-proxy mode and a line when the mode switches', () => {
+    const c = cluster('iptables');
+    const before = render(NetworkView, { node: 'worker-1', model: networkModel(c, { node: 'worker-1' }) });
+    expect(screen.getByTestId('proxy-modes').textContent).toMatch(/worker-1\s*:\s*iptables/);
+    expect(screen.getByTestId('mode-changes').textContent).toContain('No mode switch yet');
+    before.unmount();
+    c.applyFault('SetProxyMode', { target: 'all', mode: 'nftables' });
+    c.advance(1000);
+    render(NetworkView, { node: 'worker-1', model: networkModel(c, { node: 'worker-1' }) });
+    expect(screen.getByTestId('proxy-mode').textContent).toBe('nftables');
+    expect(screen.getByTestId('mode-changes').textContent).toContain(
+      "worker-1: iptables → nftables (kube-proxy restarted, the old mode's rules removed)"
+    );
+  });
 });

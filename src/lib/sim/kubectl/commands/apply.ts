@@ -1,20 +1,11 @@
-/** `kubectl apply -f`, `create -f` and `edit`. */
+/** `kubectl apply -f` and `create -f`. */
 import { lookupResource } from '../../api/resources';
 import { clone, type KubeObject } from '../../api/types';
 import { mergePatch } from '../../api/apiserver';
 import { parseFlags, str, list } from '../args';
 import type { ConsoleResult } from '../console';
-import {
-  apiGet,
-  CommandError,
-  errorText,
-  KUBECTL,
-  qualified,
-  resolveResource,
-  type KubectlContext
-} from '../context';
+import { CommandError, errorText, KUBECTL, qualified, type KubectlContext } from '../context';
 import { parseManifests } from '../manifests';
-import { toYaml } from '../printers/output';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -182,19 +173,4 @@ export function create(ctx: KubectlContext, argv: string[]): ConsoleResult {
     }
   }
   return { stdout, stderr, exitCode: stderr ? 1 : 0 };
-}
-
-/** `kubectl edit TYPE NAME`: the UI opens the YAML in the editor and applies the result. */
-export function edit(ctx: KubectlContext, argv: string[]): ConsoleResult {
-  const p = parseFlags(argv, []);
-  let [type, name] = p.positional;
-  if (type?.includes('/')) [type, name] = type.split('/', 2);
-  if (!type || !name) {
-    throw new CommandError(
-      'error: edit needs a resource type and a name, for example: kubectl edit node worker-1'
-    );
-  }
-  const r = resolveResource(type);
-  const obj = apiGet(ctx, r, str(p, 'namespace') ?? 'default', name);
-  return { stdout: '', stderr: '', exitCode: 0, action: { type: 'edit', yaml: toYaml(obj) } };
 }

@@ -7,7 +7,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../../scenario';
-import '../../scenario/components';
 import { ConsoleSession } from '../../kubectl/console';
 import { goDuration } from '../kubeletconfig';
 

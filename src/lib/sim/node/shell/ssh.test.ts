@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../../scenario';
-import '../../scenario/components';
 import { ConsoleSession } from '../../kubectl/console';
 import { parseSsh, SSH_USAGE } from './ssh';
 

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SessionHost } from '$lib/sim/session/host';
+import type { FrameMessage, SessionMessage } from '$lib/sim/session/protocol';
+import type { NodeView } from '$lib/sim/observe';
+import { clusterFaults, nodeFaults } from './faults';
+
+const THREE_NODES = readFileSync(new URL('../../../../scenarios/three-nodes.yaml', import.meta.url), 'utf8');
+
+function session() {
+  const out: SessionMessage[] = [];
+  const host = new SessionHost({ post: (m) => out.push(structuredClone(m)), wallClock: () => 0 });
+  let id = 0;
+  const send = (command: Record<string, unknown>) => host.receive({ id: ++id, command });
+  send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml', warmupMs: 60_000 } });
+  const nodes = new Map<string, NodeView>();
+  const view = () => {
+    for (const m of out)
+      if (m.type === 'frame') for (const n of (m as FrameMessage).nodes ?? []) nodes.set(n.name, n);
+    return [...nodes.values()];
+  };
+  return { host, send, view, out };
+}
+
+describe('the kube-proxy mode in the fault menu', () => {
+  it('offers the other modes per node and for all nodes, each with its real command', () => {
+    const { view } = session();
+    const w1 = view().find((n) => n.name === 'worker-1')!;
+    expect(w1.kubeProxy).toEqual({ mode: 'iptables', running: true });
+    const proxy = nodeFaults(w1, 'calico').filter((f) => f.action === 'SetProxyMode');
+    expect(proxy.map((f) => [f.mode, f.label])).toEqual([
+      ['ipvs', 'Restart kube-proxy in ipvs mode on worker-1'],
+      ['nftables', 'Restart kube-proxy in nftables mode on worker-1']
+    ]);
+    expect(proxy[1].command).toBe(
+      'kubectl edit configmap kube-proxy -n kube-system  # mode: nftables; ssh worker-1 sudo systemctl restart kube-proxy'
+    );
+    const all = clusterFaults(view());
+    expect(all[0].command).toBe(
+      'kubectl edit configmap kube-proxy -n kube-system  # mode: ipvs; ssh <node> sudo systemctl restart kube-proxy'
+    );
+    expect(all.map((f) => [f.target, f.mode])).toEqual([
+      ['all', 'ipvs'],
+      ['all', 'nftables']
+    ]);
+  });
+
+  it('the "all nodes" control switches every node through the session, and the map shows it', () => {
+    const { host, send, view, out } = session();
+    send({ type: 'fault', action: 'SetProxyMode', target: 'all', mode: 'nftables' });
+    expect(out.filter((m) => m.type === 'reply').at(-1)).toMatchObject({ ok: true, result: {} });
+    expect(view().map((n) => n.kubeProxy?.mode)).toEqual(['nftables', 'nftables', 'nftables']);
+    expect(host.cluster!.faultLog.at(-1)).toMatchObject({ action: 'SetProxyMode', target: 'all' });
+    // Recorded with its mode, so a replay redoes it.
+    send({ type: 'recording' });
+    const rec = (out.filter((m) => m.type === 'reply').at(-1) as { result: { actions: unknown[] } }).result;
+    expect(rec.actions).toEqual([
+      { kind: 'fault', action: 'SetProxyMode', target: 'all', mode: 'nftables', t: expect.any(Number) }
+    ]);
+    expect(clusterFaults(view()).map((f) => f.mode)).toEqual(['iptables', 'ipvs']);
+  });
+});
