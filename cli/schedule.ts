@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { tryParseQuantity } from '../src/lib/sim/api/quantity';
-import { findExcessiveNesting } from '../src/lib/sim/manifests/depth';
+import { findExcessiveNesting, tooLarge } from '../src/lib/sim/manifests/depth';
 import type { KubeObject } from '../src/lib/sim/api/types';
 import { minorVersion, DEFAULT_KUBERNETES_VERSION } from '../src/lib/sim/config';
 import {
@@ -96,6 +96,8 @@ interface Doc {
 
 function loadManifests(file: string): Doc[] {
   const text = readText(file);
+  const large = tooLarge(text);
+  if (large) throw new InputError(`${file}: line 1: ${large}`);
   const deep = findExcessiveNesting(text);
   if (deep) throw new InputError(`${file}: line ${deep.line}: ${deep.message}`);
   const lc = new LineCounter();

@@ -9,6 +9,21 @@
  */
 export const MAX_YAML_DEPTH = 256;
 
+/**
+ * kube-apiserver refuses a request body over 3 MiB (`MaxRequestBodyBytes`,
+ * staging/src/k8s.io/apiserver/pkg/server/config.go) with `Request entity too large: limit is
+ * 3145728`. Nodeplane applies a file's objects in one go, so the limit holds for the whole file;
+ * it also keeps the YAML parser, which takes seconds over 10 MB, from stalling the lab.
+ */
+export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
+
+/** The API server's message for a text over MAX_REQUEST_BYTES (UTF-16 length as a lower bound), else null. */
+export function tooLarge(text: string): string | null {
+  if (text.length <= MAX_REQUEST_BYTES) return null;
+  const mib = (text.length / 1024 / 1024).toFixed(1);
+  return `Request entity too large: limit is ${MAX_REQUEST_BYTES} (the file is ${mib} MiB)`;
+}
+
 export interface DepthExceeded {
   line: number;
   column: number;

@@ -14,7 +14,7 @@ import {
   type Node
 } from 'yaml';
 import type { PathSegment } from '../schemas/validate';
-import { findExcessiveNesting, MAX_YAML_DEPTH } from './depth';
+import { findExcessiveNesting, MAX_YAML_DEPTH, tooLarge } from './depth';
 import type { ManifestIssue } from './errors';
 
 export interface Position {
@@ -52,6 +52,8 @@ function firstLine(message: string): string {
 }
 
 export function parseYamlDocuments(text: string, file: string): { docs: YamlDoc[]; issues: ManifestIssue[] } {
+  const large = tooLarge(text);
+  if (large) return { docs: [], issues: [{ file, line: 1, column: 1, path: '', message: large }] };
   const deep = findExcessiveNesting(text);
   if (deep) {
     return {
