@@ -14,6 +14,9 @@ Usage:
   nodeplane run <scenario.yaml> [--until <duration>] [--output text|json] [--exec "<command>"]...
       Run a scenario to a virtual time (default: its spec.duration, else 10m) and print the
       event timeline. --exec runs a console command (kubectl ..., ssh <node> ...) afterwards.
+  nodeplane run --replay <bug-report.json>
+      Replay a lab's bug report (or lab file): its scenario, seed and actions, to the moment saved.
+      Exit 1 if the simulation throws again.
   nodeplane validate <scenario.yaml>
       Check a scenario file (YAML, fields, quantities, faults, objects) without running it.
   nodeplane schedule ...

@@ -11,6 +11,7 @@ import type { Cluster } from '../src/lib/sim/cluster';
 import { formatClock, parseDuration } from '../src/lib/sim/engine/duration';
 import { ConsoleSession } from '../src/lib/sim/kubectl/console';
 import { createCluster, loadScenario, scenarioFaultFailures, ScenarioError } from '../src/lib/sim/scenario';
+import { replayCommand } from './replay';
 
 export interface Output {
   stdout(s: string): void;
@@ -191,6 +192,16 @@ export function formatTimeline(result: RunResult): string {
 }
 
 export function runCommand(argv: string[], out: Output): number {
+  const r = argv.findIndex((a) => a === '--replay' || a.startsWith('--replay='));
+  if (r >= 0) {
+    const file = argv[r].includes('=') ? argv[r].slice('--replay='.length) : argv[r + 1];
+    const rest = argv.filter((_, i) => i !== r && (argv[r].includes('=') || i !== r + 1));
+    if (!file || rest.length) {
+      out.stderr('error: use: nodeplane run --replay <bug-report.json>\n');
+      return 1;
+    }
+    return replayCommand(file, out);
+  }
   let args: RunArgs;
   try {
     args = parseRunArgs(argv);

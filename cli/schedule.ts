@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { tryParseQuantity } from '../src/lib/sim/api/quantity';
+import { findExcessiveNesting, tooLarge } from '../src/lib/sim/manifests/depth';
 import type { KubeObject } from '../src/lib/sim/api/types';
 import { minorVersion, DEFAULT_KUBERNETES_VERSION } from '../src/lib/sim/config';
 import {
@@ -95,6 +96,10 @@ interface Doc {
 
 function loadManifests(file: string): Doc[] {
   const text = readText(file);
+  const large = tooLarge(text);
+  if (large) throw new InputError(`${file}: line 1: ${large}`);
+  const deep = findExcessiveNesting(text);
+  if (deep) throw new InputError(`${file}: line ${deep.line}: ${deep.message}`);
   const lc = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lc });
   const out: Doc[] = [];
@@ -106,7 +111,15 @@ function loadManifests(file: string): Doc[] {
       const pos = lc.linePos(e.pos[0]);
       throw new InputError(`${file}: document ${n}: line ${pos.line}: ${e.message.split('\n')[0]}`);
     }
-    const obj = d.toJS() as unknown;
+    let obj: unknown;
+    try {
+      obj = d.toJS({ maxAliasCount: 100 }) as unknown;
+    } catch (e) {
+      const pos = lc.linePos(d.range[0]);
+      throw new InputError(
+        `${file}: document ${n}: line ${pos.line}: ${(e as Error).message.split('\n')[0]}`
+      );
+    }
     if (obj === null || obj === undefined) {
       n--;
       continue;

@@ -3,9 +3,22 @@ import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
+/**
+ * Headers a page's <meta> CSP cannot carry; a static host should send them too (README,
+ * "Hosting"): frame-ancestors (only this origin may frame the app), nosniff (scripts and styles
+ * are used only with their declared type) and no referrer to other origins.
+ */
+export const SECURITY_HEADERS = {
+  'content-security-policy': "frame-ancestors 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer'
+};
+
+const direct = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 const port = Number(process.env.PORT ?? 4173);
-if (!process.argv.includes('--no-build')) {
+if (direct && !process.argv.includes('--no-build')) {
   const r = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
@@ -39,7 +52,8 @@ async function file(p) {
     return null;
   }
 }
-createServer(async (req, res) => {
+const server = createServer(async (req, res) => {
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
   const url = new URL(req.url ?? '/', 'http://localhost');
   const rel = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
   const p = await file(join(root, rel));
@@ -50,6 +64,9 @@ createServer(async (req, res) => {
   }
   res.writeHead(200, { 'content-type': types[extname(p)] ?? 'application/octet-stream' });
   res.end(await readFile(p));
-}).listen(port, '127.0.0.1', () => {
-  console.log(`Nodeplane is running at http://localhost:${port}/`);
 });
+if (direct) {
+  server.listen(port, '127.0.0.1', () => {
+    console.log(`Nodeplane is running at http://localhost:${port}/`);
+  });
+}

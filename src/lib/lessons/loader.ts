@@ -5,6 +5,7 @@
  */
 import Ajv, { type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { findExcessiveNesting, MAX_YAML_DEPTH } from '../sim/manifests/depth';
 import {
   LANGUAGES,
   LessonError,
@@ -91,6 +92,9 @@ function parseYaml<T>(
   file: string,
   lineOffset = 0
 ): Parsed<T> & { doc?: Document; lc?: LineCounter } {
+  const deep = findExcessiveNesting(text);
+  if (deep)
+    return { issues: [{ file, line: deep.line + lineOffset, message: `invalid YAML: ${deep.message}` }] };
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
@@ -98,11 +102,20 @@ function parseYaml<T>(
       issues: doc.errors.map((e) => ({
         file,
         line: lc.linePos(e.pos[0]).line + lineOffset,
-        message: `invalid YAML: ${e.message.split('\n')[0]}`
+        message: `invalid YAML: ${e.message.split('\n')[0].replace(/^Maximum call stack size exceeded.*/, `exceeded max depth of ${MAX_YAML_DEPTH}`)}`
       }))
     };
   }
-  return { value: doc.toJS() as T, issues: [], doc, lc };
+  try {
+    return { value: doc.toJS({ maxAliasCount: 100 }) as T, issues: [], doc, lc };
+  } catch (e) {
+    // Aliases expanding past the limit (a "billion laughs" document).
+    return {
+      issues: [
+        { file, line: 1 + lineOffset, message: `invalid YAML: ${(e as Error).message.split('\n')[0]}` }
+      ]
+    };
+  }
 }
 
 /** Split `---\nfrontmatter\n---\nbody`; returns the frontmatter text and where the body starts. */

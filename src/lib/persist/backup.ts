@@ -54,10 +54,37 @@ export async function exportAll(now = new Date()): Promise<Backup> {
   };
 }
 
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The path of the first key that could reach an object's prototype once the data is merged or
+ * copied by other code (`__proto__`, `constructor`, `prototype`), or null. JSON.parse keeps such
+ * keys as plain own properties; refusing them keeps an imported file from carrying them anywhere.
+ */
+function forbiddenKey(v: unknown, path: string, depth = 0): string | null {
+  if (depth > 64 || typeof v !== 'object' || v === null) return null;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = forbiddenKey(v[i], `${path}[${i}]`, depth + 1);
+      if (p) return p;
+    }
+    return null;
+  }
+  for (const k of Object.keys(v)) {
+    const here = path ? `${path}.${k}` : k;
+    if (FORBIDDEN_KEYS.has(k)) return here;
+    const p = forbiddenKey((v as Record<string, unknown>)[k], here, depth + 1);
+    if (p) return p;
+  }
+  return null;
+}
+
 /** The problems that make `data` unusable as a backup; empty when it can be imported. */
 export function backupIssues(data: unknown): string[] {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return ['not a Nodeplane backup'];
   const b = data as Record<string, unknown>;
+  const bad = forbiddenKey(b, '');
+  if (bad) return [`${bad}: a key named "${bad.split(/[.[]/).pop()}" is not allowed`];
   if (b.format !== BACKUP_FORMAT) return ['not a Nodeplane backup (format is missing)'];
   if (b.version !== DB_VERSION)
     return [`backup version ${JSON.stringify(b.version)} is not supported (expected ${DB_VERSION})`];
@@ -81,8 +108,15 @@ export function backupIssues(data: unknown): string[] {
  * with `replace`, the stores are emptied first. Throws ImportError and writes nothing if any
  * record is invalid.
  */
+/** Larger than any real backup (progress is a few KB a lesson; a saved sandbox, a recording). */
+export const MAX_BACKUP_BYTES = 50 * 1024 * 1024;
+
 export async function importAll(input: unknown, options: { replace?: boolean } = {}): Promise<ImportResult> {
   let data = input;
+  if (typeof input === 'string' && input.length > MAX_BACKUP_BYTES)
+    throw new ImportError([
+      `the file is ${(input.length / 1024 / 1024).toFixed(0)} MB; a Nodeplane backup is at most ${MAX_BACKUP_BYTES / 1024 / 1024} MB`
+    ]);
   if (typeof input === 'string') {
     try {
       data = JSON.parse(input);

@@ -27,21 +27,69 @@ export function storageAvailable(): boolean {
   return typeof indexedDB !== 'undefined';
 }
 
-/** Open `nodeplane` at `version`, running the migrations from whatever is on disk. */
+/** A storage failure in words a learner can act on; the page shows `message` and keeps going in memory. */
+export class StorageError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageError';
+  }
+}
+
+export const UNAVAILABLE_MESSAGE =
+  'this browser does not allow storage here (private mode?): nothing is saved, the lab works in memory';
+export const BLOCKED_MESSAGE =
+  'another Nodeplane tab keeps an older version of the saved data open: close it (or reload it) to save here; nothing was lost';
+
+/** Say what a failed IndexedDB request means; other errors pass through unchanged. */
+export function describeStorageError(e: unknown): unknown {
+  const name = (e as { name?: string } | null)?.name;
+  if (name === 'QuotaExceededError')
+    return new StorageError(
+      'browser storage is full (QuotaExceededError): this change was not saved; what was saved before is intact. Delete saved sandboxes or free disk space',
+      { cause: e }
+    );
+  if (name === 'InvalidStateError' || name === 'UnknownError' || name === 'AbortError')
+    return new StorageError(`browser storage failed (${name}): this change was not saved`, { cause: e });
+  return e;
+}
+
+/**
+ * Open `nodeplane` at `version`, running the migrations from whatever is on disk. If another tab
+ * holds an older version open and does not let go, the open is refused with BLOCKED_MESSAGE
+ * instead of waiting forever.
+ */
 export function openDatabase(version = DB_VERSION): Promise<IDBPDatabase<unknown>> {
-  return openDB(DB_NAME, version, {
-    upgrade: (db, oldVersion, newVersion, tx) => upgrade(db, oldVersion, newVersion ?? version, tx),
-    // A newer tab (a new app version) wants to upgrade: let it, and reopen on next use.
-    blocking: () => closeDatabase(),
-    terminated: () => {
-      connection = undefined;
-    }
+  if (!storageAvailable()) return Promise.reject(new StorageError(UNAVAILABLE_MESSAGE));
+  return new Promise((resolve, reject) => {
+    let blocked = false;
+    openDB(DB_NAME, version, {
+      upgrade: (db, oldVersion, newVersion, tx) => upgrade(db, oldVersion, newVersion ?? version, tx),
+      blocked: () => {
+        blocked = true;
+        reject(new StorageError(BLOCKED_MESSAGE));
+      },
+      // A newer tab (a new app version) wants to upgrade: let it, and reopen on next use.
+      blocking: () => closeDatabase(),
+      terminated: () => {
+        connection = undefined;
+      }
+    }).then(
+      (db) => {
+        // Opened after all, once the other tab let go: this caller was already told; the next opens anew.
+        if (blocked) db.close();
+        else resolve(db);
+      },
+      (e) => reject(describeStorageError(e))
+    );
   });
 }
 
-/** The shared connection, opened on first use. */
+/** The shared connection, opened on first use (and again after a failed open). */
 export function database(): Promise<IDBPDatabase<unknown>> {
-  connection ??= openDatabase();
+  connection ??= openDatabase().catch((e) => {
+    connection = undefined;
+    throw e;
+  });
   return connection;
 }
 
@@ -73,7 +121,11 @@ async function listValid<S extends StoreName>(store: S): Promise<StoreRecords[S]
 async function put<S extends StoreName>(store: S, record: StoreRecords[S]): Promise<StoreRecords[S]> {
   const problem = recordProblem(store, record);
   if (problem) throw new TypeError(`refusing to save an invalid ${store} record: ${problem}`);
-  await (await database()).put(store, record);
+  try {
+    await (await database()).put(store, record);
+  } catch (e) {
+    throw describeStorageError(e);
+  }
   return record;
 }
 
@@ -122,7 +174,11 @@ export async function putProgress(input: ProgressInput, now = Date.now()): Promi
     await tx.done.catch(() => undefined);
     throw new TypeError(`refusing to save an invalid progress record: ${problem}`);
   }
-  await Promise.all([tx.store.put(record), tx.done]);
+  try {
+    await Promise.all([tx.store.put(record), tx.done]);
+  } catch (e) {
+    throw describeStorageError(e);
+  }
   return record;
 }
 

@@ -15,6 +15,7 @@ export {
   saveSandbox,
   setSetting,
   storageAvailable,
+  StorageError,
   type ProgressInput,
   type SandboxInput
 } from './db';

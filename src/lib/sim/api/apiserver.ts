@@ -86,6 +86,12 @@ export interface ApiServerSnapshot {
   resourceVersion: number;
   objects: KubeObject[];
   requests: Record<string, number>;
+  /**
+   * The order of the pods-by-node and by-controller indexes (object keys). An object moves to the
+   * end of its index entry when it is updated, so the order differs from the store's; controllers
+   * walk these lists, and a restored cluster must walk them in the same order to continue the same.
+   */
+  indexOrder?: { pods: Record<string, string[]>; owned: Record<string, Record<string, string[]>> };
 }
 
 /** Kinds whose status is a subresource: a plain update keeps the old status, an update of status keeps the spec. */
@@ -392,7 +398,15 @@ export class ApiServer {
   snapshot(): ApiServerSnapshot {
     const objects: KubeObject[] = [];
     for (const m of this.store.values()) for (const o of m.values()) objects.push(o);
-    return { resourceVersion: this.rv, objects, requests: this.requestCounts() };
+    const pods: Record<string, string[]> = {};
+    for (const [node, m] of this.podsByNode) if (m.size) pods[node] = [...m.keys()];
+    const owned: Record<string, Record<string, string[]>> = {};
+    for (const [kind, byOwner] of this.byController) {
+      const o: Record<string, string[]> = {};
+      for (const [uid, m] of byOwner) if (m.size > 1) o[uid] = [...m.keys()];
+      if (Object.keys(o).length) owned[kind] = o;
+    }
+    return { resourceVersion: this.rv, objects, requests: this.requestCounts(), indexOrder: { pods, owned } };
   }
 
   /** Frozen objects (from `snapshot()`) are stored as they are; others (parsed JSON) are copied and frozen. */
@@ -401,6 +415,20 @@ export class ApiServer {
     this.podsByNode.clear();
     this.byController.clear();
     for (const o of s.objects) this.put(Object.isFrozen(o) ? o : deepFreeze(clone(o)));
+    if (s.indexOrder) {
+      for (const [node, keys] of Object.entries(s.indexOrder.pods)) {
+        const m = this.podsByNode.get(node);
+        if (m) this.podsByNode.set(node, reordered(m, keys));
+      }
+      for (const [kind, byUid] of Object.entries(s.indexOrder.owned)) {
+        const byOwner = this.byController.get(kind);
+        if (!byOwner) continue;
+        for (const [uid, keys] of Object.entries(byUid)) {
+          const m = byOwner.get(uid);
+          if (m) byOwner.set(uid, reordered(m, keys));
+        }
+      }
+    }
     this.rv = s.resourceVersion;
     this.requests = new Map(Object.entries(s.requests));
   }
@@ -585,6 +613,17 @@ export class ApiServer {
 function isBinding(patch: Record<string, unknown>): boolean {
   const spec = patch.spec as Record<string, unknown> | undefined;
   return Object.keys(patch).length === 1 && !!spec && Object.keys(spec).length === 1 && 'nodeName' in spec;
+}
+
+/** `m` with `keys` first, in that order, then any other entries as they were. */
+function reordered<V>(m: Map<string, V>, keys: string[]): Map<string, V> {
+  const out = new Map<string, V>();
+  for (const k of keys) {
+    const v = m.get(k);
+    if (v !== undefined) out.set(k, v);
+  }
+  for (const [k, v] of m) if (!out.has(k)) out.set(k, v);
+  return out;
 }
 
 function controllerUid(o: KubeObject): string {

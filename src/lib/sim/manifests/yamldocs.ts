@@ -14,6 +14,7 @@ import {
   type Node
 } from 'yaml';
 import type { PathSegment } from '../schemas/validate';
+import { findExcessiveNesting, MAX_YAML_DEPTH, tooLarge } from './depth';
 import type { ManifestIssue } from './errors';
 
 export interface Position {
@@ -45,10 +46,21 @@ export function splitFieldPath(field: string): PathSegment[] {
 }
 
 function firstLine(message: string): string {
-  return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  const line = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  // Whatever the scan missed and the parser's recursion hit: the same words as the scan.
+  return /Maximum call stack size exceeded/.test(line) ? `exceeded max depth of ${MAX_YAML_DEPTH}` : line;
 }
 
 export function parseYamlDocuments(text: string, file: string): { docs: YamlDoc[]; issues: ManifestIssue[] } {
+  const large = tooLarge(text);
+  if (large) return { docs: [], issues: [{ file, line: 1, column: 1, path: '', message: large }] };
+  const deep = findExcessiveNesting(text);
+  if (deep) {
+    return {
+      docs: [],
+      issues: [{ file, line: deep.line, column: deep.column, path: '', message: `YAML: ${deep.message}` }]
+    };
+  }
   const lineCounter = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   const list: Document.Parsed[] = Array.isArray(parsed) ? parsed : [parsed as unknown as Document.Parsed];
@@ -72,7 +84,7 @@ export function parseYamlDocuments(text: string, file: string): { docs: YamlDoc[
     try {
       value = doc.toJS({ maxAliasCount: 100 });
     } catch (e) {
-      issues.push({ file, ...start, path: '', message: `YAML: ${(e as Error).message}` });
+      issues.push({ file, ...start, path: '', message: `YAML: ${firstLine((e as Error).message)}` });
       return;
     }
     docs.push({

@@ -18,6 +18,7 @@ import { applyManifests, parseManifests, type ManifestIssue } from '../manifests
 import { trace as traceConnection, type TraceResult } from '../network/trace';
 import { getSchedulingHistory } from '../scheduler/component';
 import { schedulingExplanations } from '../observe/scheduling';
+import { formatClock } from '../engine/duration';
 import { createCluster } from '../scenario/bootstrap';
 import { LessonRunner } from '../../lessons/runner';
 import { buildCpModel, type CpModel } from '../observe/controlplane';
@@ -33,6 +34,7 @@ import {
   COMMAND_TYPES,
   SPEEDS,
   type ApplyResult,
+  type BugReport,
   type ConsoleLine,
   type EditRef,
   type FrameMessage,
@@ -97,6 +99,7 @@ interface Sent {
   trace?: TraceResult | null;
   announcement: string;
   simError: string;
+  bugReport: BugReport | null;
   prompt: string;
 }
 
@@ -114,6 +117,7 @@ const freshSent = (): Sent => ({
   watched: -1,
   announcement: '',
   simError: '',
+  bugReport: null,
   prompt: ''
 });
 
@@ -138,6 +142,9 @@ export class SessionHost {
   private announcedUpTo = 0;
   private announcement = '';
   private simError = '';
+  private bugReport: BugReport | null = null;
+  /** The cluster generation the lab went back to after an error; its message stays while it lasts. */
+  private crashGeneration = -1;
   private trace: TraceResult | undefined;
   private uiTraces = 0;
   private watches: WatchHandle[] = [];
@@ -517,14 +524,43 @@ export class SessionHost {
     }
   }
 
-  /** Run simulator work; an exception pauses the clock and is reported instead of ending the host. */
+  /**
+   * Run simulator work. An exception (a bug in the simulator) pauses the clock, keeps a bug report
+   * (scenario, seed, the actions up to that moment, the error) and takes the lab back to the last
+   * good snapshot before it, so the learner is never left on a half-processed cluster.
+   */
   private guard(fn: () => void): void {
     try {
       fn();
     } catch (e) {
-      this.lab!.playing = false;
-      this.simError = e instanceof Error ? e.message : String(e);
+      this.crashed(e);
     }
+  }
+
+  private crashed(e: unknown): void {
+    const lab = this.lab!;
+    lab.playing = false;
+    const message = e instanceof Error ? e.message : String(e);
+    const at = lab.cluster.now;
+    const recording = { ...lab.recording(this.init!.scenario, this.init!.fileName), t: at };
+    const good = lab.snapshotTimes().filter((t) => t < at);
+    const stoppedAt = good.length ? good[good.length - 1] : 0;
+    this.bugReport = {
+      format: 'nodeplane.dev/bug-report/v1',
+      error: { message, ...(e instanceof Error && e.stack ? { stack: e.stack } : {}) },
+      at,
+      stoppedAt,
+      seed: lab.cluster.config.seed,
+      recording
+    };
+    let where = `the lab went back to ${formatClock(stoppedAt)}, the last good snapshot`;
+    try {
+      lab.jumpTo(stoppedAt);
+    } catch {
+      where = `the lab stopped at ${formatClock(lab.cluster.now)}`;
+    }
+    this.crashGeneration = lab.generation;
+    this.simError = `${message} (at ${formatClock(at)}; ${where})`;
   }
 
   private print(lines: Omit<ConsoleLine, 'id'>[], clear = false): void {
@@ -546,7 +582,10 @@ export class SessionHost {
     const lab = this.lab!;
     if (this.generation === lab.generation) return;
     this.generation = lab.generation;
-    this.simError = '';
+    if (lab.generation !== this.crashGeneration) {
+      this.simError = '';
+      this.bugReport = null;
+    }
     const history = this.console?.history ?? [];
     this.console = new ConsoleSession(lab.cluster, this.consoleOptions());
     this.console.history = history;
@@ -669,6 +708,7 @@ export class SessionHost {
     if ((this.trace ?? null) !== (sent.trace ?? null) || full) msg.trace = sent.trace = this.trace ?? null;
     if (this.announcement !== sent.announcement) msg.announcement = sent.announcement = this.announcement;
     if (this.simError !== sent.simError || full) msg.simError = sent.simError = this.simError;
+    if (this.bugReport !== sent.bugReport || full) msg.bugReport = sent.bugReport = this.bugReport;
     const prompt = this.console!.prompt;
     if (prompt !== sent.prompt) msg.prompt = sent.prompt = prompt;
     return msg;
@@ -767,6 +807,24 @@ function editTo(cluster: Cluster, ref: EditRef, original: string, yaml: string):
   if (r.changed)
     for (const x of resizes) cluster.applyFault(RESIZE_FAULT, { target: x.target, capacity: x.capacity });
   return r;
+}
+
+/**
+ * Replay a recording (a lab file or a bug report's) headless, as the lab does: the same
+ * performers, the actions at their times, up to `recording.t`. Throws whatever the simulator
+ * throws on the way, so a bug report's error reproduces.
+ */
+export function replayRecording(recording: LabRecording): LabSession {
+  const lab = new LabSession({
+    createCluster: () => createCluster(recording.scenario, { fileName: recording.fileName }).cluster,
+    wallClock: () => 0,
+    performers: {
+      console: (cluster, line) => new ConsoleSession(cluster).exec(line).watch?.stop(),
+      apply: (cluster, yaml, file) => applyTo(cluster, yaml, file)
+    }
+  });
+  lab.load(recording.actions, recording.t);
+  return lab;
 }
 
 /** Apply YAML as `kubectl apply` would; a Node's capacity change reconfigures its kubelet. */

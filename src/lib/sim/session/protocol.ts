@@ -41,6 +41,23 @@ export interface LabRecording {
   actions: LabAction[];
 }
 
+/**
+ * What the lab saves when the simulation throws: enough to reproduce the failure headless with
+ * `nodeplane run --replay <file>` (the recording runs to the moment of the error).
+ */
+export interface BugReport {
+  format: 'nodeplane.dev/bug-report/v1';
+  error: { message: string; stack?: string };
+  /** Virtual ms the error happened at; `recording.t` is the same. */
+  at: number;
+  /** Virtual ms of the last good snapshot the lab went back to. */
+  stoppedAt: number;
+  seed: number;
+  recording: LabRecording;
+  /** Added by the page (the build's version name). */
+  appVersion?: string;
+}
+
 export type Selection =
   { kind: 'node'; name: string } | { kind: 'pod'; key: string } | { kind: 'component'; name: string };
 
@@ -282,6 +299,8 @@ export interface FrameMessage {
   trace?: TraceResult | null;
   announcement?: string;
   simError?: string;
+  /** Set when the simulation threw (null once the cluster is replaced by a reset or a load). */
+  bugReport?: BugReport | null;
   prompt?: string;
 }
 

@@ -21,6 +21,7 @@ import type {
 } from '$lib/sim/observe';
 import type {
   ApplyResult,
+  BugReport,
   ConsoleLine,
   EditRef,
   EditResult,
@@ -97,6 +98,8 @@ export class Lab {
   lagging = $state(false);
   /** A simulator error that stopped the clock (shown to the learner; the lab stays usable). */
   simError = $state('');
+  /** Set when the simulation threw: the report the learner can download (`bugReportJSON`). */
+  bugReport = $state<BugReport | undefined>(undefined);
   readyHistory = $state.raw<Record<string, ReadyChange[]>>({});
   /** The last packet trace (console `nodeplane trace` or the network view), drawn on the map. */
   trace = $state.raw<TraceResult | undefined>(undefined);
@@ -413,7 +416,13 @@ export class Lab {
     if (f.trace !== undefined) this.trace = f.trace ?? undefined;
     if (f.announcement !== undefined) this.announcement = f.announcement;
     if (f.simError !== undefined) this.simError = f.simError;
+    if (f.bugReport !== undefined) this.bugReport = f.bugReport ?? undefined;
     if (f.prompt !== undefined) this.prompt = f.prompt;
     this.frames++;
+  }
+
+  /** The bug report as a file, with the app's version; `nodeplane run --replay <file>` reproduces it. */
+  bugReportJSON(appVersion: string): string | undefined {
+    return this.bugReport && JSON.stringify({ ...this.bugReport, appVersion }, null, 2);
   }
 }

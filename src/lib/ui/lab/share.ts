@@ -73,6 +73,14 @@ export function encodeFragment(r: LabRecording): string {
 export function decodeFragment(fragment: string): LabRecording | undefined {
   const f = fragment.replace(/^#/, '');
   if (!f.startsWith(FRAGMENT_PREFIX)) return undefined;
-  const json = strFromU8(inflateSync(fromBase64Url(f.slice(FRAGMENT_PREFIX.length))));
-  return parseRecording(JSON.parse(json));
+  let value: unknown;
+  try {
+    value = JSON.parse(strFromU8(inflateSync(fromBase64Url(f.slice(FRAGMENT_PREFIX.length)))));
+  } catch (e) {
+    // A link cut short or changed by hand: base64, deflate or JSON fails part-way.
+    throw new Error(`the share link is damaged (${(e as Error).message || 'cannot be decoded'})`, {
+      cause: e
+    });
+  }
+  return parseRecording(value);
 }

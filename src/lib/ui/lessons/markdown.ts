@@ -88,12 +88,32 @@ export function plainTitle(title: string): string {
 
 const marked = new Marked({ gfm: true, breaks: false });
 
+/** Attributes that make the browser fetch at once (a link only navigates when clicked). */
+const FETCHING = new Set(['src', 'srcset', 'poster', 'background', 'xlink:href', 'data']);
+const ELSEWHERE = /^\s*([a-z][a-z0-9+.-]*:|\/\/|\\\\)/i;
+
+let hooked = false;
+/**
+ * The app never loads anything from another origin (the CSP says so too): a lesson's image or
+ * media may point only at a path of this origin, so a hostile pack cannot make the page fetch a
+ * tracking pixel even where a CSP is missing. `href` on anything but a link counts as fetching.
+ */
+function hookOnce(): void {
+  if (hooked) return;
+  hooked = true;
+  DOMPurify.addHook('uponSanitizeAttribute', (node, data) => {
+    const fetching = FETCHING.has(data.attrName) || (data.attrName === 'href' && node.nodeName !== 'A');
+    if (fetching && ELSEWHERE.test(data.attrValue)) data.keepAttr = false;
+  });
+}
+
 /**
  * Markdown to sanitized HTML. Needs a DOM (DOMPurify sanitizes through the browser's parser), so
  * the player calls it on the client only; without a DOM it refuses rather than pass HTML through.
  */
 export function renderMarkdown(text: string): string {
   if (!DOMPurify.isSupported) throw new Error('renderMarkdown needs a DOM to sanitize');
+  hookOnce();
   const html = marked.parse(text, { async: false });
   return DOMPurify.sanitize(html, {
     USE_PROFILES: { html: true },
@@ -113,6 +133,7 @@ export function watchedReasons(steps: Step[]): string[] {
 /** Inline Markdown (a question prompt, an option) to sanitized HTML without a paragraph. */
 export function renderInline(text: string): string {
   if (!DOMPurify.isSupported) throw new Error('renderInline needs a DOM to sanitize');
+  hookOnce();
   return DOMPurify.sanitize(marked.parseInline(text, { async: false }), {
     ALLOWED_TAGS: ['code', 'em', 'strong', 'a', 'kbd', 'sub', 'sup', 'del'],
     ALLOWED_ATTR: ['href', 'title']

@@ -4,7 +4,7 @@
  * replicas, `k8s-app: kube-dns`, system-cluster-critical, tolerating the control-plane taint and
  * CriticalAddonsOnly, preferring one replica per node) and the `kube-dns` Service on the tenth
  * address of the service CIDR (10.96.0.10: kubeadm's GetDNSIP) with ports 53/UDP, 53/TCP and
- * 9153/TCP. Meant to be registered with `registerBootstrapObjects` so that every scenario cluster
+ * 9153/TCP. Meant to join `bootstrapObjectSets()` (scenario/bootstrap.ts) so that every scenario cluster
  * has them in kube-system, applied once the first node registered. Not registered yet: kube-system
  * pods on the workers block the Cluster Autoscaler's scale-down (--skip-nodes-with-system-pods), and
  * the scale-down tests and pinned event logs must be reworked with it.
