@@ -61,8 +61,23 @@ export function rolloutStatus(o: KubeObject): { msg: string; done: boolean; erro
   return { msg: `daemon set "${name}" successfully rolled out\n`, done: true };
 }
 
+/** Root flags that take their value as the next word (`kubectl -n kube-system rollout restart …`). */
+const VALUE_FLAGS = new Set([
+  '-n',
+  '--namespace',
+  '--context',
+  '--kubeconfig',
+  '--request-timeout',
+  '-s',
+  '--server'
+]);
+
 export function rollout(ctx: KubectlContext, argv: string[]): ConsoleResult {
-  const [sub, ...rest] = argv;
+  // The subcommand is the first word that is neither a flag nor a flag's value.
+  let at = 0;
+  while (at < argv.length && argv[at].startsWith('-')) at += VALUE_FLAGS.has(argv[at]) ? 2 : 1;
+  const sub = argv[at];
+  const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
   const p = parseFlags(rest, [
     { name: 'watch', short: 'w', value: false },
     { name: 'to-revision', value: true },
