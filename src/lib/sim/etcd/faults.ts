@@ -3,6 +3,7 @@
  * write then fails with `etcdserver: request timed out` until enough members start again.
  */
 import { FaultError, registerFault, type Cluster, type FaultTarget } from '../cluster';
+import './staticpods';
 
 function memberName(cluster: Cluster, params: FaultTarget, action: string): string {
   const names = cluster.etcd.members.map((m) => m.name);

@@ -1,6 +1,7 @@
 /** The shell on a node (`ssh <node>`): dispatches the tools a node engineer reaches for. */
 import type { Cluster } from '../../cluster';
 import type { ConsoleResult } from '../../kubectl/console';
+import { controlPlaneShell } from './cphost';
 import { crictl } from './crictl';
 import { shellHost } from './host';
 import { ip, iptables, iptablesSave, ipvsadm, nft } from './net';
@@ -63,6 +64,8 @@ function rm(cluster: Cluster, node: string, args: string[]): ShellResult {
 
 /** Run one command line (already split into words) on `node`. `exit`/`clear`/`history` are the console's. */
 export function runOnNode(cluster: Cluster, node: string, argv: string[]): ShellResult {
+  const onControlPlane = controlPlaneShell(cluster, node, argv);
+  if (onControlPlane) return onControlPlane;
   const host = shellHost(cluster, node);
   const [cmd, ...args] = argv;
   const ok = (stdout: string): ShellResult => ({ stdout, stderr: '', exitCode: 0 });
