@@ -275,6 +275,41 @@ function sed(cluster: Cluster, sp: StaticPods, host: string, args: string[]): Sh
   return { stdout, stderr, exitCode: stderr ? 2 : 0 };
 }
 
+/** `scp <file> <host>:<path>` between control-plane hosts (root's keys are shared, as kubeadm operators set up). */
+function scp(cluster: Cluster, sp: StaticPods, host: string, args: string[]): ShellResult {
+  const paths = args.filter((a) => !a.startsWith('-'));
+  if (paths.length !== 2)
+    return fail(
+      'usage: scp [-346ABCOpqRrsTv] [-c cipher] [-D sftp_server_path] [-F ssh_config]\n           source ... target\n'
+    );
+  const split = (p: string): [string, string] => {
+    const m = /^(?:[^@/]*@)?([^:/]+):(.*)$/.exec(p);
+    return m ? [m[1], m[2] || '/root'] : [host, p];
+  };
+  const [srcHost, srcPath] = split(paths[0]);
+  const [dstHost, dstPath] = split(paths[1]);
+  for (const h of [srcHost, dstHost]) {
+    if (!sp.hosts.includes(h))
+      return fail(
+        `ssh: Could not resolve hostname ${h}: Name or service not known\r\nscp: Connection closed\n`,
+        255
+      );
+  }
+  const src = resolvePath(srcPath);
+  const f = sp.files(srcHost)[src];
+  if (!f || f.type === 'dir' || f.type === 'datadir')
+    return fail(f ? `scp: ${srcPath}: not a regular file\n` : `scp: ${srcPath}: No such file or directory\n`);
+  let dst = resolvePath(dstPath);
+  if (sp.isDir(dstHost, dst) && sp.files(dstHost)[dst]?.type !== 'file')
+    dst = (dst === '/' ? '' : dst) + '/' + base(src);
+  if (!sp.isDir(dstHost, parent(dst)))
+    return fail(
+      `scp: dest open "${dstPath}": No such file or directory\nscp: failed to upload file ${srcPath} to ${dstPath}\n`
+    );
+  sp.files(dstHost)[dst] = { ...f, mtime: cluster.now };
+  return ok('');
+}
+
 /**
  * Commands on a control-plane host. Returns undefined for anything it does not handle (the node
  * shell runs it), and for hosts without static pods.
@@ -313,6 +348,8 @@ export function controlPlaneShell(cluster: Cluster, host: string, argv: string[]
       return rm(sp, host, args);
     case 'sed':
       return sed(cluster, sp, host, args);
+    case 'scp':
+      return scp(cluster, sp, host, args);
     case 'vi':
     case 'vim':
     case 'nano':
