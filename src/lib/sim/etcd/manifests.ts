@@ -282,14 +282,23 @@ export function defaultManifest(c: StaticComponent, h: ControlPlaneHostInfo): st
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Any = any;
 
+/** Parsed manifests by their text: the kubelet re-reads the directory every 20 s; YAML parsing is not cheap. */
+const parsed = new Map<string, Any | null>();
+
 /** Parse a static-pod manifest; null when it is not a Pod (the kubelet skips such a file). */
 export function parseStaticPod(text: string): Any | null {
+  const hit = parsed.get(text);
+  if (hit !== undefined) return hit;
+  let pod: Any | null;
   try {
     const obj = parse(text);
-    return obj && typeof obj === 'object' && obj.kind === 'Pod' && obj.metadata?.name ? obj : null;
+    pod = obj && typeof obj === 'object' && obj.kind === 'Pod' && obj.metadata?.name ? obj : null;
   } catch {
-    return null;
+    pod = null;
   }
+  if (parsed.size > 256) parsed.clear();
+  parsed.set(text, pod);
+  return pod;
 }
 
 /**
