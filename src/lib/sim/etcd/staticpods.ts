@@ -393,20 +393,27 @@ export class StaticPods implements Component {
   takeSnapshot(): string {
     const objects = this.cluster.api.snapshot().objects;
     const revision = this.cluster.api.resourceVersion;
-    let bytes = 0;
-    for (const o of objects) bytes += JSON.stringify(o).length;
-    // bbolt pages of 4 KiB; protobuf is smaller than JSON; a fresh db has a few pages of its own.
-    const sizeBytes = Math.ceil((bytes * 0.6 + 20_480) / 4096) * 4096;
+    const sizeBytes = keyspaceSizeBytes(objects);
     const id = this.nextId('snap');
     this.state.snapshots[id] = deepFreeze({
       revision,
       objects,
       totalKeys: objects.length + 7,
       sizeBytes,
-      hash: fnv32(`${revision}/${objects.length}/${bytes}`)
+      hash: fnv32(`${revision}/${objects.length}/${sizeBytes}`)
     });
     return id;
   }
+}
+
+/**
+ * The bbolt file size for a keyspace (modelled): 4 KiB pages, values as protobuf (about 0.6 of
+ * their JSON), and the few pages a fresh db has of its own.
+ */
+export function keyspaceSizeBytes(objects: readonly KubeObject[]): number {
+  let bytes = 0;
+  for (const o of objects) bytes += JSON.stringify(o).length;
+  return Math.ceil((bytes * 0.6 + 20_480) / 4096) * 4096;
 }
 
 function fnv32(s: string): number {

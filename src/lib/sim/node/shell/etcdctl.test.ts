@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { KubeObject } from '../../api/types';
 import { createCluster } from '../../scenario';
 import { ConsoleSession } from '../../kubectl/console';
+import { goFloat } from '../../etcd/metrics';
 import { humanizeBytes, table } from './etcdctl';
 
 const TLS =
@@ -139,5 +140,45 @@ describe('printers', () => {
     expect(table(['HASH', 'REVISION'], [['cf1550fb', '3']], [false, true])).toBe(
       '+----------+----------+\n|   HASH   | REVISION |\n+----------+----------+\n| cf1550fb |        3 |\n+----------+----------+\n'
     );
+  });
+});
+
+// upstream: server/etcdserver/metrics.go, server/storage/mvcc/metrics.go (names and help strings);
+// prometheus/common expfmt writes values with strconv.FormatFloat(v, 'g', -1, 64).
+describe("etcd's metrics listener", () => {
+  it('serves /metrics on http://127.0.0.1:2381 and refuses once the member stops', () => {
+    const { cluster, con } = ha();
+    con.exec('ssh control-plane-1');
+    const page = con.exec('curl -s http://127.0.0.1:2381/metrics | grep etcd_server');
+    expect(page.stdout).toBe(
+      '# HELP etcd_server_has_leader Whether or not a leader exists. 1 is existence, 0 is not.\n' +
+        '# TYPE etcd_server_has_leader gauge\n' +
+        'etcd_server_has_leader 1\n' +
+        '# HELP etcd_server_is_leader Whether or not this member is a leader. 1 if is, 0 otherwise.\n' +
+        '# TYPE etcd_server_is_leader gauge\n' +
+        'etcd_server_is_leader 1\n' +
+        '# HELP etcd_server_leader_changes_seen_total The number of leader changes seen.\n' +
+        '# TYPE etcd_server_leader_changes_seen_total counter\n' +
+        'etcd_server_leader_changes_seen_total 1\n'
+    );
+    expect(con.exec('curl -s http://127.0.0.1:2381/health').stdout).toBe('{"health":"true","reason":""}');
+    expect(con.exec('curl -sk https://127.0.0.1:2381/metrics').exitCode).toBe(35);
+    con.exec('mv /etc/kubernetes/manifests/etcd.yaml /root/');
+    cluster.advance(2_000);
+    const refused = con.exec('curl -sS http://127.0.0.1:2381/metrics');
+    expect(refused.exitCode).toBe(7);
+    expect(refused.stderr).toBe(
+      "curl: (7) Failed to connect to 127.0.0.1 port 2381 after 0 ms: Couldn't connect to server\n"
+    );
+  });
+
+  it('formats sample values as Go does', () => {
+    expect([goFloat(20480), goFloat(5_922_848), goFloat(1_000_000), goFloat(0.5), goFloat(0)]).toEqual([
+      '20480',
+      '5.922848e+06',
+      '1e+06',
+      '0.5',
+      '0'
+    ]);
   });
 });

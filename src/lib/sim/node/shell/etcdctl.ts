@@ -10,7 +10,7 @@ import type { Cluster } from '../../cluster';
 import type { KubeObject } from '../../api/types';
 import { resourceForKind } from '../../api/resources';
 import { ETCD_VERSION } from '../../etcd/manifests';
-import type { StaticPods } from '../../etcd/staticpods';
+import { keyspaceSizeBytes, type StaticPods } from '../../etcd/staticpods';
 import { resolvePath } from './cphost';
 import type { ShellResult } from './shell';
 
@@ -413,7 +413,7 @@ export function etcdctl(
     }
     const rows: string[][] = [];
     let stderr = '';
-    const db = dbSize(cluster, sp);
+    const db = keyspaceSizeBytes(cluster.api.snapshot().objects);
     for (const ep of endpoints) {
       const d = dial(cluster, sp, host, f, ep, all);
       if ('error' in d) {
@@ -545,13 +545,6 @@ function firstReachable(
     warn += retryWarning(cluster, ep, method, d.error);
   }
   return { error: fail(warn + 'Error: context deadline exceeded\n') };
-}
-
-function dbSize(cluster: Cluster, sp: StaticPods): number {
-  let bytes = 0;
-  for (const o of cluster.api.snapshot().objects) bytes += JSON.stringify(o).length;
-  void sp;
-  return Math.ceil((bytes * 0.6 + 20_480) / 4096) * 4096;
 }
 
 /** etcdutl snapshot status | restore. */
