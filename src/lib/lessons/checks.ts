@@ -16,6 +16,7 @@ import { parseDuration } from '../sim/engine/duration';
 import { parseQuantity } from '../sim/api/quantity';
 import { collectServicePorts, endpointString, type ServicePortInfo } from '../sim/network/model';
 import { nodeProgram } from '../sim/network/provider';
+import { staticPods } from '../sim/etcd/staticpods';
 import type { Language } from './format';
 
 export interface PodCheck {
@@ -80,6 +81,15 @@ export interface ServiceRoutingCheck {
   node: string;
 }
 
+/** etcd as the control-plane hosts hold it: a saved snapshot file, a restore, quorum. */
+export interface EtcdCheck {
+  /** A snapshot file (`etcdctl snapshot save`) exists on a control-plane host. */
+  snapshot?: boolean;
+  /** The members run on data restored from a snapshot (`etcdutl snapshot restore`). */
+  restored?: boolean;
+  quorum?: boolean;
+}
+
 export type Check =
   | { all: Check[] }
   | { any: Check[] }
@@ -91,7 +101,8 @@ export type Check =
   | { question: { id: string } }
   | { lease: { node: string; renewedWithin: string } }
   | { object: ObjectCheck }
-  | { serviceRouting: ServiceRoutingCheck };
+  | { serviceRouting: ServiceRoutingCheck }
+  | { etcd: EtcdCheck };
 
 export const CHECK_KINDS = [
   'all',
@@ -104,7 +115,8 @@ export const CHECK_KINDS = [
   'question',
   'lease',
   'object',
-  'serviceRouting'
+  'serviceRouting',
+  'etcd'
 ] as const;
 
 export interface CheckContext {
@@ -143,6 +155,12 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     lease: (p) => `the Lease of ${p.node} was not renewed in the last ${p.within}`,
     object: (p) => `${p.object}: ${p.path} is ${p.actual}, not ${p.expected}`,
     routeNone: (p) => `Service ${p.service} has no ready endpoints`,
+    etcdSnapshot: () => 'no etcd snapshot file has been saved on a control-plane host',
+    etcdNoSnapshot: () => 'an etcd snapshot file was saved',
+    etcdRestored: () => 'etcd still runs on its original data, not on a restored snapshot',
+    etcdNotRestored: () => 'etcd runs on data restored from a snapshot',
+    etcdQuorum: () => 'etcd has no quorum',
+    etcdNoQuorum: () => 'etcd still has quorum',
     routeStale: (p) =>
       `${p.node} still sends Service ${p.service} to ${p.endpoint}, which is no longer a ready endpoint`,
     routeMissing: (p) => `${p.node} does not send Service ${p.service} to its endpoint ${p.endpoint} yet`,
@@ -170,6 +188,12 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     lease: (p) => `Lease узла ${p.node} не обновлялся последние ${p.within}`,
     object: (p) => `${p.object}: ${p.path} = ${p.actual}, а нужно ${p.expected}`,
     routeNone: (p) => `у Service ${p.service} нет готовых эндпоинтов`,
+    etcdSnapshot: () => 'на управляющих узлах нет сохранённого снимка etcd',
+    etcdNoSnapshot: () => 'снимок etcd уже сохранён',
+    etcdRestored: () => 'etcd работает на исходных данных, а не на восстановленном снимке',
+    etcdNotRestored: () => 'etcd работает на данных, восстановленных из снимка',
+    etcdQuorum: () => 'у etcd нет кворума',
+    etcdNoQuorum: () => 'у etcd всё ещё есть кворум',
     routeStale: (p) =>
       `${p.node} всё ещё направляет Service ${p.service} на ${p.endpoint}, а это больше не готовый эндпоинт`,
     routeMissing: (p) => `${p.node} пока не направляет Service ${p.service} на его эндпоинт ${p.endpoint}`,
@@ -248,7 +272,23 @@ export function evaluate(check: Check, ctx: CheckContext): CheckResult {
     return OK;
   }
   if ('serviceRouting' in check) return checkRouting(check.serviceRouting, ctx);
+  if ('etcd' in check) return checkEtcd(check.etcd, ctx);
   throw new Error(`unknown check ${JSON.stringify(check)}`);
+}
+
+function checkEtcd(c: EtcdCheck, ctx: CheckContext): CheckResult {
+  const sp = staticPods(ctx.cluster);
+  if (c.snapshot !== undefined) {
+    const saved = !!sp && sp.hosts.some((h) => Object.values(sp.files(h)).some((f) => f.type === 'snapshot'));
+    if (saved !== c.snapshot) return fail(ctx, c.snapshot ? 'etcdSnapshot' : 'etcdNoSnapshot', {});
+  }
+  if (c.restored !== undefined) {
+    const restored = !!sp && sp.state.live !== 'initial';
+    if (restored !== c.restored) return fail(ctx, c.restored ? 'etcdRestored' : 'etcdNotRestored', {});
+  }
+  if (c.quorum !== undefined && ctx.cluster.etcd.hasQuorum() !== c.quorum)
+    return fail(ctx, c.quorum ? 'etcdQuorum' : 'etcdNoQuorum', {});
+  return OK;
 }
 
 /** Ready endpoints (`ip:port`) per Service port, from kube-proxy's view of Services and slices. */

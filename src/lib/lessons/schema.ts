@@ -137,6 +137,15 @@ const check: Record<string, unknown> = {
       additionalProperties: false,
       properties: { service: str, namespace: str, node: str }
     },
+    etcd: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        snapshot: { type: 'boolean' },
+        restored: { type: 'boolean' },
+        quorum: { type: 'boolean' }
+      }
+    },
     object: {
       type: 'object',
       required: ['kind', 'name', 'path'],

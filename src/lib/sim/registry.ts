@@ -44,6 +44,7 @@ import {
   faultResizeControlPlane
 } from './controlplane/sizing';
 import { scenarioComponent } from './scenario/component';
+import { staticPodsComponent } from './etcd/staticpods';
 
 function componentTable(): ComponentDef[] {
   return [
@@ -57,6 +58,7 @@ function componentTable(): ComponentDef[] {
     apiServerEndpointsComponent,
     leaderElectionComponent,
     apiServerLoadComponent,
+    staticPodsComponent,
     scenarioComponent
   ];
 }

@@ -433,6 +433,34 @@ export class ApiServer {
     this.requests = new Map(Object.entries(s.requests));
   }
 
+  /**
+   * etcd's keyspace was replaced under the API server (an etcd started on a restored snapshot).
+   * The store becomes `objects` and the revision `revision`; every watcher sees the difference
+   * as informers do when they relist after the restart: objects that are gone are DELETED, the
+   * ones that came back ADDED, the ones that differ MODIFIED.
+   */
+  resetStore(objects: readonly KubeObject[], revision: number): void {
+    const next = new Map<string, KubeObject>();
+    for (const o of objects) next.set(`${o.kind}/${objectKey(o.metadata.namespace, o.metadata.name)}`, o);
+    const current: KubeObject[] = [];
+    for (const m of this.store.values()) for (const o of m.values()) current.push(o);
+    for (const o of current) {
+      if (next.has(`${o.kind}/${objectKey(o.metadata.namespace, o.metadata.name)}`)) continue;
+      this.store.get(o.kind)!.delete(objectKey(o.metadata.namespace, o.metadata.name));
+      if (o.kind === 'Pod') this.unindexPod(o);
+      this.unindexController(o);
+      this.notify('DELETED', o, o);
+    }
+    this.rv = revision;
+    for (const o of next.values()) {
+      const frozen = Object.isFrozen(o) ? o : deepFreeze(clone(o));
+      const old = this.store.get(o.kind)?.get(objectKey(o.metadata.namespace, o.metadata.name));
+      if (old === frozen) continue;
+      this.put(frozen, old);
+      this.notify(old ? 'MODIFIED' : 'ADDED', frozen, old);
+    }
+  }
+
   // ---- internals ---------------------------------------------------------------------------
 
   private updateInternal<T extends KubeObject>(merged: T, opts: { subresource?: 'status' }): T {

@@ -16,6 +16,7 @@ import type { BootstrapObjects, BootstrapStep } from './hooks';
 import { kubernetesServiceStep } from '../network';
 import { clusterAutoscalerStep } from '../controllers/cluster-autoscaler';
 import { apiserverLoadStep, leaderElectionStep } from '../controlplane';
+import { staticPodsStep } from '../etcd/staticpods';
 
 /**
  * The scenario-level setup steps, in the order they run after the kubelets are added: the
@@ -27,7 +28,8 @@ export function bootstrapSteps(): { name: string; step: BootstrapStep }[] {
     { name: 'kubernetes-service', step: kubernetesServiceStep },
     { name: 'cluster-autoscaler', step: clusterAutoscalerStep },
     { name: 'leader-election', step: leaderElectionStep },
-    { name: 'apiserver-load', step: apiserverLoadStep }
+    { name: 'apiserver-load', step: apiserverLoadStep },
+    { name: 'static-pods', step: staticPodsStep }
   ];
 }
 

@@ -237,7 +237,9 @@ describe('createCluster', () => {
       'kubelet/worker-2',
       // three API servers: kube-scheduler and kube-controller-manager elect leaders
       'leader-election',
-      'scenario'
+      'scenario',
+      // the control-plane hosts' kubelets run kubeadm's static pods (etcd/staticpods.ts)
+      'static-pods'
     ]);
     // The objects are applied right after the nodes' first registration attempt (100ms).
     expect(cluster.api.tryGet('Deployment', 'default', 'web')).toBeUndefined();

@@ -8,6 +8,7 @@ import type { KubeObject } from '../../api/types';
 import { tryParseQuantity } from '../../api/quantity';
 import type { NodeHostView } from '../cri';
 import { hostView } from '../host';
+import { staticPods } from '../../etcd/staticpods';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Any = any;
@@ -69,5 +70,9 @@ export function shellHost(cluster: Cluster, name: string): ShellHost {
 
 /** The machines `ssh` can reach: nodes in the API and kubelets whose Node object is gone. */
 export function knownHost(cluster: Cluster, name: string): boolean {
-  return !!cluster.api.tryGet('Node', undefined, name) || !!hostView(cluster, name);
+  return (
+    !!cluster.api.tryGet('Node', undefined, name) ||
+    !!hostView(cluster, name) ||
+    !!staticPods(cluster)?.hosts.includes(name)
+  );
 }

@@ -1,6 +1,7 @@
 /** The shell on a node (`ssh <node>`): dispatches the tools a node engineer reaches for. */
 import type { Cluster } from '../../cluster';
 import type { ConsoleResult } from '../../kubectl/console';
+import { controlPlaneShell } from './cphost';
 import { crictl } from './crictl';
 import { shellHost, type ShellHost } from './host';
 import { ip, iptables, iptablesSave, ipvsadm, nft } from './net';
@@ -191,6 +192,8 @@ function needsRoot(cmd: string, args: string[]): string | undefined {
  * user@node` login). `exit`/`clear`/`history`/`sudo -i` are the console's.
  */
 export function runOnNode(cluster: Cluster, node: string, argv: string[], user = 'root'): ShellResult {
+  const onControlPlane = controlPlaneShell(cluster, node, argv);
+  if (onControlPlane) return onControlPlane;
   const host = shellHost(cluster, node);
   const [cmd, ...args] = argv;
   const root = user === 'root';
