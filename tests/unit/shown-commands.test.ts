@@ -36,6 +36,9 @@ const REFUSALS = [
 
 /** Words a shown command starts with (inline `code` that starts otherwise is not a command). */
 const WORKSTATION = ['kubectl', 'ssh', 'node-shell', 'nodeplane', 'help', 'clear', 'history'];
+/** Tools of kubeadm's control-plane hosts. */
+const CONTROL_PLANE = ['etcdctl', 'etcdutl', 'scp'];
+
 const NODE = [
   'systemctl',
   'journalctl',
@@ -144,9 +147,18 @@ function run(
 ): { line: string; output: string }[] {
   const con = new ConsoleSession(cluster, { files });
   const out: { line: string; output: string }[] = [];
+  // etcd's tools and kubeadm's manifests live on the control-plane hosts (lesson 13's drill).
+  const cpHost = cluster.etcd.members.find((m) => m.host?.startsWith('control-plane'))?.host;
   for (const line of shown.lines) {
-    const first = line.trim().split(/\s+/)[0];
-    if (!con.node && NODE.includes(first)) con.exec(`ssh ${node}`);
+    const words = line.trim().split(/\s+/);
+    const first = words[0] === 'sudo' ? words[1] : words[0];
+    const onCp =
+      cpHost &&
+      (CONTROL_PLANE.includes(first) || /\/etc\/kubernetes\/(manifests|pki)|\/var\/lib\/etcd/.test(line));
+    if (onCp && con.node !== cpHost) {
+      if (con.node) con.exec('exit');
+      con.exec(`ssh ${cpHost}`);
+    } else if (!con.node && NODE.includes(first)) con.exec(`ssh ${node}`);
     const r = con.exec(line);
     r.watch?.stop();
     out.push({ line, output: r.stdout + r.stderr });
