@@ -151,7 +151,7 @@ function run(
   const cpHost = cluster.etcd.members.find((m) => m.host?.startsWith('control-plane'))?.host;
   for (const line of shown.lines) {
     const words = line.trim().split(/\s+/);
-    const first = words[0] === 'sudo' ? words[1] : words[0];
+    const first = words[0] === 'sudo' && words[1] && !words[1].startsWith('-') ? words[1] : words[0];
     const onCp =
       cpHost &&
       (CONTROL_PLANE.includes(first) || /\/etc\/kubernetes\/(manifests|pki)|\/var\/lib\/etcd/.test(line));
