@@ -527,7 +527,7 @@ export class ApiServer {
   /** An Event is part of the story of the object it is about ("follow this pod"). */
   private logEventAbout(rec: RequestRecord, ev: KubeObject): void {
     const io = ev.involvedObject as { kind?: string; namespace?: string; name?: string } | undefined;
-    if (!io?.kind || !io.name || !isKnownKind(io.kind)) return;
+    if (io?.kind !== 'Pod' || !io.name) return;
     this.requestLog?.about(rec, objectLogKey(resourceForKind(io.kind).plural, io.namespace, io.name), {
       reason: String(ev.reason ?? ''),
       message: String(ev.message ?? ''),

@@ -48,7 +48,7 @@ export interface EdgeRates {
 
 export const RECENT = 400;
 export const RATE_SECONDS = 10;
-/** Requests kept per object ("follow this pod"), and objects followed at most (oldest dropped). */
+/** Requests kept per Pod ("follow this pod"), and Pods followed at most (oldest dropped). */
 export const PER_OBJECT = 80;
 export const MAX_OBJECTS = 20_000;
 
@@ -56,6 +56,11 @@ export const MAX_OBJECTS = 20_000;
 export function objectLogKey(resource: string, namespace: string | undefined, name: string): string {
   const slash = resource.indexOf('/');
   return `${slash < 0 ? resource : resource.slice(0, slash)}/${namespace ?? ''}/${name}`;
+}
+
+/** Objects whose own log is kept ("follow this pod"); the rest are only counted and drawn. */
+function followed(resource: string): boolean {
+  return resource === 'pods' || resource.startsWith('pods/');
 }
 
 export function verbClass(verb: string, resource: string): VerbClass {
@@ -146,7 +151,7 @@ export class RequestLog {
       e.buckets.fill(0, slot * 2 * K, (slot + 1) * 2 * K);
     }
     e.buckets[slot * 2 * K + (dir === 'in' ? 0 : K) + VERB_CLASSES.indexOf(cls)]++;
-    if (rec.name) this.index(rec);
+    if (rec.name && followed(resource)) this.index(rec);
     return rec;
   }
 
@@ -154,7 +159,7 @@ export class RequestLog {
   named(rec: RequestRecord, name: string): void {
     if (rec.name) return;
     rec.name = name;
-    this.index(rec);
+    if (followed(rec.resource)) this.index(rec);
   }
 
   /** Keep an Event's create in the log of the object it is about, too. */
