@@ -50,7 +50,7 @@ import {
   type Subscriptions
 } from './protocol';
 import { checkCommand } from './validate';
-import { warmUp } from './warmup';
+import { WARMUP_WALL_MS, warmUp } from './warmup';
 
 export interface HostOptions {
   post(message: SessionMessage): void;
@@ -349,11 +349,13 @@ export class SessionHost {
     const cap = this.init?.warmupMs ?? 0;
     if (!cap) return;
     const lab = this.lab!;
+    const began = this.opts.wallClock();
     warmUp(
       (ms) => lab.advanceBy(ms),
       () => lab.cluster,
       cap,
-      () => this.runner?.frame()
+      () => this.runner?.frame(),
+      () => this.opts.wallClock() - began > WARMUP_WALL_MS
     );
   }
 

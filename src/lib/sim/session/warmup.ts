@@ -6,6 +6,9 @@
 import type { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
 
+/** Wall ms the quiet start may take before the lab opens anyway (200 nodes take minutes). */
+export const WARMUP_WALL_MS = 10_000;
+
 /** Every kubelet has registered a Ready Node and no pod waits to be scheduled or started. */
 export function clusterUp(cluster: Cluster): boolean {
   const nodes = new Map(cluster.api.list<KubeObject>('Node').map((n) => [n.metadata.name, n]));
@@ -25,13 +28,15 @@ export function warmUp(
   advance: (ms: number) => void,
   cluster: () => Cluster,
   capMs: number,
-  afterStep?: () => void
+  afterStep?: () => void,
+  /** True once the learner has waited long enough (wall time): a large cluster opens still booting. */
+  outOfTime: () => boolean = () => false
 ): number {
   const start = cluster().now;
   while (cluster().now - start < capMs) {
     advance(1000);
     afterStep?.();
-    if (clusterUp(cluster())) break;
+    if (clusterUp(cluster()) || outOfTime()) break;
   }
   return cluster().now - start;
 }
