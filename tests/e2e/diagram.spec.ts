@@ -51,7 +51,9 @@ test('the control loop in Russian names kubectl as the learner and translates th
   page
 }) => {
   await page.goto('/sandbox');
+  await expect(page.locator('main[data-ready="true"]')).toBeAttached();
   await page.getByLabel('Language').selectOption('ru');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
   await page.getByRole('tab', { name: 'Цикл управления' }).click({ timeout: 20_000 });
   const diagram = page.getByTestId('cluster-diagram');
   await expect(diagram).toContainText('Цикл управления: каждый запрос к kube-apiserver');
