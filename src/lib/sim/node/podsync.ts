@@ -232,10 +232,20 @@ function settlePhase(k: Kubelet, pod: KubeObject, rec: PodRec, initDone: boolean
 }
 
 /** Graceful termination: SIGTERM every container, wait for them (up to the grace period), then delete. */
-function terminate(k: Kubelet, pod: KubeObject, rec: PodRec): void {
-  const graceS = pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
-  if (!rec.terminating) {
-    rec.terminating = { since: k.now, deadline: k.now + graceS * 1000 };
+/**
+ * killPod with a grace period: on the first call SIGTERM every running container (a Killing event
+ * each), at the deadline SIGKILL what is left. True once every container has stopped (their
+ * terminated states filled in); otherwise the pod is woken again at the deadline.
+ */
+function stopWithGrace(
+  k: Kubelet,
+  pod: KubeObject,
+  rec: PodRec,
+  graceMs: number,
+  deadline: number,
+  begin: boolean
+): boolean {
+  if (begin) {
     for (const c of rec.containers) {
       const ctr = k.runtime.container(c.containerId);
       if (ctr?.state !== 'CONTAINER_RUNNING') continue;
@@ -248,22 +258,27 @@ function terminate(k: Kubelet, pod: KubeObject, rec: PodRec): void {
         k.ctx,
         fieldPath(c)
       );
-      stopContainer(k, pod, c, graceS * 1000);
+      stopContainer(k, pod, c, graceMs);
     }
   }
-  if (k.now >= rec.terminating.deadline) for (const c of rec.containers) killNow(k, c);
-  const stillRunning = rec.containers.some(
-    (c) => k.runtime.container(c.containerId)?.state === 'CONTAINER_RUNNING'
-  );
-  if (stillRunning) {
-    k.wake(rec.key, rec.terminating.deadline);
-    return;
+  if (k.now >= deadline) for (const c of rec.containers) killNow(k, c);
+  if (rec.containers.some((c) => k.runtime.container(c.containerId)?.state === 'CONTAINER_RUNNING')) {
+    k.wake(rec.key, deadline);
+    return false;
   }
   for (const c of rec.containers) {
     const ctr = k.runtime.container(c.containerId);
     if (ctr && !c.terminated) c.terminated = terminatedOf(ctr);
     c.waiting = undefined;
   }
+  return true;
+}
+
+function terminate(k: Kubelet, pod: KubeObject, rec: PodRec): void {
+  const graceS = pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+  const begin = !rec.terminating;
+  if (!rec.terminating) rec.terminating = { since: k.now, deadline: k.now + graceS * 1000 };
+  if (!stopWithGrace(k, pod, rec, graceS * 1000, rec.terminating.deadline, begin)) return;
   const failed = rec.containers.some((c) => !c.init && (c.terminated?.exitCode ?? 0) !== 0);
   rec.terminal = { phase: failed ? 'Failed' : 'Succeeded' };
   finishTerminal(k, pod, rec);
@@ -275,33 +290,9 @@ function terminate(k: Kubelet, pod: KubeObject, rec: PodRec): void {
  */
 function shutdownKill(k: Kubelet, pod: KubeObject, rec: PodRec): void {
   const sk = rec.shutdownKill!;
-  if (!sk.started) {
-    sk.started = true;
-    for (const c of rec.containers) {
-      const ctr = k.runtime.container(c.containerId);
-      if (ctr?.state !== 'CONTAINER_RUNNING') continue;
-      k.cluster.recorder.event(
-        pod,
-        'Normal',
-        'Killing',
-        `Stopping container ${c.name}`,
-        k.source,
-        k.ctx,
-        fieldPath(c)
-      );
-      stopContainer(k, pod, c, sk.graceMs);
-    }
-  }
-  if (k.now >= sk.deadline) for (const c of rec.containers) killNow(k, c);
-  if (rec.containers.some((c) => k.runtime.container(c.containerId)?.state === 'CONTAINER_RUNNING')) {
-    k.wake(rec.key, sk.deadline);
-    return;
-  }
-  for (const c of rec.containers) {
-    const ctr = k.runtime.container(c.containerId);
-    if (ctr && !c.terminated) c.terminated = terminatedOf(ctr);
-    c.waiting = undefined;
-  }
+  const begin = !sk.started;
+  sk.started = true;
+  if (!stopWithGrace(k, pod, rec, sk.graceMs, sk.deadline, begin)) return;
   rec.terminal = { phase: 'Failed', reason: SHUTDOWN_REASON, message: SHUTDOWN_MESSAGE, disruption: true };
   finishTerminal(k, pod, rec);
 }
