@@ -43,6 +43,28 @@ describe('ConsoleSession', () => {
     }
   });
 
+  it("help speaks the learner's language; the tools' own words and kubectl's help stay as they print", () => {
+    const ru = new ConsoleSession(cluster, { lang: () => 'ru' });
+    const out = ru.exec('help').stdout;
+    expect(out.startsWith('Консоль Nodeplane. Команды:\n')).toBe(true);
+    expect(out).toContain(
+      '  ssh <узел> <команда>    выполнить одну команду на узле и вернуться (ssh worker-1 crictl ps)'
+    );
+    expect(out).toContain('kubectl auth can-i всегда отвечает yes: RBAC в Nodeplane не моделируется.');
+    // kubectl's help is kubectl's: English, as the real binary prints it.
+    expect(out).toContain('kubectl controls the simulated Kubernetes cluster.');
+    expect(out).not.toContain('Nodeplane console. Commands:');
+    // In a node shell and through one-shot ssh, `help` lists the node's tools in the same language.
+    expect(ru.exec('ssh worker-1 help').stdout.startsWith('Команды на узле:\n')).toBe(true);
+    ru.exec('ssh worker-1');
+    const node = ru.exec('help').stdout;
+    expect(node).toContain('  systemctl status|stop|start|restart kubelet|containerd|crio|kube-proxy\n');
+    expect(node).toContain('  clear | history | exit (выйти с узла)\n');
+    expect(
+      new ConsoleSession(cluster).exec('ssh worker-1 help').stdout.startsWith('Commands on the node:\n')
+    ).toBe(true);
+  });
+
   it('clear asks the UI to clear the screen', () => {
     expect(new ConsoleSession(cluster).exec('clear').action).toEqual({ type: 'clear' });
   });

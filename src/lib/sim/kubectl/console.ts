@@ -11,7 +11,8 @@ import { ParseError, splitWords } from './args';
 import { kubectl, KUBECTL_HELP, VERBS } from './kubectl';
 import { knownHost, shellHost } from '../node/shell/host';
 import { isDir, listDir, nodeFiles } from '../node/shell/files';
-import { NODE_COMMANDS, NODE_SHELL_HELP, runOnNode } from '../node/shell/shell';
+import { NODE_COMMANDS, runOnNode } from '../node/shell/shell';
+import type { Language } from '../../lessons/format';
 import { applyPipe, splitPipes } from './pipes';
 import type { EditTarget } from './commands/edit';
 import { parseSsh } from '../node/shell/ssh';
@@ -53,11 +54,14 @@ export interface ConsoleOptions {
   editorBuffer?: () => string | undefined;
   /** Lessons can disable commands: return a message to refuse `argv`, or undefined to allow. */
   disabled?: (argv: string[]) => string | undefined;
+  /** The learner's language, for the console's own help (the tools' output stays theirs). */
+  lang?: () => Language;
 }
 
 const TOP_COMMANDS = ['kubectl', 'ssh', 'node-shell', 'nodeplane', 'clear', 'help', 'history'];
 
-export const CONSOLE_HELP = `Nodeplane console. Commands:
+const CONSOLE_TEXT: Record<Language, string> = {
+  en: `Nodeplane console. Commands:
   kubectl <verb> ...      talk to the simulated cluster (kubectl help lists the verbs)
   ssh <node>              open a shell on a node as root (also: node-shell <node>); exit leaves
   ssh <node> <command>    run one command on the node and come back (ssh worker-1 crictl ps)
@@ -75,7 +79,33 @@ kubectl takes its root flags before the verb too: kubectl -n kube-system get ds
 Ctrl-C stops a watch (kubectl get -w, logs -f, journalctl -f, rollout status).
 kubectl auth can-i always answers yes: Nodeplane simulates no RBAC.
 
-${KUBECTL_HELP}`;
+`,
+  ru: `Консоль Nodeplane. Команды:
+  kubectl <команда> ...   работа с симулируемым кластером (kubectl help — список команд)
+  ssh <узел>              открыть оболочку на узле от root (или node-shell <узел>); exit — выйти
+  ssh <узел> <команда>    выполнить одну команду на узле и вернуться (ssh worker-1 crictl ps)
+  ssh user@<узел>         войти как user (приглашение $); sudo <команда> или sudo -i — root
+  nodeplane trace <откуда> <куда>
+                          проследить соединение через правила kube-proxy и CNI:
+                          откуда = [ns/]pod или external[:ip], куда = ip:port или service[.ns]:port
+  clear                   очистить экран
+  history                 список прошлых команд (стрелки вверх/вниз — повтор, Tab — дополнение)
+  help                    этот список
+
+Конвейеры: | grep [-i -v -c -n -o -w -x -E -F] [-A N -B N -C N] ШАБЛОН, | head [-n N],
+       | tail [-n N], | wc [-l], | sort [-r -n -u -k N], | uniq [-c], | awk '{print $1}'
+Корневые флаги kubectl можно ставить и перед командой: kubectl -n kube-system get ds
+Ctrl-C останавливает наблюдение (kubectl get -w, logs -f, journalctl -f, rollout status).
+kubectl auth can-i всегда отвечает yes: RBAC в Nodeplane не моделируется.
+Справка самого kubectl — на английском, как в настоящем kubectl.
+
+`
+};
+
+/** The console's `help`, in the learner's language; kubectl's own help follows, in English as kubectl prints it. */
+export function consoleHelp(lang: Language = 'en'): string {
+  return CONSOLE_TEXT[lang] + KUBECTL_HELP;
+}
 
 export class ConsoleSession {
   history: string[] = [];
@@ -91,6 +121,10 @@ export class ConsoleSession {
     readonly cluster: Cluster,
     readonly options: ConsoleOptions = {}
   ) {}
+
+  private get lang(): Language {
+    return this.options.lang?.() ?? 'en';
+  }
 
   /** The node a shell is open on, if any. */
   get node(): string | undefined {
@@ -186,7 +220,7 @@ export class ConsoleSession {
       case 'clear':
         return { stdout: '', stderr: '', exitCode: 0, action: { type: 'clear' } };
       case 'help':
-        return { stdout: CONSOLE_HELP, stderr: '', exitCode: 0 };
+        return { stdout: consoleHelp(this.lang), stderr: '', exitCode: 0 };
       case 'history':
         return { stdout: this.historyText(), stderr: '', exitCode: 0 };
       case 'exit':
@@ -235,7 +269,7 @@ export class ConsoleSession {
       this.shells.push({ node: sh.node, user: 'root' });
       return { stdout: '', stderr: '', exitCode: 0 };
     }
-    return runOnNode(this.cluster, sh.node, argv, sh.user);
+    return runOnNode(this.cluster, sh.node, argv, sh.user, this.lang);
   }
 
   /**
@@ -276,7 +310,7 @@ export class ConsoleSession {
     if (!argv?.length) return { stdout: '', stderr: '', exitCode: 0 };
     if (rootShell(argv) || argv[0] === 'exit' || argv[0] === 'logout')
       return { stdout: '', stderr: '', exitCode: 0 };
-    let result = runOnNode(this.cluster, node, argv, user);
+    let result = runOnNode(this.cluster, node, argv, user, this.lang);
     for (const f of filters) result = applyPipe(result, f);
     // A one-shot command gets no terminal: a follow (journalctl -f) prints what is there and returns.
     if (result.watch) {
@@ -374,5 +408,3 @@ export class ConsoleSession {
       .map((o) => o.metadata.name);
   }
 }
-
-export { NODE_SHELL_HELP };

@@ -204,4 +204,35 @@ describe('the session host', () => {
     send({ type: 'init', init: { scenario: NO_CNI, fileName: 'no-cni.yaml', warmupMs: 60_000 } });
     expect(host.cluster!.now).toBe(60_000);
   });
+
+  describe("the learner's language", () => {
+    const helpFirstLine = (out: SessionMessage[]) =>
+      out
+        .filter((m) => m.type === 'console')
+        .flatMap((m) => (m.type === 'console' ? m.lines : []))
+        .filter((l) => l.kind === 'stdout')
+        .map((l) => l.text.split('\n')[0]);
+
+    it('starts from init.lang and follows the lang command; a bad language is refused', () => {
+      const { send, out } = harness();
+      expect(
+        send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml', lang: 'ru' } }).ok
+      ).toBe(true);
+      send({ type: 'exec', line: 'help' });
+      expect(send({ type: 'lang', lang: 'en' }).ok).toBe(true);
+      send({ type: 'exec', line: 'help' });
+      expect(helpFirstLine(out)).toEqual(['Консоль Nodeplane. Команды:', 'Nodeplane console. Commands:']);
+      expect(send({ type: 'lang', lang: 'de' })).toMatchObject({
+        ok: false,
+        error: 'command.lang: expected "en" or "ru"'
+      });
+    });
+
+    it("refuses an init whose language is not one of the app's", () => {
+      const { send } = harness();
+      expect(
+        send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml', lang: 'fr' } })
+      ).toMatchObject({ ok: false, error: 'command.init.lang: expected "en" or "ru"' });
+    });
+  });
 });

@@ -49,6 +49,7 @@ import {
   type SessionMessage,
   type Subscriptions
 } from './protocol';
+import type { Language } from '../../lessons/format';
 import { checkCommand } from './validate';
 import { WARMUP_WALL_MS, warmUp } from './warmup';
 
@@ -127,6 +128,8 @@ export class SessionHost {
   private runner?: LessonRunner;
   private builder?: ViewBuilder;
   private init?: SessionInit;
+  /** The learner's language: the console's own help and the lesson's wording. */
+  private lang: Language = 'en';
   private subs: Subscriptions = {};
   private selection?: Selection;
   private sent: Sent = freshSent();
@@ -253,6 +256,10 @@ export class SessionHost {
         return this.learnerFault(c.action, c.target, c.mode);
       case 'exec':
         return this.exec(c.line);
+      case 'lang':
+        this.lang = c.lang;
+        this.runner?.setLang(c.lang);
+        return null;
       case 'interrupt':
         for (const w of this.watches) w.stop();
         this.watches = [];
@@ -287,6 +294,7 @@ export class SessionHost {
   private start(init: SessionInit): null {
     if (this.lab) throw new Error('session already started: a session hosts one scenario');
     this.init = structuredClone(init);
+    this.lang = init.lang ?? init.lesson?.lang ?? 'en';
     const scenario = init.scenario;
     const fileName = init.fileName;
     // Fail here, with the scenario's own message, rather than inside the first frame.
@@ -363,7 +371,8 @@ export class SessionHost {
     const runner = () => this.runner;
     return {
       files: { ...(this.init?.files ?? {}), ...(this.init?.lesson?.lesson.spec.spec.files ?? {}) },
-      disabled: (argv: string[]) => runner()?.disabledReason(argv)
+      disabled: (argv: string[]) => runner()?.disabledReason(argv),
+      lang: () => this.lang
     };
   }
 
@@ -519,9 +528,6 @@ export class SessionHost {
       case 'showSolution':
         // The reference solution plays from the scenario's start, as `lessons check` replays it.
         r.showSolution();
-        return {};
-      case 'lang':
-        r.setLang(op.lang);
         return {};
     }
   }

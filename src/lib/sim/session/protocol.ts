@@ -96,6 +96,8 @@ export interface SessionInit {
   warmupMs?: number;
   /** Start the clock at once (a lesson's lab runs on its own). */
   autoplay?: boolean;
+  /** The learner's language at the start (default English); `lang` changes it later. */
+  lang?: Language;
 }
 
 /** Optional read models: computed only while a view shows them. */
@@ -112,8 +114,7 @@ export type LessonOp =
   | { op: 'restore'; restore: LessonRestore }
   | { op: 'resetLab' }
   | { op: 'startOver' }
-  | { op: 'showSolution' }
-  | { op: 'lang'; lang: Language };
+  | { op: 'showSolution' };
 
 export type SessionCommand =
   | { type: 'init'; init: SessionInit }
@@ -128,6 +129,8 @@ export type SessionCommand =
   | { type: 'fault'; action: string; target?: string; mode?: string }
   | { type: 'exec'; line: string }
   | { type: 'interrupt' }
+  /** The learner's language: the console's own help and a lesson's task details follow it. */
+  | { type: 'lang'; lang: Language }
   | { type: 'complete'; line: string }
   | { type: 'apply'; yaml: string; fileName?: string }
   | { type: 'edit'; yaml: string; ref: EditRef }
@@ -155,6 +158,7 @@ export const COMMAND_TYPES: readonly CommandType[] = [
   'fault',
   'exec',
   'interrupt',
+  'lang',
   'complete',
   'apply',
   'edit',

@@ -72,6 +72,8 @@ const CHECKS: Record<CommandType, Check[]> = {
         return 'command.init.warmupMs: expected a number of milliseconds';
       if (i.autoplay !== undefined && typeof i.autoplay !== 'boolean')
         return 'command.init.autoplay: expected true or false';
+      if (i.lang !== undefined && i.lang !== 'en' && i.lang !== 'ru')
+        return 'command.init.lang: expected "en" or "ru"';
       return undefined;
     }
   ],
@@ -89,6 +91,7 @@ const CHECKS: Record<CommandType, Check[]> = {
   fault: [str('action'), str('target', true), str('mode', true)],
   exec: [str('line')],
   interrupt: [],
+  lang: [(c) => (c.lang === 'en' || c.lang === 'ru' ? undefined : 'command.lang: expected "en" or "ru"')],
   complete: [str('line')],
   apply: [str('yaml'), str('fileName', true)],
   edit: [
@@ -132,10 +135,6 @@ const CHECKS: Record<CommandType, Check[]> = {
             ? undefined
             : 'command.action.restore.solutionViewed: expected true or false';
         }
-        case 'lang':
-          return a.lang === 'en' || a.lang === 'ru'
-            ? undefined
-            : 'command.action.lang: expected "en" or "ru"';
         case 'resetLab':
         case 'startOver':
         case 'showSolution':

@@ -37,6 +37,7 @@ import type {
   Speed,
   Subscriptions
 } from '$lib/sim/session/protocol';
+import type { Language } from '$lib/lessons/format';
 
 export type { ConsoleLine, Selection, ApplyResult, EditResult };
 
@@ -58,6 +59,8 @@ export interface LabOptions {
   warmupMs?: number;
   /** Start the clock at once. */
   autoplay?: boolean;
+  /** The learner's language (the console's help, a lesson's task details). */
+  lang?: Language;
   /** Called after every frame the session publishes. */
   onFrame?: (lab: Lab) => void;
   /** Defaults to the lab's Web Worker. */
@@ -159,7 +162,8 @@ export class Lab {
           ...(opts.lesson ? { lesson: $state.snapshot(opts.lesson) as LessonInit } : {}),
           ...(opts.recording ? { recording: $state.snapshot(opts.recording) as LabRecording } : {}),
           ...(opts.warmupMs ? { warmupMs: opts.warmupMs } : {}),
-          ...(opts.autoplay ? { autoplay: true } : {})
+          ...(opts.autoplay ? { autoplay: true } : {}),
+          ...(opts.lang ? { lang: opts.lang } : {})
         }
       });
     } catch (e) {
@@ -270,6 +274,11 @@ export class Lab {
   /** Tab completion for the console line. */
   complete(line: string): Promise<string[]> {
     return this.send({ type: 'complete', line }) as Promise<string[]>;
+  }
+
+  /** The learner switched language: the console's help and the lesson's wording follow. */
+  setLang(lang: Language): void {
+    void this.send({ type: 'lang', lang }).catch(() => {});
   }
 
   /** Stop `-w` watches (Ctrl+C). */

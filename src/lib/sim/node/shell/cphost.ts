@@ -8,16 +8,9 @@ import type { Cluster } from '../../cluster';
 import { keyspaceSizeBytes, staticPods, type HostFile, type StaticPods } from '../../etcd/staticpods';
 import { etcdctl, etcdutl } from './etcdctl';
 import { etcdMetrics } from '../../etcd/metrics';
-import { NODE_SHELL_HELP, runOnNode, type ShellResult } from './shell';
-
-const CONTROL_PLANE_HELP = `On a control-plane host:
-  ls -l /etc/kubernetes/manifests | cat | mv | cp | mkdir -p | rm -r | scp FILE HOST:PATH
-  sed -i 's|old|new|' FILE
-  etcdctl member list | endpoint status | endpoint health [--cluster] [-w table]
-  etcdctl get /registry/... --prefix --keys-only | snapshot save FILE
-  etcdutl snapshot status FILE [-w table] | snapshot restore FILE --data-dir DIR
-  curl -s http://127.0.0.1:2381/metrics
-`;
+import { runOnNode, type ShellResult } from './shell';
+import { nodeShellHelp } from './help';
+import type { Language } from '../../../lessons/format';
 
 const ok = (stdout: string): ShellResult => ({ stdout, stderr: '', exitCode: 0 });
 const fail = (stderr: string, exitCode = 1): ShellResult => ({ stdout: '', stderr, exitCode });
@@ -359,7 +352,12 @@ function scp(cluster: Cluster, sp: StaticPods, host: string, args: string[]): Sh
  * Commands on a control-plane host. Returns undefined for anything it does not handle (the node
  * shell runs it), and for hosts without static pods.
  */
-export function controlPlaneShell(cluster: Cluster, host: string, argv: string[]): ShellResult | undefined {
+export function controlPlaneShell(
+  cluster: Cluster,
+  host: string,
+  argv: string[],
+  lang: Language = 'en'
+): ShellResult | undefined {
   const sp = staticPods(cluster);
   if (!sp || !sp.hosts.includes(host)) return undefined;
   const env: Record<string, string> = {};
@@ -399,13 +397,13 @@ export function controlPlaneShell(cluster: Cluster, host: string, argv: string[]
     case 'curl':
       return curl(cluster, sp, host, args);
     case 'help':
-      return ok(NODE_SHELL_HELP + CONTROL_PLANE_HELP);
+      return ok(nodeShellHelp(lang, true));
     case 'vi':
     case 'vim':
     case 'nano':
       return fail(`${cmd}: no terminal editor in this console; edit with sed -i 's|old|new|' <file>\n`);
     default:
       // `sudo <tool>` for the node shell's own tools.
-      return words.length !== argv.length ? runOnNode(cluster, host, words) : undefined;
+      return words.length !== argv.length ? runOnNode(cluster, host, words, 'root', lang) : undefined;
   }
 }

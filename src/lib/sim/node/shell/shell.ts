@@ -8,23 +8,10 @@ import { ip, iptables, iptablesSave, ipvsadm, nft } from './net';
 import { journalctl, systemctl } from './systemd';
 import { cat, df, free, headTail, ls } from './system';
 import { absPath, FILL_FILE, kubeletOf, nodeFiles } from './files';
+import { nodeShellHelp } from './help';
+import type { Language } from '../../../lessons/format';
 
 export type ShellResult = ConsoleResult;
-
-export const NODE_SHELL_HELP = `Commands on the node:
-  systemctl status|stop|start|restart kubelet|containerd|crio|kube-proxy
-  journalctl -u kubelet [-f] [--since "5 min ago"] [-n N]
-  crictl ps [-a] | pods | images | inspect ID | logs ID
-  ip addr | ip route | ip link set eth0 down|up
-  iptables-save [-t nat] | iptables -t nat -L -n | ipvsadm -Ln | nft list ruleset
-  ls, cat, less, head, tail: /var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet.conf,
-    /etc/cni/net.d/*, /etc/containerd/config.toml (or /etc/crio/crio.conf),
-    /var/lib/kube-proxy/config.conf
-  mv /etc/cni/net.d/<file> /root/ (and back) | fallocate -l 100G /var/lib/fill.img | rm /var/lib/fill.img
-  stress-ng --vm 1 --vm-bytes 95% --vm-keep
-  sudo <command> | sudo -i | free -m | df -h | hostname | whoami
-  clear | history | exit
-`;
 
 export const NODE_COMMANDS = [
   'systemctl',
@@ -137,7 +124,7 @@ function stressNg(cluster: Cluster, node: string, args: string[]): ShellResult {
 }
 
 /** `sudo [-u root] [-E] [-n] [-H] command …`: run as root. `sudo -i` is the console's (a new shell). */
-function sudo(cluster: Cluster, node: string, args: string[]): ShellResult {
+function sudo(cluster: Cluster, node: string, args: string[], lang: Language): ShellResult {
   let i = 0;
   while (i < args.length && args[i].startsWith('-')) {
     const a = args[i];
@@ -151,7 +138,7 @@ function sudo(cluster: Cluster, node: string, args: string[]): ShellResult {
   }
   const rest = args.slice(i);
   if (!rest.length) return err(SUDO_USAGE);
-  return runOnNode(cluster, node, rest, 'root');
+  return runOnNode(cluster, node, rest, 'root', lang);
 }
 
 export const SUDO_USAGE = `usage: sudo -h | -K | -k | -V
@@ -191,8 +178,14 @@ function needsRoot(cmd: string, args: string[]): string | undefined {
  * Run one command line (already split into words) on `node` as `user` (root unless an `ssh
  * user@node` login). `exit`/`clear`/`history`/`sudo -i` are the console's.
  */
-export function runOnNode(cluster: Cluster, node: string, argv: string[], user = 'root'): ShellResult {
-  const onControlPlane = controlPlaneShell(cluster, node, argv);
+export function runOnNode(
+  cluster: Cluster,
+  node: string,
+  argv: string[],
+  user = 'root',
+  lang: Language = 'en'
+): ShellResult {
+  const onControlPlane = controlPlaneShell(cluster, node, argv, lang);
   if (onControlPlane) return onControlPlane;
   const host = shellHost(cluster, node);
   const [cmd, ...args] = argv;
@@ -205,7 +198,7 @@ export function runOnNode(cluster: Cluster, node: string, argv: string[], user =
   }
   switch (cmd) {
     case 'sudo':
-      return sudo(cluster, node, args);
+      return sudo(cluster, node, args, lang);
     case 'systemctl':
       return systemctl(cluster, host, args);
     case 'journalctl':
@@ -250,7 +243,7 @@ export function runOnNode(cluster: Cluster, node: string, argv: string[], user =
     case 'pwd':
       return ok(home + '\n');
     case 'help':
-      return ok(NODE_SHELL_HELP);
+      return ok(nodeShellHelp(lang));
     case 'kubectl':
       return { stdout: '', stderr: 'bash: kubectl: command not found\n', exitCode: 127 };
     default:

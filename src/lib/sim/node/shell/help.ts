@@ -1,0 +1,60 @@
+/**
+ * `help` on a node: the tools this node shell has, in the learner's language. The commands are
+ * the real tools' own words and stay as they are; only the descriptions are translated.
+ */
+import type { Language } from '../../../lessons/format';
+
+const NODE: Record<Language, string> = {
+  en: `Commands on the node:
+  systemctl status|stop|start|restart kubelet|containerd|crio|kube-proxy
+  journalctl -u kubelet [-f] [--since "5 min ago"] [-n N]
+  crictl ps [-a] | pods | images | inspect ID | logs ID
+  ip addr | ip route | ip link set eth0 down|up
+  iptables-save [-t nat] | iptables -t nat -L -n | ipvsadm -Ln | nft list ruleset
+  ls, cat, less, head, tail: /var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet.conf,
+    /etc/cni/net.d/*, /etc/containerd/config.toml (or /etc/crio/crio.conf),
+    /var/lib/kube-proxy/config.conf
+  mv /etc/cni/net.d/<file> /root/ (and back) | fallocate -l 100G /var/lib/fill.img | rm /var/lib/fill.img
+  stress-ng --vm 1 --vm-bytes 95% --vm-keep
+  sudo <command> | sudo -i | free -m | df -h | hostname | whoami
+  clear | history | exit
+`,
+  ru: `Команды на узле:
+  systemctl status|stop|start|restart kubelet|containerd|crio|kube-proxy
+  journalctl -u kubelet [-f] [--since "5 min ago"] [-n N]
+  crictl ps [-a] | pods | images | inspect ID | logs ID
+  ip addr | ip route | ip link set eth0 down|up
+  iptables-save [-t nat] | iptables -t nat -L -n | ipvsadm -Ln | nft list ruleset
+  ls, cat, less, head, tail — файлы: /var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet.conf,
+    /etc/cni/net.d/*, /etc/containerd/config.toml (или /etc/crio/crio.conf),
+    /var/lib/kube-proxy/config.conf
+  mv /etc/cni/net.d/<файл> /root/ (и обратно) | fallocate -l 100G /var/lib/fill.img | rm /var/lib/fill.img
+  stress-ng --vm 1 --vm-bytes 95% --vm-keep
+  sudo <команда> | sudo -i | free -m | df -h | hostname | whoami
+  clear | history | exit (выйти с узла)
+`
+};
+
+const CONTROL_PLANE: Record<Language, string> = {
+  en: `On a control-plane host:
+  ls -l /etc/kubernetes/manifests | cat | mv | cp | mkdir -p | rm -r | scp FILE HOST:PATH
+  sed -i 's|old|new|' FILE
+  etcdctl member list | endpoint status | endpoint health [--cluster] [-w table]
+  etcdctl get /registry/... --prefix --keys-only | snapshot save FILE
+  etcdutl snapshot status FILE [-w table] | snapshot restore FILE --data-dir DIR
+  curl -s http://127.0.0.1:2381/metrics
+`,
+  ru: `На хосте control plane:
+  ls -l /etc/kubernetes/manifests | cat | mv | cp | mkdir -p | rm -r | scp ФАЙЛ ХОСТ:ПУТЬ
+  sed -i 's|old|new|' ФАЙЛ
+  etcdctl member list | endpoint status | endpoint health [--cluster] [-w table]
+  etcdctl get /registry/... --prefix --keys-only | snapshot save ФАЙЛ
+  etcdutl snapshot status ФАЙЛ [-w table] | snapshot restore ФАЙЛ --data-dir КАТАЛОГ
+  curl -s http://127.0.0.1:2381/metrics
+`
+};
+
+/** The node shell's `help`; a control-plane host adds its etcd and static-pod tools. */
+export function nodeShellHelp(lang: Language = 'en', controlPlane = false): string {
+  return NODE[lang] + (controlPlane ? CONTROL_PLANE[lang] : '');
+}
