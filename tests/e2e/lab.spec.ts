@@ -154,3 +154,21 @@ for (const [w, h] of [
     expect(overflow).toBeLessThanOrEqual(0);
   });
 }
+
+test('in Russian the fault buttons name themselves in Russian and the console help is Russian', async ({
+  page
+}) => {
+  await open(page, 'three-nodes.yaml');
+  await expect(page.locator('main[data-ready="true"]')).toBeAttached();
+  await page.getByLabel('Language').selectOption('ru');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+  const w1 = node(page, 'worker-1');
+  await expect(w1.getByRole('button', { name: 'Остановить kubelet: worker-1' })).toBeVisible();
+  await expect(w1.getByRole('button', { name: 'Stop kubelet on worker-1' })).toHaveCount(0);
+  const input = page.getByRole('textbox', { name: 'Команда консоли' });
+  await input.fill('help');
+  await input.press('Enter');
+  const out = page.getByRole('log', { name: 'Вывод консоли' });
+  await expect(out).toContainText('Консоль Nodeplane. Команды:');
+  await expect(out).toContainText('kubectl controls the simulated Kubernetes cluster.');
+});

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { SessionHost } from '$lib/sim/session/host';
 import type { FrameMessage, SessionMessage } from '$lib/sim/session/protocol';
 import type { NodeView } from '$lib/sim/observe';
-import { clusterFaults, nodeFaults } from './faults';
+import { setLocale, t } from '$lib/i18n/index.svelte';
+import { clusterFaults, controlPlaneFaults, nodeFaults } from './faults';
 
 const THREE_NODES = readFileSync(new URL('../../../../scenarios/three-nodes.yaml', import.meta.url), 'utf8');
 
@@ -28,7 +29,7 @@ describe('the kube-proxy mode in the fault menu', () => {
     const w1 = view().find((n) => n.name === 'worker-1')!;
     expect(w1.kubeProxy).toEqual({ mode: 'iptables', running: true });
     const proxy = nodeFaults(w1, 'calico').filter((f) => f.action === 'SetProxyMode');
-    expect(proxy.map((f) => [f.mode, f.label])).toEqual([
+    expect(proxy.map((f) => [f.mode, t(f.name.key, { ...f.name.args, action: t(f.key) })])).toEqual([
       ['ipvs', 'Restart kube-proxy in ipvs mode on worker-1'],
       ['nftables', 'Restart kube-proxy in nftables mode on worker-1']
     ]);
@@ -58,5 +59,39 @@ describe('the kube-proxy mode in the fault menu', () => {
       { kind: 'fault', action: 'SetProxyMode', target: 'all', mode: 'nftables', t: expect.any(Number) }
     ]);
     expect(clusterFaults(view()).map((f) => f.mode)).toEqual(['iptables', 'ipvs']);
+  });
+});
+
+describe("fault buttons name themselves in the learner's language", () => {
+  const name = (f: { key: string; name: { key: string; args: Record<string, string> } }) =>
+    t(f.name.key, { ...f.name.args, action: t(f.key) });
+
+  it('names node and control-plane faults in English and in Russian', async () => {
+    const { view } = session();
+    const w1 = view().find((n) => n.name === 'worker-1')!;
+    await setLocale('en');
+    expect(nodeFaults(w1, 'calico').map(name).slice(0, 3)).toEqual([
+      'Stop kubelet on worker-1',
+      'Stop container runtime on worker-1',
+      'Partition node on worker-1'
+    ]);
+    expect(clusterFaults(view()).map(name)).toEqual([
+      'Restart kube-proxy in ipvs mode on all nodes',
+      'Restart kube-proxy in nftables mode on all nodes'
+    ]);
+    await setLocale('ru');
+    expect(nodeFaults(w1, 'calico').map(name).slice(0, 3)).toEqual([
+      'Остановить kubelet: worker-1',
+      'Остановить среду выполнения: worker-1',
+      'Изолировать узел: worker-1'
+    ]);
+    expect(clusterFaults(view()).map(name)[0]).toBe('Перезапустить kube-proxy в режиме ipvs на всех узлах');
+    const cp = controlPlaneFaults({
+      etcd: { members: [{ name: 'etcd-1', running: true }] },
+      scheduler: { present: true, running: false },
+      controllerManager: { present: false, running: false }
+    } as unknown as Parameters<typeof controlPlaneFaults>[0]);
+    expect(cp.map(name)).toEqual(['Остановить член etcd etcd-1', 'Запустить планировщик']);
+    await setLocale('en');
   });
 });

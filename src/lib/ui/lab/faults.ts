@@ -7,8 +7,11 @@ import type { NodeView, ControlPlaneView } from '$lib/sim/observe';
 export interface FaultButton {
   action: string;
   target: string;
-  /** English accessible name, e.g. "Stop kubelet on worker-1". */
-  label: string;
+  /**
+   * The accessible name as an i18n message, e.g. `lab.faultName.onNode` with `{ node: 'worker-1' }`
+   * ("Stop kubelet on worker-1"); `{{action}}` in it is the visible label (`key`).
+   */
+  name: { key: string; args: Record<string, string> };
   /** i18n key of the visible label. */
   key: string;
   command: string;
@@ -34,7 +37,7 @@ function proxyModeFaults(node: NodeView): FaultButton[] {
     target: node.name,
     mode: m,
     key: PROXY_KEY[m],
-    label: `Restart kube-proxy in ${m} mode on ${node.name}`,
+    name: { key: 'lab.faultName.proxyNode', args: { mode: m, node: node.name } },
     command: `${CONFIG_EDIT}  # mode: ${m === 'iptables' ? '""' : m}; ssh ${node.name} sudo systemctl restart kube-proxy`
   }));
 }
@@ -53,7 +56,7 @@ export function clusterFaults(nodes: readonly NodeView[]): FaultButton[] {
     target: 'all',
     mode: m,
     key: PROXY_KEY[m],
-    label: `Restart kube-proxy in ${m} mode on all nodes`,
+    name: { key: 'lab.faultName.proxyAll', args: { mode: m } },
     command: `${CONFIG_EDIT}  # mode: ${m === 'iptables' ? '""' : m}; ssh <node> sudo systemctl restart kube-proxy`
   }));
 }
@@ -69,52 +72,30 @@ export function nodeFaults(node: NodeView, cni: string): FaultButton[] {
   const n = node.name;
   const unit = runtimeUnit(node.runtime.name);
   const out: FaultButton[] = [];
-  const add = (action: string, key: string, label: string, command: string, danger = false) =>
-    out.push({ action, target: n, key, label: `${label} on ${n}`, command, danger });
+  const add = (action: string, key: string, command: string, danger = false) =>
+    out.push({
+      action,
+      target: n,
+      key,
+      name: { key: 'lab.faultName.onNode', args: { node: n } },
+      command,
+      danger
+    });
   if (node.kubeletRunning)
-    add('StopKubelet', 'lab.fault.stopKubelet', 'Stop kubelet', `ssh ${n} sudo systemctl stop kubelet`);
-  else
-    add('StartKubelet', 'lab.fault.startKubelet', 'Start kubelet', `ssh ${n} sudo systemctl start kubelet`);
+    add('StopKubelet', 'lab.fault.stopKubelet', `ssh ${n} sudo systemctl stop kubelet`);
+  else add('StartKubelet', 'lab.fault.startKubelet', `ssh ${n} sudo systemctl start kubelet`);
   if (node.runtime.running)
-    add(
-      'StopRuntime',
-      'lab.fault.stopRuntime',
-      'Stop container runtime',
-      `ssh ${n} sudo systemctl stop ${unit}`
-    );
-  else
-    add(
-      'StartRuntime',
-      'lab.fault.startRuntime',
-      'Start container runtime',
-      `ssh ${n} sudo systemctl start ${unit}`
-    );
-  if (!node.partitioned)
-    add('PartitionNode', 'lab.fault.partition', 'Partition node', `ssh ${n} sudo ip link set eth0 down`);
-  else add('HealNode', 'lab.fault.heal', 'Heal node network', `ssh ${n} sudo ip link set eth0 up`);
+    add('StopRuntime', 'lab.fault.stopRuntime', `ssh ${n} sudo systemctl stop ${unit}`);
+  else add('StartRuntime', 'lab.fault.startRuntime', `ssh ${n} sudo systemctl start ${unit}`);
+  if (!node.partitioned) add('PartitionNode', 'lab.fault.partition', `ssh ${n} sudo ip link set eth0 down`);
+  else add('HealNode', 'lab.fault.heal', `ssh ${n} sudo ip link set eth0 up`);
   if (node.cniInstalled)
-    add(
-      'RemoveCNI',
-      'lab.fault.removeCni',
-      'Remove CNI',
-      `ssh ${n} sudo mv /etc/cni/net.d/10-${cni}.conflist /root/`
-    );
-  else
-    add(
-      'InstallCNI',
-      'lab.fault.installCni',
-      'Install CNI',
-      `ssh ${n} sudo mv /root/10-${cni}.conflist /etc/cni/net.d/`
-    );
-  add(
-    'FillMemory',
-    'lab.fault.fillMemory',
-    'Fill memory',
-    `ssh ${n} stress-ng --vm 1 --vm-bytes 95% --vm-keep`
-  );
-  add('FillDisk', 'lab.fault.fillDisk', 'Fill disk', `ssh ${n} sudo fallocate -l 100G /var/lib/fill.img`);
+    add('RemoveCNI', 'lab.fault.removeCni', `ssh ${n} sudo mv /etc/cni/net.d/10-${cni}.conflist /root/`);
+  else add('InstallCNI', 'lab.fault.installCni', `ssh ${n} sudo mv /root/10-${cni}.conflist /etc/cni/net.d/`);
+  add('FillMemory', 'lab.fault.fillMemory', `ssh ${n} stress-ng --vm 1 --vm-bytes 95% --vm-keep`);
+  add('FillDisk', 'lab.fault.fillDisk', `ssh ${n} sudo fallocate -l 100G /var/lib/fill.img`);
   out.push(...proxyModeFaults(node));
-  add('DeleteNode', 'lab.fault.deleteNode', 'Delete node', `kubectl delete node ${n}`, true);
+  add('DeleteNode', 'lab.fault.deleteNode', `kubectl delete node ${n}`, true);
   return out;
 }
 
@@ -128,14 +109,14 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
             action: 'StopEtcdMember',
             target: m.name,
             key: 'lab.fault.stopEtcd',
-            label: `Stop etcd member ${m.name}`,
+            name: { key: 'lab.faultName.named', args: { name: m.name } },
             command: `sudo mv ${MANIFESTS}/etcd.yaml /root/  # on ${m.name}'s host`
           }
         : {
             action: 'StartEtcdMember',
             target: m.name,
             key: 'lab.fault.startEtcd',
-            label: `Start etcd member ${m.name}`,
+            name: { key: 'lab.faultName.named', args: { name: m.name } },
             command: `sudo mv /root/etcd.yaml ${MANIFESTS}/  # on ${m.name}'s host`
           }
     );
@@ -146,8 +127,7 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
     stop: string,
     start: string,
     name: string,
-    key: string,
-    title: string
+    key: string
   ) => {
     if (!present) return;
     out.push(
@@ -156,14 +136,14 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
             action: stop,
             target: name,
             key: `lab.fault.stop${key}`,
-            label: `Stop ${title}`,
+            name: { key: 'lab.faultName.plain', args: {} },
             command: `sudo mv ${MANIFESTS}/${name}.yaml /root/`
           }
         : {
             action: start,
             target: name,
             key: `lab.fault.start${key}`,
-            label: `Start ${title}`,
+            name: { key: 'lab.faultName.plain', args: {} },
             command: `sudo mv /root/${name}.yaml ${MANIFESTS}/`
           }
     );
@@ -174,8 +154,7 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
     'StopScheduler',
     'StartScheduler',
     'kube-scheduler',
-    'Scheduler',
-    'scheduler'
+    'Scheduler'
   );
   component(
     cp.controllerManager.present,
@@ -183,8 +162,7 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
     'StopControllerManager',
     'StartControllerManager',
     'kube-controller-manager',
-    'ControllerManager',
-    'controller-manager'
+    'ControllerManager'
   );
   return out;
 }
