@@ -13,6 +13,8 @@ export interface ClassRow {
   lessonKey: string;
   lesson: ResultLesson;
   file: string;
+  /** The app build that wrote the file. */
+  appVersion: string;
 }
 
 export interface Replaced {
@@ -49,6 +51,7 @@ export function mergeResults(files: { name: string; results: Results }[]): {
         lessonKey: lk,
         lesson,
         file: f.name,
+        appVersion: f.results.app.version,
         exportedAt: f.results.exportedAt
       };
       const old = byKey.get(key);
