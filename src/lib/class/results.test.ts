@@ -340,16 +340,29 @@ describe('validator and schemas/results.schema.json agree', () => {
     r.lessons[1].tasks[0].virtualMs = -5;
     expect(validateResults(r)).toEqual({
       ok: false,
-      reason: 'lessons[1].tasks[0].virtualMs: must be a number ≥ 0 or null'
+      reason: 'lessons[1].tasks[0].virtualMs: must be a number ≥ 0 or null',
+      problem: { path: 'lessons[1].tasks[0].virtualMs', code: 'ms', params: {} }
     });
     expect(parseResults('{"schema": "x"')).toMatchObject({
       ok: false,
       reason: expect.stringMatching(/^not JSON/)
     });
-    expect(parseResults('[]')).toEqual({ ok: false, reason: 'file: must be an object' });
-    expect(parseResults(JSON.stringify({ ...valid(), schema: 'nodeplane.results/v0' }))).toEqual({
+    expect(parseResults('[]')).toMatchObject({ ok: false, reason: 'file: must be an object' });
+    expect(parseResults(JSON.stringify({ ...valid(), schema: 'nodeplane.results/v0' }))).toMatchObject({
       ok: false,
       reason: 'schema: is "nodeplane.results/v0", expected "nodeplane.results/v1"'
     });
+  });
+});
+
+describe('problem wording', () => {
+  it('the English catalog words every rule as the validator does, and Russian has each rule', async () => {
+    const { PROBLEM_TEXT } = await import('./results');
+    const en = JSON.parse(readFileSync('src/lib/i18n/locales/en/class.json', 'utf8')).problem;
+    const ru = JSON.parse(readFileSync('src/lib/i18n/locales/ru/class.json', 'utf8')).problem;
+    for (const [code, text] of Object.entries(PROBLEM_TEXT)) {
+      expect(en[code]).toBe(text);
+      expect(typeof ru[code]).toBe('string');
+    }
   });
 });

@@ -176,62 +176,105 @@ export function resultsFileName(r: Results): string {
 
 // --- validation ---
 
-export type Validation = { ok: true; results: Results } | { ok: false; reason: string };
+/** What is wrong with a file: where (`lessons[1].tasks[0].virtualMs`, or `file`), and which rule. */
+export interface Problem {
+  path: string;
+  code: ProblemCode;
+  params: Record<string, string | number>;
+}
+
+/** The rules, worded in English; the class view words them in the teacher's language. */
+export const PROBLEM_TEXT = {
+  object: 'must be an object',
+  missing: 'missing "{{field}}"',
+  unknown: 'unknown field "{{field}}"',
+  string: 'must be a string',
+  empty: 'must not be empty',
+  tooLong: 'must have at most {{max}} characters',
+  control: 'must not contain control characters',
+  id: 'must be lowercase letters, digits and dashes',
+  time: 'must be a UTC time like 2026-12-03T09:30:00.000Z',
+  boolean: 'must be true or false',
+  whole: 'must be a whole number from 0 to {{max}}',
+  ms: 'must be a number ≥ 0 or null',
+  msRequired: 'must be a number ≥ 0',
+  list: 'must be a list',
+  tooMany: 'must have at most {{max}} entries',
+  status: 'must be "started" or "completed"',
+  value: 'must be a finite number or a string',
+  schema: 'is {{found}}, expected "{{expected}}"',
+  notJson: 'not JSON ({{message}})',
+  tooBig: 'larger than {{max}} bytes'
+} as const;
+export type ProblemCode = keyof typeof PROBLEM_TEXT;
+
+/** A problem in words: `path: rule` (the rule from `text`, English by default). */
+export function describeProblem(
+  p: Problem,
+  text: (code: ProblemCode, params: Problem['params']) => string = (code, params) =>
+    PROBLEM_TEXT[code].replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k] ?? ''))
+): string {
+  const rule = text(p.code, p.params);
+  return p.path ? `${p.path}: ${rule}` : rule;
+}
+
+export type Validation = { ok: true; results: Results } | { ok: false; reason: string; problem: Problem };
 
 type V = unknown;
 const isObj = (v: V): v is Record<string, V> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const len = (s: string) => [...s].length;
 
-class Invalid extends Error {}
-const fail = (path: string, what: string): never => {
-  throw new Invalid(`${path}: ${what}`);
+class Invalid extends Error {
+  constructor(readonly problem: Problem) {
+    super(describeProblem(problem));
+  }
+}
+const fail = (path: string, code: ProblemCode, params: Problem['params'] = {}): never => {
+  throw new Invalid({ path, code, params });
 };
 
 function object(v: V, path: string, keys: readonly string[]): Record<string, V> {
-  if (!isObj(v)) return fail(path, 'must be an object');
-  for (const k of keys) if (!Object.hasOwn(v, k)) fail(path, `missing "${k}"`);
-  for (const k of Object.keys(v)) if (!keys.includes(k)) fail(path, `unknown field "${k}"`);
+  if (!isObj(v)) return fail(path, 'object');
+  for (const k of keys) if (!Object.hasOwn(v, k)) fail(path, 'missing', { field: k });
+  for (const k of Object.keys(v)) if (!keys.includes(k)) fail(path, 'unknown', { field: k });
   return v;
 }
 function text(v: V, path: string, max = MAX_TEXT, min = 0): string {
-  if (typeof v !== 'string') return fail(path, 'must be a string');
-  if (len(v) < min) fail(path, min === 1 ? 'must not be empty' : `must have at least ${min} characters`);
-  if (len(v) > max) fail(path, `must have at most ${max} characters`);
+  if (typeof v !== 'string') return fail(path, 'string');
+  if (len(v) < min) fail(path, 'empty');
+  if (len(v) > max) fail(path, 'tooLong', { max });
   return v;
 }
 function plain(v: V, path: string, max: number): string {
   const s = text(v, path, max, 1);
-  if (CONTROL.test(s)) fail(path, 'must not contain control characters');
+  if (CONTROL.test(s)) fail(path, 'control');
   return s;
 }
 function id(v: V, path: string): string {
   const s = text(v, path, 100, 1);
-  if (!ID.test(s)) fail(path, 'must be lowercase letters, digits and dashes');
+  if (!ID.test(s)) fail(path, 'id');
   return s;
 }
 function time(v: V, path: string): string {
-  if (typeof v !== 'string' || !TIME.test(v))
-    return fail(path, 'must be a UTC time like 2026-12-03T09:30:00.000Z');
+  if (typeof v !== 'string' || !TIME.test(v)) return fail(path, 'time');
   return v;
 }
 function bool(v: V, path: string): boolean {
-  if (typeof v !== 'boolean') return fail(path, 'must be true or false');
+  if (typeof v !== 'boolean') return fail(path, 'boolean');
   return v;
 }
 function count(v: V, path: string, max = 1_000_000): number {
-  if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > max)
-    return fail(path, `must be a whole number from 0 to ${max}`);
+  if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > max) return fail(path, 'whole', { max });
   return v as number;
 }
 function ms(v: V, path: string): number | null {
   if (v === null) return null;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
-    return fail(path, 'must be a number ≥ 0 or null');
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return fail(path, 'ms');
   return v;
 }
 function list(v: V, path: string, max: number): V[] {
-  if (!Array.isArray(v)) return fail(path, 'must be a list');
-  if (v.length > max) fail(path, `must have at most ${max} entries`);
+  if (!Array.isArray(v)) return fail(path, 'list');
+  if (v.length > max) fail(path, 'tooMany', { max });
   return v;
 }
 
@@ -260,8 +303,7 @@ function lesson(v: V, p: string): ResultLesson {
     const k = object(o.pack, `${p}.pack`, ['id', 'version']);
     pack = { id: id(k.id, `${p}.pack.id`), version: plain(k.version, `${p}.pack.version`, 50) };
   }
-  if (o.status !== 'started' && o.status !== 'completed')
-    fail(`${p}.status`, 'must be "started" or "completed"');
+  if (o.status !== 'started' && o.status !== 'completed') fail(`${p}.status`, 'status');
   const tasks = list(o.tasks, `${p}.tasks`, MAX_ITEMS).map((t, i) => {
     const q = `${p}.tasks[${i}]`;
     const x = object(t, q, ['id', 'done', 'virtualMs', 'hints']);
@@ -277,7 +319,7 @@ function lesson(v: V, p: string): ResultLesson {
     const x = object(a, q, ['question', 'value', 'correct', 'tries']);
     let value: string | number;
     if (typeof x.value === 'number') {
-      if (!Number.isFinite(x.value)) fail(`${q}.value`, 'must be a finite number or a string');
+      if (!Number.isFinite(x.value)) fail(`${q}.value`, 'value');
       value = x.value;
     } else value = text(x.value, `${q}.value`, 1000);
     return {
@@ -305,7 +347,7 @@ function lesson(v: V, p: string): ResultLesson {
     hintsUsed: count(o.hintsUsed, `${p}.hintsUsed`),
     solutionShown: bool(o.solutionShown, `${p}.solutionShown`),
     virtualMs: ms(o.virtualMs, `${p}.virtualMs`),
-    timeSpentMs: ms(o.timeSpentMs, `${p}.timeSpentMs`) ?? fail(`${p}.timeSpentMs`, 'must be a number ≥ 0'),
+    timeSpentMs: ms(o.timeSpentMs, `${p}.timeSpentMs`) ?? fail(`${p}.timeSpentMs`, 'msRequired'),
     challenge,
     score: o.score === null ? null : count(o.score, `${p}.score`, 100),
     startedAt: time(o.startedAt, `${p}.startedAt`),
@@ -319,7 +361,7 @@ export function validateResults(v: unknown): Validation {
   try {
     const o = object(v, 'file', ['schema', 'app', 'student', 'exportedAt', 'lessons']);
     if (o.schema !== RESULTS_SCHEMA)
-      fail('schema', `is ${JSON.stringify(o.schema)}, expected "${RESULTS_SCHEMA}"`);
+      fail('schema', 'schema', { found: JSON.stringify(o.schema) ?? 'missing', expected: RESULTS_SCHEMA });
     const app = object(o.app, 'app', ['version']);
     return {
       ok: true,
@@ -332,19 +374,28 @@ export function validateResults(v: unknown): Validation {
       }
     };
   } catch (e) {
-    if (e instanceof Invalid) return { ok: false, reason: e.message };
+    if (e instanceof Invalid) return { ok: false, reason: e.message, problem: e.problem };
     throw e;
   }
 }
 
 /** Read one file's text: JSON, then the results check. */
 export function parseResults(text: string): Validation {
-  if (text.length > MAX_FILE_BYTES) return { ok: false, reason: `larger than ${MAX_FILE_BYTES} bytes` };
+  if (text.length > MAX_FILE_BYTES)
+    return invalid({ path: '', code: 'tooBig', params: { max: MAX_FILE_BYTES } });
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { ok: false, reason: `not JSON (${e instanceof Error ? e.message : String(e)})` };
+    return invalid({
+      path: '',
+      code: 'notJson',
+      params: { message: e instanceof Error ? e.message : String(e) }
+    });
   }
   return validateResults(v);
+}
+
+function invalid(problem: Problem): Validation {
+  return { ok: false, reason: describeProblem(problem), problem };
 }
