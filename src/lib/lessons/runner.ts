@@ -141,7 +141,8 @@ export class LessonRunner {
     const tasks: LessonTaskStatus[] = s.tasks.map((t) => ({
       id: t.id,
       done: t.done,
-      detail: t.done ? '' : t.detail
+      detail: t.done ? '' : t.detail,
+      ...(t.doneAt !== undefined ? { doneAt: t.doneAt } : {})
     }));
     return {
       tasks,

@@ -246,6 +246,8 @@ export interface LessonTaskStatus {
   done: boolean;
   /** Why it is not done yet, in the lesson's language ('' once done). */
   detail: string;
+  /** Virtual ms when the task first held (set once done in this session). */
+  doneAt?: number;
 }
 
 /** The lesson's state next to the cluster, as the worker evaluates it after each frame. */

@@ -47,6 +47,10 @@ export class LessonPlayer {
   tasks = $state<TaskView[]>([]);
   answers = $state<PlayerState['answers']>({});
   hints = $state<Record<string, number>>({});
+  /** Times the learner checked each question. */
+  tries = $state<Record<string, number>>({});
+  /** Virtual ms when each task was done. */
+  taskDoneAt = $state<Record<string, number>>({});
   solutionViewed = $state(false);
   solution = $state<SolutionView>({ active: false, next: 0, error: '' });
   complete = $state(false);
@@ -100,6 +104,8 @@ export class LessonPlayer {
     const s = record ? readState(record) : emptyState();
     this.answers = s.answers;
     this.hints = s.hints;
+    this.tries = s.tries ?? {};
+    this.taskDoneAt = s.taskDoneAt ?? {};
     this.solutionViewed = s.solutionViewed;
     this.timeSpentMs = s.timeSpentMs;
     this.virtualDoneAt = s.virtualDoneAt;
@@ -164,6 +170,9 @@ export class LessonPlayer {
     if (status.setupError !== this.setupError) this.setupError = status.setupError;
     if (status.watched !== this.watched) this.watched = status.watched;
     if (newly.length) {
+      const at = { ...this.taskDoneAt };
+      for (const t of newly) at[t.id] ??= t.doneAt ?? now;
+      this.taskDoneAt = at;
       this.announcement = newly.map((t) => this.taskTitle(t.id)).join('; ');
       if (this.tasks.every((t) => t.done) && !this.complete) {
         this.pauseClock();
@@ -184,6 +193,7 @@ export class LessonPlayer {
     if (!this.lab) return false;
     const r = await this.lab.lessonOp({ op: 'answer', id, value });
     const correct = r.correct ?? false;
+    this.tries = { ...this.tries, [id]: (this.tries[id] ?? 0) + 1 };
     if (!this.answers[id]?.correct) this.answers = { ...this.answers, [id]: { value, correct } };
     void this.save();
     return correct;
@@ -233,6 +243,7 @@ export class LessonPlayer {
     this.complete = false;
     this.completedLive = false;
     this.virtualDoneAt = undefined;
+    this.taskDoneAt = {};
     this.tasks = this.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
     this.resumeClock();
     await this.save();
@@ -287,7 +298,9 @@ export class LessonPlayer {
     const score = this.score();
     return {
       answers: this.answers,
+      tries: this.tries,
       hints: this.hints,
+      taskDoneAt: this.taskDoneAt,
       solutionViewed: this.solutionViewed,
       timeSpentMs: Math.round(this.spent()),
       ...(this.virtualDoneAt !== undefined ? { virtualDoneAt: this.virtualDoneAt } : {}),

@@ -13,7 +13,11 @@ export const MAX_SAVED_ACTIONS = 2000;
 
 export interface PlayerState {
   answers: Record<string, { value: string | number; correct: boolean }>;
+  /** Times the learner checked each question's answer (records before this field have none). */
+  tries?: Record<string, number>;
   hints: Record<string, number>;
+  /** Virtual ms of the lab clock when each task was done (records before this field have none). */
+  taskDoneAt?: Record<string, number>;
   solutionViewed: boolean;
   /** Wall-clock milliseconds the lesson page was open and visible. */
   timeSpentMs: number;
@@ -55,6 +59,18 @@ export function readState(record: ProgressRecord | undefined): PlayerState {
   if (isObj(raw.hints)) {
     for (const [k, v] of Object.entries(raw.hints))
       if (Number.isInteger(v) && (v as number) > 0) s.hints[k] = v as number;
+  }
+  if (isObj(raw.tries)) {
+    const tries: Record<string, number> = {};
+    for (const [k, v] of Object.entries(raw.tries))
+      if (Number.isInteger(v) && (v as number) > 0) tries[k] = v as number;
+    s.tries = tries;
+  }
+  if (isObj(raw.taskDoneAt)) {
+    const at: Record<string, number> = {};
+    for (const [k, v] of Object.entries(raw.taskDoneAt))
+      if (typeof v === 'number' && Number.isFinite(v) && v >= 0) at[k] = v;
+    s.taskDoneAt = at;
   }
   s.solutionViewed = raw.solutionViewed === true;
   if (typeof raw.timeSpentMs === 'number' && raw.timeSpentMs >= 0) s.timeSpentMs = raw.timeSpentMs;
