@@ -153,15 +153,21 @@ export function scheduleOne(
         // exactly where the one-node-at-a-time walk would.
         while (feasible.length < want && processed < numAll) {
           const chunk = Math.min(want - feasible.length, numAll - processed);
-          const cand = new Array<NodeInfo>(chunk);
+          const from = (start + processed) % numAll;
+          const cand =
+            from + chunk <= numAll
+              ? nodes.slice(from, from + chunk)
+              : nodes.slice(from).concat(nodes.slice(0, from + chunk - numAll));
           const out = new Array<Status | null>(chunk).fill(null);
-          for (let k = 0; k < chunk; k++) cand[k] = nodes[(start + processed + k) % numAll];
           fw.runFilterBatch(state, pod, cand, out, h, active);
+          let passed = 0;
           for (let k = 0; k < chunk; k++) {
             const st = out[k];
             if (st) statuses.set(cand[k].name, st);
-            else feasible.push(cand[k]);
+            else passed++;
           }
+          if (passed === chunk && feasible.length === 0) feasible = cand;
+          else for (let k = 0; k < chunk; k++) if (out[k] === null) feasible.push(cand[k]);
           processed += chunk;
         }
       }
@@ -169,9 +175,9 @@ export function scheduleOne(
       if (attempt) attempt.evaluatedNodes = processed;
     } else if (attempt) attempt.evaluatedNodes = 1;
   }
-  const unschedulablePlugins = [...new Set([...statuses.values()].map((s) => s.plugin ?? ''))].filter(
-    Boolean
-  );
+  const unschedulablePlugins = statuses.size
+    ? [...new Set([...statuses.values()].map((s) => s.plugin ?? ''))].filter(Boolean)
+    : [];
   if (!feasible.length) {
     let postMsg = '';
     let nominatedNodeName: string | undefined;
@@ -251,20 +257,21 @@ function scoreAndSelect(
     if (attempt) attempt.preScore[p.name] = { code: st.code, reasons: st.reasons };
     if (st.code === 'Skip') skipped.add(p.name);
   }
-  const total = new Array<number>(feasible.length).fill(0);
+  const n = feasible.length;
+  const total = new Array<number>(n).fill(0);
   const plugins = fw.points.score;
-  const scores = new Array<number>(feasible.length);
+  const scores = new Array<number>(n).fill(0);
   for (let j = 0; j < plugins.length; j++) {
     const p = plugins[j];
-    if (skipped.has(p.name)) continue;
+    if (skipped.size && skipped.has(p.name)) continue;
     if (p.scoreAll) p.scoreAll(state, pod, feasible, scores, h);
     else for (let i = 0; i < feasible.length; i++) scores[i] = p.score!(state, pod, feasible[i], h);
     const raw = attempt ? scores.slice() : null;
     p.normalizeScore?.(state, pod, scores, feasible);
     const w = fw.weights[j];
-    for (let i = 0; i < feasible.length; i++) {
-      total[i] += scores[i] * w;
-      if (attempt) {
+    for (let i = 0; i < n; i++) total[i] += scores[i] * w;
+    if (attempt) {
+      for (let i = 0; i < n; i++) {
         const e = attempt.nodes[feasible[i].name];
         e.rawScore[p.name] = raw![i];
         e.score[p.name] = scores[i];

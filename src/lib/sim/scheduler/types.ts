@@ -2,7 +2,7 @@
  * The scheduling framework's vocabulary (k8s.io/kube-scheduler/framework): status codes, the
  * per-node cache entry (NodeInfo), the plugin contract and the recorded explanation of an attempt.
  */
-import type { KubeObject } from '../api/types';
+import type { KubeObject, Taint } from '../api/types';
 import type { ResourceVector } from './resources';
 
 /** Status codes with upstream's names. UnschedulableAndUnresolvable rules a node out of preemption. */
@@ -44,6 +44,9 @@ export interface NodeInfo {
   name: string;
   node: KubeObject;
   labels: Record<string, string>;
+  /** `spec.taints` and `spec.unschedulable`, read once per Node object (filters read them per pod). */
+  taints: readonly Taint[];
+  unschedulable: boolean;
   allocatable: ResourceVector;
   requested: ResourceVector;
   nonZeroRequested: { cpu: number; memory: number };
@@ -92,8 +95,11 @@ export interface Plugin {
   readonly name: string;
   preFilter?(state: CycleState, pod: PodInfo, h: Handle): Status | null;
   filter?(state: CycleState, pod: PodInfo, node: NodeInfo, h: Handle): Status | null;
-  /** Filter the nodes whose `out` entry is still null; set a failure Status where one fails. */
-  filterAll?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], out: (Status | null)[], h: Handle): void;
+  /**
+   * Filter the nodes whose `out` entry is still null; set a failure Status where one fails and
+   * return how many it set (the same verdicts as `filter` node by node).
+   */
+  filterAll?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], out: (Status | null)[], h: Handle): number;
   postFilter?(state: CycleState, pod: PodInfo, statuses: Map<string, Status>, h: Handle): PostFilterResult;
   preScore?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], h: Handle): Status | null;
   score?(state: CycleState, pod: PodInfo, node: NodeInfo, h: Handle): number;

@@ -40,11 +40,23 @@ export function create(args: BalancedAllocationArgs = {}): Plugin {
   const resources = args.resources ?? defaultResources();
   const ar: number[] = new Array(resources.length * 2).fill(0);
   const fractions: number[] = new Array(resources.length).fill(0);
-  const score = (pod: PodInfo, node: NodeInfo): number => {
+  const general = (pod: PodInfo, node: NodeInfo): number => {
     for (let i = 0; i < resources.length; i++)
       allocatableAndRequested(node, pod, resources[i].name, true, ar, i);
     return balancedResourceScorer(ar, fractions);
   };
+  // The default (cpu and memory): balancedResourceScorer's two-resource case read straight from
+  // the vectors, the same arithmetic in the same order.
+  const cpuMemory = resources.length === 2 && resources[0].name === 'cpu' && resources[1].name === 'memory';
+  const twoResources = (pod: PodInfo, node: NodeInfo): number => {
+    const ac = node.allocatable.cpu;
+    const am = node.allocatable.memory;
+    if (ac === 0 || am === 0) return general(pod, node);
+    const fc = Math.min((node.requested.cpu + pod.requests.cpu) / ac, 1);
+    const fm = Math.min((node.requested.memory + pod.requests.memory) / am, 1);
+    return Math.trunc((1 - Math.abs((fc - fm) / 2)) * MAX_NODE_SCORE);
+  };
+  const score = cpuMemory ? twoResources : general;
   return {
     name: Name,
     preScore(_s, pod) {
@@ -54,7 +66,8 @@ export function create(args: BalancedAllocationArgs = {}): Plugin {
     },
     score: (_s, pod, node) => score(pod, node),
     scoreAll(_s, pod, nodes, out) {
-      for (let i = 0; i < nodes.length; i++) out[i] = score(pod, nodes[i]);
+      if (cpuMemory) for (let i = 0; i < nodes.length; i++) out[i] = twoResources(pod, nodes[i]);
+      else for (let i = 0; i < nodes.length; i++) out[i] = general(pod, nodes[i]);
     }
   };
 }

@@ -166,7 +166,33 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
       reasons: fit.reasons
     };
   };
-  const score = (pod: PodInfo, node: NodeInfo): number => {
+  // The default (cpu and memory, LeastAllocated) read straight from the vectors: the same
+  // arithmetic as the general loop below without its per-resource name tests.
+  const cpuMemory =
+    strategyCode === 0 &&
+    resources.length === 2 &&
+    resources[0].name === 'cpu' &&
+    resources[1].name === 'memory';
+  const wCpu = resources[0]?.weight ?? 0;
+  const wMem = resources[1]?.weight ?? 0;
+  const leastCpuMemory = (pod: PodInfo, node: NodeInfo): number => {
+    const ac = node.allocatable.cpu;
+    const am = node.allocatable.memory;
+    let nodeScore = 0;
+    let weightSum = 0;
+    if (ac !== 0) {
+      const req = node.nonZeroRequested.cpu + pod.nonZero.cpu;
+      nodeScore += (req > ac ? 0 : Math.trunc(((ac - req) * MAX_NODE_SCORE) / ac)) * wCpu;
+      weightSum += wCpu;
+    }
+    if (am !== 0) {
+      const req = node.nonZeroRequested.memory + pod.nonZero.memory;
+      nodeScore += (req > am ? 0 : Math.trunc(((am - req) * MAX_NODE_SCORE) / am)) * wMem;
+      weightSum += wMem;
+    }
+    return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
+  };
+  const general = (pod: PodInfo, node: NodeInfo): number => {
     let nodeScore = 0;
     let weightSum = 0;
     for (let i = 0; i < resources.length; i++) {
@@ -193,15 +219,43 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
     if (weightSum === 0) return 0;
     return strategyCode === 2 ? Math.round(nodeScore / weightSum) : Math.trunc(nodeScore / weightSum);
   };
+  const score = cpuMemory ? leastCpuMemory : general;
   return {
     name: Name,
     filter: (_s, pod, node) => filter(pod, node),
     filterAll(_s, pod, nodes, out) {
-      for (let k = 0; k < nodes.length; k++) if (out[k] === null) out[k] = filter(pod, nodes[k]);
+      // Without extended resources a node that passes the four fixed checks of fitsRequest fits;
+      // only the others go through it (for their reasons).
+      const r = pod.requests;
+      let plain = true;
+      for (const name in r.scalar) if (r.scalar[name] !== 0) plain = false;
+      let failed = 0;
+      for (let k = 0; k < nodes.length; k++) {
+        if (out[k] !== null) continue;
+        const node = nodes[k];
+        if (plain) {
+          const alloc = node.allocatable;
+          const used = node.requested;
+          if (
+            !(node.pods.length + 1 > alloc.pods) &&
+            !(r.cpu > 0 && r.cpu > alloc.cpu - used.cpu) &&
+            !(r.memory > 0 && r.memory > alloc.memory - used.memory) &&
+            !(r.ephemeralStorage > 0 && r.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage)
+          )
+            continue;
+        }
+        const st = filter(pod, node);
+        if (st) {
+          out[k] = st;
+          failed++;
+        }
+      }
+      return failed;
     },
     score: (_s, pod, node) => score(pod, node),
     scoreAll(_s, pod, nodes, out) {
-      for (let i = 0; i < nodes.length; i++) out[i] = score(pod, nodes[i]);
+      if (cpuMemory) for (let i = 0; i < nodes.length; i++) out[i] = leastCpuMemory(pod, nodes[i]);
+      else for (let i = 0; i < nodes.length; i++) out[i] = general(pod, nodes[i]);
     }
   };
 }

@@ -8,7 +8,7 @@ const unschedulableTaint = { key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' };
 
 export function create(): Plugin {
   const filter = (pod: PodInfo, node: NodeInfo): Status | null => {
-    if (!node.node.spec?.unschedulable) return null;
+    if (!node.unschedulable) return null;
     if (tolerationsTolerateTaint(pod.pod.spec?.tolerations, unschedulableTaint)) return null;
     return status('UnschedulableAndUnresolvable', ErrReasonUnschedulable);
   };
@@ -16,7 +16,16 @@ export function create(): Plugin {
     name: Name,
     filter: (_s, pod, node) => filter(pod, node),
     filterAll(_s, pod, nodes, out) {
-      for (let k = 0; k < nodes.length; k++) if (out[k] === null) out[k] = filter(pod, nodes[k]);
+      let failed = 0;
+      for (let k = 0; k < nodes.length; k++) {
+        if (out[k] !== null || !nodes[k].unschedulable) continue;
+        const st = filter(pod, nodes[k]);
+        if (st) {
+          out[k] = st;
+          failed++;
+        }
+      }
+      return failed;
     }
   };
 }

@@ -17,11 +17,10 @@ export function untoleratedReason(taint: Taint, minor: number): string {
 }
 
 const preScoreKey = 'PreScore' + Name;
-const NO_TAINTS: Taint[] = [];
 
 export function create(_args: unknown, ctx: { minor: number }): Plugin {
   const filter = (tols: Toleration[] | undefined, node: NodeInfo): Status | null => {
-    const taints = (node.node.spec?.taints ?? NO_TAINTS) as Taint[];
+    const taints = node.taints;
     for (let i = 0; i < taints.length; i++) {
       const t = taints[i];
       if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
@@ -32,7 +31,7 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
     return null;
   };
   const score = (tols: Toleration[], node: NodeInfo): number => {
-    const taints = (node.node.spec?.taints ?? NO_TAINTS) as Taint[];
+    const taints = node.taints;
     let n = 0;
     for (let i = 0; i < taints.length; i++) {
       const t = taints[i];
@@ -46,7 +45,16 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
     filter: (_s, pod, node) => filter(pod.pod.spec?.tolerations, node),
     filterAll(_s, pod, nodes, out) {
       const tols = pod.pod.spec?.tolerations as Toleration[] | undefined;
-      for (let k = 0; k < nodes.length; k++) if (out[k] === null) out[k] = filter(tols, nodes[k]);
+      let failed = 0;
+      for (let k = 0; k < nodes.length; k++) {
+        if (out[k] !== null || nodes[k].taints.length === 0) continue;
+        const st = filter(tols, nodes[k]);
+        if (st) {
+          out[k] = st;
+          failed++;
+        }
+      }
+      return failed;
     },
     preScore(state, pod) {
       const tols = ((pod.pod.spec?.tolerations ?? []) as Toleration[]).filter(
@@ -58,7 +66,7 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
     score: (state, _pod, node) => score((state.get(preScoreKey) ?? []) as Toleration[], node),
     scoreAll(state, _pod, nodes, out) {
       const tols = (state.get(preScoreKey) ?? []) as Toleration[];
-      for (let i = 0; i < nodes.length; i++) out[i] = score(tols, nodes[i]);
+      for (let i = 0; i < nodes.length; i++) out[i] = nodes[i].taints.length ? score(tols, nodes[i]) : 0;
     },
     normalizeScore(_s, _p, scores) {
       normalizeByMax(scores, true);
