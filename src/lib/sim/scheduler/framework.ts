@@ -104,12 +104,13 @@ export class Framework {
     nodes: NodeInfo[],
     out: (Status | null)[],
     h: Handle,
-    active: Plugin[]
+    active: Plugin[],
+    at?: Int32Array
   ): void {
     for (let j = 0; j < active.length; j++) {
       const p = active[j];
       let failed = 0;
-      if (p.filterAll) failed = p.filterAll(state, pod, nodes, out, h);
+      if (p.filterAll) failed = p.filterAll(state, pod, nodes, out, h, at);
       else {
         for (let k = 0; k < nodes.length; k++) {
           if (out[k] !== null) continue;

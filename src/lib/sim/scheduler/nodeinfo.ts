@@ -4,6 +4,7 @@
  * zones interleaved round-robin).
  */
 import type { KubeObject, Taint } from '../api/types';
+import { NodeColumns } from './columns';
 import { addResource, emptyVector, podRequests, vectorFromList } from './resources';
 import type { Handle, NodeInfo, PodInfo } from './types';
 
@@ -156,8 +157,10 @@ export function buildHandle(
     nodeByName.set(n.name, n);
     for (const img of n.images.keys()) imageNodeCount.set(img, (imageNodeCount.get(img) ?? 0) + 1);
   }
+  const ordered = nodeTreeOrder(nodes);
   return {
-    nodes: nodeTreeOrder(nodes),
+    nodes: ordered,
+    columns: new NodeColumns(ordered),
     nodeByName,
     imageNodeCount,
     minor: src.minor,

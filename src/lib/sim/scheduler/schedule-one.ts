@@ -74,7 +74,7 @@ export function scheduleOne(
   const h: Handle = {
     ...baseHandle,
     randomInt: opts.randomInt,
-    runFilters: (p, node, nodes) => fw.filtersFor(p, node, { ...baseHandle, nodes })
+    runFilters: (p, node, nodes) => fw.filtersFor(p, node, { ...baseHandle, nodes, columns: undefined })
   };
   const nodes = h.nodes;
   const numAll = nodes.length;
@@ -120,6 +120,8 @@ export function scheduleOne(
   const preRecord: FilterRecord | undefined = attempt ? attempt.preFilter : undefined;
   const preSt = fw.runPreFilter(state, pod, h, skipped, preRecord);
   let feasible: NodeInfo[] = [];
+  /** Positions of the feasible nodes in `nodes` (and h.columns), when the walk found them. */
+  let feasibleAt: Int32Array | undefined;
   if (preSt) {
     for (const n of nodes) statuses.set(n.name, preSt);
   } else {
@@ -139,18 +141,24 @@ export function scheduleOne(
       let processed = 0;
       const start = next % numAll;
       if (attempt) {
+        const at: number[] = [];
         for (let i = 0; i < numAll && feasible.length < want; i++) {
           const n = nodes[(start + i) % numAll];
           processed++;
           const rec = (attempt.nodes[n.name] = emptyExplanation()).filter;
           const st = fw.runFilter(state, pod, n, h, active, rec, skipped);
           if (st) statuses.set(n.name, st);
-          else feasible.push(n);
+          else {
+            feasible.push(n);
+            at.push((start + i) % numAll);
+          }
         }
+        feasibleAt = Int32Array.from(at);
       } else {
         // Same verdicts without recording: each plugin filters a chunk of nodes in one loop.
         // A chunk never holds more nodes than feasible ones still wanted, so the walk stops
         // exactly where the one-node-at-a-time walk would.
+        const at: number[] = [];
         while (feasible.length < want && processed < numAll) {
           const chunk = Math.min(want - feasible.length, numAll - processed);
           const from = (start + processed) % numAll;
@@ -158,18 +166,31 @@ export function scheduleOne(
             from + chunk <= numAll
               ? nodes.slice(from, from + chunk)
               : nodes.slice(from).concat(nodes.slice(0, from + chunk - numAll));
+          const pos = new Int32Array(chunk);
+          for (let k = 0; k < chunk; k++) pos[k] = (from + k) % numAll;
           const out = new Array<Status | null>(chunk).fill(null);
-          fw.runFilterBatch(state, pod, cand, out, h, active);
+          fw.runFilterBatch(state, pod, cand, out, h, active, pos);
           let passed = 0;
           for (let k = 0; k < chunk; k++) {
             const st = out[k];
             if (st) statuses.set(cand[k].name, st);
             else passed++;
           }
-          if (passed === chunk && feasible.length === 0) feasible = cand;
-          else for (let k = 0; k < chunk; k++) if (out[k] === null) feasible.push(cand[k]);
+          if (passed === chunk && feasible.length === 0) {
+            feasible = cand;
+            feasibleAt = pos;
+          } else {
+            if (feasibleAt) at.push(...feasibleAt);
+            feasibleAt = undefined;
+            for (let k = 0; k < chunk; k++)
+              if (out[k] === null) {
+                feasible.push(cand[k]);
+                at.push(pos[k]);
+              }
+          }
           processed += chunk;
         }
+        if (!feasibleAt) feasibleAt = Int32Array.from(at);
       }
       next = (start + processed) % numAll;
       if (attempt) attempt.evaluatedNodes = processed;
@@ -212,7 +233,7 @@ export function scheduleOne(
   }
   let selected: NodeInfo;
   if (feasible.length === 1) selected = feasible[0];
-  else selected = scoreAndSelect(fw, state, pod, feasible, h, opts, attempt);
+  else selected = scoreAndSelect(fw, state, pod, feasible, feasibleAt, h, opts, attempt);
   for (const p of fw.points.reserve) {
     const st = p.reserve!(state, pod, selected.name);
     if (st && st.code !== 'Success') {
@@ -246,6 +267,7 @@ function scoreAndSelect(
   state: CycleState,
   pod: PodInfo,
   feasible: NodeInfo[],
+  at: Int32Array | undefined,
   h: Handle,
   opts: CycleOptions,
   attempt: SchedulingAttempt | null
@@ -264,7 +286,7 @@ function scoreAndSelect(
   for (let j = 0; j < plugins.length; j++) {
     const p = plugins[j];
     if (skipped.size && skipped.has(p.name)) continue;
-    if (p.scoreAll) p.scoreAll(state, pod, feasible, scores, h);
+    if (p.scoreAll) p.scoreAll(state, pod, feasible, scores, h, at);
     else for (let i = 0; i < feasible.length; i++) scores[i] = p.score!(state, pod, feasible[i], h);
     const raw = attempt ? scores.slice() : null;
     p.normalizeScore?.(state, pod, scores, feasible);

@@ -3,6 +3,7 @@
  * per-node cache entry (NodeInfo), the plugin contract and the recorded explanation of an attempt.
  */
 import type { KubeObject, Taint } from '../api/types';
+import type { NodeColumns } from './columns';
 import type { ResourceVector } from './resources';
 
 /** Status codes with upstream's names. UnschedulableAndUnresolvable rules a node out of preemption. */
@@ -74,6 +75,8 @@ export interface Handle {
   stats: { podsWithAffinity: number; podsWithRequiredAntiAffinity: number };
   /** Minor Kubernetes version (35 for v1.35). */
   minor: number;
+  /** The `nodes`' hot numbers by position (absent in views with copied nodes). */
+  columns?: NodeColumns;
   /** Run the profile's PreFilter and Filter plugins for `pod` on `node` in the `nodes` view (preemption). */
   runFilters?(pod: PodInfo, node: NodeInfo, nodes: NodeInfo[]): Status | null;
   /** An integer in [0, n) from the scenario's seeded random. */
@@ -99,12 +102,29 @@ export interface Plugin {
    * Filter the nodes whose `out` entry is still null; set a failure Status where one fails and
    * return how many it set (the same verdicts as `filter` node by node).
    */
-  filterAll?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], out: (Status | null)[], h: Handle): number;
+  filterAll?(
+    state: CycleState,
+    pod: PodInfo,
+    nodes: NodeInfo[],
+    out: (Status | null)[],
+    h: Handle,
+    at?: Int32Array
+  ): number;
   postFilter?(state: CycleState, pod: PodInfo, statuses: Map<string, Status>, h: Handle): PostFilterResult;
   preScore?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], h: Handle): Status | null;
   score?(state: CycleState, pod: PodInfo, node: NodeInfo, h: Handle): number;
-  /** Score every node into `out` (same result as `score` per node; one monomorphic loop per plugin). */
-  scoreAll?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], out: number[], h: Handle): void;
+  /**
+   * Score every node into `out` (same result as `score` per node; one monomorphic loop per plugin).
+   * `at`, when given, holds each node's position in `h.columns` (batch filters take it too).
+   */
+  scoreAll?(
+    state: CycleState,
+    pod: PodInfo,
+    nodes: NodeInfo[],
+    out: number[],
+    h: Handle,
+    at?: Int32Array
+  ): void;
   normalizeScore?(state: CycleState, pod: PodInfo, scores: number[], nodes: NodeInfo[]): void;
   reserve?(state: CycleState, pod: PodInfo, node: string): Status | null;
   unreserve?(state: CycleState, pod: PodInfo, node: string): void;

@@ -1,5 +1,6 @@
 /** NodeUnschedulable (Filter): `spec.unschedulable` nodes, unless the pod tolerates the unschedulable taint. */
 import { TAINT_UNSCHEDULABLE, tolerationsTolerateTaint } from '../../api/corev1/taints';
+import { FLAG_UNSCHEDULABLE as UNSCHEDULABLE } from '../columns';
 import { status, type NodeInfo, type Plugin, type PodInfo, type Status } from '../types';
 
 export const Name = 'NodeUnschedulable';
@@ -15,10 +16,12 @@ export function create(): Plugin {
   return {
     name: Name,
     filter: (_s, pod, node) => filter(pod, node),
-    filterAll(_s, pod, nodes, out) {
+    filterAll(_s, pod, nodes, out, h, at) {
+      const flags = at && h.columns ? h.columns.flags : null;
       let failed = 0;
       for (let k = 0; k < nodes.length; k++) {
-        if (out[k] !== null || !nodes[k].unschedulable) continue;
+        if (out[k] !== null) continue;
+        if (flags ? (flags[at![k]] & UNSCHEDULABLE) === 0 : !nodes[k].unschedulable) continue;
         const st = filter(pod, nodes[k]);
         if (st) {
           out[k] = st;

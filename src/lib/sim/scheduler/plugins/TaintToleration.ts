@@ -5,6 +5,7 @@
 import type { Taint, Toleration } from '../../api/types';
 import { normalizeByMax } from '../helpers';
 import { tolerationsTolerateTaint } from '../../api/corev1/taints';
+import { FLAG_TAINTED as TAINTED } from '../columns';
 import { status, type NodeInfo, type Plugin, type Status } from '../types';
 
 export const Name = 'TaintToleration';
@@ -43,11 +44,13 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
   return {
     name: Name,
     filter: (_s, pod, node) => filter(pod.pod.spec?.tolerations, node),
-    filterAll(_s, pod, nodes, out) {
+    filterAll(_s, pod, nodes, out, h, at) {
       const tols = pod.pod.spec?.tolerations as Toleration[] | undefined;
+      const flags = at && h.columns ? h.columns.flags : null;
       let failed = 0;
       for (let k = 0; k < nodes.length; k++) {
-        if (out[k] !== null || nodes[k].taints.length === 0) continue;
+        if (out[k] !== null) continue;
+        if (flags ? (flags[at![k]] & TAINTED) === 0 : nodes[k].taints.length === 0) continue;
         const st = filter(tols, nodes[k]);
         if (st) {
           out[k] = st;
@@ -64,9 +67,13 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
       return null;
     },
     score: (state, _pod, node) => score((state.get(preScoreKey) ?? []) as Toleration[], node),
-    scoreAll(state, _pod, nodes, out) {
+    scoreAll(state, _pod, nodes, out, h, at) {
       const tols = (state.get(preScoreKey) ?? []) as Toleration[];
-      for (let i = 0; i < nodes.length; i++) out[i] = nodes[i].taints.length ? score(tols, nodes[i]) : 0;
+      const flags = at && h.columns ? h.columns.flags : null;
+      for (let i = 0; i < nodes.length; i++) {
+        const tainted = flags ? (flags[at![i]] & TAINTED) !== 0 : nodes[i].taints.length > 0;
+        out[i] = tainted ? score(tols, nodes[i]) : 0;
+      }
     },
     normalizeScore(_s, _p, scores) {
       normalizeByMax(scores, true);
