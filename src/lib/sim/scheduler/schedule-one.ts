@@ -57,6 +57,28 @@ export interface CycleResult {
   nextStartNodeIndex: number;
 }
 
+/**
+ * Scratch arrays reused from cycle to cycle (one cycle runs at a time; nothing keeps them): the
+ * filter verdicts of a batch, the positions 0..n-1, the weighted totals and one plugin's scores.
+ */
+let verdicts: (Status | null)[] = [];
+let iota = new Int32Array(0);
+let totals = new Float64Array(0);
+let scoreBuf: number[] = [];
+
+function positions(from: number, count: number, numAll: number): Int32Array {
+  if (from + count <= numAll) {
+    if (iota.length < numAll) {
+      iota = new Int32Array(numAll);
+      for (let i = 0; i < numAll; i++) iota[i] = i;
+    }
+    return iota.subarray(from, from + count);
+  }
+  const pos = new Int32Array(count);
+  for (let k = 0; k < count; k++) pos[k] = (from + k) % numAll;
+  return pos;
+}
+
 const emptyExplanation = (): NodeExplanation => ({
   filter: {},
   score: {},
@@ -100,7 +122,11 @@ export function scheduleOne(
       if (r.nominatedNodeName) attempt.nominatedNodeName = r.nominatedNodeName;
       if (r.victims?.length) attempt.victims = r.victims.map((v) => v.key);
     }
-    return { ...r, attempt, nextStartNodeIndex: next };
+    // Every caller passes a fresh literal: complete it in place (same keys, same order as a copy).
+    const res = r as CycleResult;
+    res.attempt = attempt;
+    res.nextStartNodeIndex = next;
+    return res;
   };
   const state: CycleState = new Map();
   const skipped = new Set<string>();
@@ -166,9 +192,10 @@ export function scheduleOne(
             from + chunk <= numAll
               ? nodes.slice(from, from + chunk)
               : nodes.slice(from).concat(nodes.slice(0, from + chunk - numAll));
-          const pos = new Int32Array(chunk);
-          for (let k = 0; k < chunk; k++) pos[k] = (from + k) % numAll;
-          const out = new Array<Status | null>(chunk).fill(null);
+          const pos = positions(from, chunk, numAll);
+          if (verdicts.length < chunk) verdicts = new Array<Status | null>(chunk).fill(null);
+          else verdicts.fill(null, 0, chunk);
+          const out = verdicts;
           fw.runFilterBatch(state, pod, cand, out, h, active, pos);
           let passed = 0;
           for (let k = 0; k < chunk; k++) {
@@ -280,9 +307,12 @@ function scoreAndSelect(
     if (st.code === 'Skip') skipped.add(p.name);
   }
   const n = feasible.length;
-  const total = new Array<number>(n).fill(0);
+  if (totals.length < n) totals = new Float64Array(n);
+  else totals.fill(0, 0, n);
+  const total = totals;
   const plugins = fw.points.score;
-  const scores = new Array<number>(n).fill(0);
+  if (scoreBuf.length !== n) scoreBuf = new Array<number>(n).fill(0);
+  const scores = scoreBuf;
   for (let j = 0; j < plugins.length; j++) {
     const p = plugins[j];
     if (skipped.size && skipped.has(p.name)) continue;
@@ -304,7 +334,7 @@ function scoreAndSelect(
   // selectHost: reservoir sampling keeps every top-scoring node equally likely.
   let best = 0;
   let count = 1;
-  for (let i = 1; i < feasible.length; i++) {
+  for (let i = 1; i < n; i++) {
     if (total[i] > total[best]) {
       best = i;
       count = 1;
