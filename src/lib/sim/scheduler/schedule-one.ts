@@ -93,11 +93,7 @@ export function scheduleOne(
   pod: PodInfo,
   opts: CycleOptions
 ): CycleResult {
-  const h: Handle = {
-    ...baseHandle,
-    randomInt: opts.randomInt,
-    runFilters: (p, node, nodes) => fw.filtersFor(p, node, { ...baseHandle, nodes, columns: undefined })
-  };
+  const h = baseHandle;
   const nodes = h.nodes;
   const numAll = nodes.length;
   const explain = opts.explain;
@@ -230,8 +226,14 @@ export function scheduleOne(
     let postMsg = '';
     let nominatedNodeName: string | undefined;
     let victims: { key: string; node: string }[] | undefined;
+    // PostFilter (preemption) also draws random numbers and runs the filters on copied nodes.
+    const post: Handle = {
+      ...baseHandle,
+      randomInt: opts.randomInt,
+      runFilters: (p, node, nodes) => fw.filtersFor(p, node, { ...baseHandle, nodes, columns: undefined })
+    };
     for (const p of fw.points.postFilter) {
-      const r = p.postFilter!(state, pod, statuses, h);
+      const r = p.postFilter!(state, pod, statuses, post);
       if (attempt) {
         attempt.postFilter = { code: r.status.code, reasons: r.status.reasons };
         if (r.nodeStatuses?.size) {
