@@ -11,6 +11,7 @@ import { defaultConfig } from '../config';
 import { dataplane } from './dataplane';
 import { installNetworking, installServiceAllocator, kubeProxyOf } from './index';
 import { IptablesProxier, buildIptables, renderIptablesSave } from './iptables';
+import { renderIptablesList } from './listing';
 import { IpvsProxier, buildIpvs, renderIpvsadm } from './ipvs';
 import type { EndpointInfo, ServicePortInfo } from './model';
 import { NftablesProxier, buildNftables, renderNft } from './nftables';
@@ -111,6 +112,23 @@ describe('partial sync renders what a full sync renders', () => {
     expect(renderIptablesSave(built.tables, WALL)).toBe(
       renderIptablesSave(buildIptables(next, NODE).tables, WALL)
     );
+  });
+
+  it("iptables -L counts each chain's references and lists its rules as a per-chain scan does", () => {
+    const nat = buildIptables(
+      Array.from({ length: 60 }, (_, i) => port(i)),
+      NODE
+    ).tables.nat;
+    const text = renderIptablesList(nat);
+    for (const c of nat.chains) {
+      // The definition: rules whose spec jumps to the chain, at the end or followed by a space.
+      const refs = nat.rules.filter((r) => r.spec.endsWith(`-j ${c}`) || r.spec.includes(`-j ${c} `)).length;
+      expect(text).toContain(`Chain ${c} (${refs} references)\n`);
+      expect(renderIptablesList(nat, c).split('\n').length - 3).toBe(
+        nat.rules.filter((r) => r.chain === c).length
+      );
+    }
+    expect(text).toContain('Chain KUBE-MARK-MASQ (');
   });
 
   it('a node shell sees the same rules after a partial sync as after a full one', () => {
