@@ -51,16 +51,19 @@ interface Proxiers {
   ipvs: IpvsProxier;
   nftables: NftablesProxier;
 }
-const proxiers = new WeakMap<object, Proxiers>();
+/**
+ * What kube-proxy programmed last time, per mode (derived data, not component state), for the
+ * nodes looked at most recently: a ruleset of 2,000 Services is megabytes, so only a few are kept.
+ */
+const proxiers = new Map<object, Proxiers>();
+const KEPT_PROXIERS = 4;
 
-/** What each kube-proxy programmed last time, per mode (derived data, not component state). */
 function proxiersOf(kp: object): Proxiers {
   let p = proxiers.get(kp);
-  if (!p)
-    proxiers.set(
-      kp,
-      (p = { iptables: new IptablesProxier(), ipvs: new IpvsProxier(), nftables: new NftablesProxier() })
-    );
+  if (p) proxiers.delete(kp);
+  else p = { iptables: new IptablesProxier(), ipvs: new IpvsProxier(), nftables: new NftablesProxier() };
+  proxiers.set(kp, p);
+  while (proxiers.size > KEPT_PROXIERS) proxiers.delete(proxiers.keys().next().value!);
   return p;
 }
 
