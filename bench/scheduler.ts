@@ -13,6 +13,8 @@ import { newPodInfo } from '../src/lib/sim/scheduler/nodeinfo';
 import { scheduleOne } from '../src/lib/sim/scheduler/schedule-one';
 
 const ZONES = ['zone-a', 'zone-b', 'zone-c'];
+/** Issue #21: pods per CPU second with the default profile, at every size. */
+export const TARGET_PODS_PER_CPU_SECOND = 15_000;
 
 function makeNode(i: number): KubeObject {
   const name = `node-${i}`;
@@ -111,10 +113,12 @@ export async function run(): Promise<string[]> {
     const [n, p] = size.split('x').map(Number);
     const f = measure(n, p);
     // CPU time is reported too: on a shared machine wall time also measures the neighbours.
+    const perCpu = Math.round(f.scheduled / f.cpuSeconds);
     lines.push(
       `default profile, ${f.nodes} nodes / ${f.pods} pods: ${f.scheduled} scheduled in ${f.seconds.toFixed(2)} s wall ` +
         `(${f.cpuSeconds.toFixed(2)} s CPU) = ${Math.round(f.scheduled / f.seconds)} pods/s wall, ` +
-        `${Math.round(f.scheduled / f.cpuSeconds)} pods/s CPU (peak RSS ${f.peakRssMiB.toFixed(0)} MiB, peak heap ${f.peakHeapMiB.toFixed(0)} MiB)`
+        `${perCpu} pods/s CPU (target ≥ ${TARGET_PODS_PER_CPU_SECOND.toLocaleString('en')}: ${perCpu >= TARGET_PODS_PER_CPU_SECOND ? 'met' : 'NOT met'}) ` +
+        `(peak RSS ${f.peakRssMiB.toFixed(0)} MiB, peak heap ${f.peakHeapMiB.toFixed(0)} MiB)`
     );
   }
   return lines;

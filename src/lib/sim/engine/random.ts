@@ -26,14 +26,18 @@ export class Random {
   }
 
   nextUint32(): number {
-    let [a, b, c, d] = this.s;
+    // The four words are updated in place: the scheduler draws one per tied node.
+    const s = this.s;
+    const a = s[0];
+    const b = s[1];
+    const c = s[2];
+    const d = s[3];
     const t = (((a + b) >>> 0) + d) >>> 0;
-    d = (d + 1) >>> 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) >>> 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) >>> 0;
-    this.s = [a >>> 0, b, c, d];
+    const c2 = (c << 21) | (c >>> 11);
+    s[0] = (b ^ (b >>> 9)) >>> 0;
+    s[1] = (c + (c << 3)) >>> 0;
+    s[2] = (c2 + t) >>> 0;
+    s[3] = (d + 1) >>> 0;
     return t;
   }
 

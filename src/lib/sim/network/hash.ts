@@ -20,21 +20,59 @@ const W = new Uint32Array(64);
 
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
-export function sha256(input: string): Uint8Array {
-  const msg = ENCODER.encode(input);
-  const bitLen = msg.length * 8;
-  const padded = new Uint8Array(((msg.length + 9 + 63) >> 6) << 6);
-  padded.set(msg);
-  padded[msg.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bitLen / 0x100000000));
-  view.setUint32(padded.length - 4, bitLen >>> 0);
-  const h = new Uint32Array([
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
-  ]);
+/** Input bytes with padding, reused between calls and grown when a longer string comes. */
+let block = new Uint8Array(128);
+const H = new Uint32Array(8);
+
+/** UTF-8 bytes of `input` padded to whole 64-byte blocks in `block`; returns the padded length. */
+function pad(input: string): number {
+  let n = input.length;
+  let ascii = true;
+  for (let i = 0; i < n; i++) if (input.charCodeAt(i) > 0x7f) ascii = false;
+  let bytes: Uint8Array | null = null;
+  if (!ascii) {
+    bytes = ENCODER.encode(input);
+    n = bytes.length;
+  }
+  const padded = ((n + 9 + 63) >> 6) << 6;
+  if (block.length < padded) block = new Uint8Array(padded * 2);
+  if (bytes) block.set(bytes);
+  else for (let i = 0; i < n; i++) block[i] = input.charCodeAt(i);
+  block.fill(0, n, padded);
+  block[n] = 0x80;
+  const bitLen = n * 8;
+  const hi = Math.floor(bitLen / 0x100000000);
+  const lo = bitLen >>> 0;
+  block[padded - 8] = hi >>> 24;
+  block[padded - 7] = (hi >>> 16) & 255;
+  block[padded - 6] = (hi >>> 8) & 255;
+  block[padded - 5] = hi & 255;
+  block[padded - 4] = lo >>> 24;
+  block[padded - 3] = (lo >>> 16) & 255;
+  block[padded - 2] = (lo >>> 8) & 255;
+  block[padded - 1] = lo & 255;
+  return padded;
+}
+
+/** SHA-256 of `input` into H (eight big-endian words). */
+function digest(input: string): Uint32Array {
+  const len = pad(input);
+  const m = block;
+  const h = H;
+  h[0] = 0x6a09e667;
+  h[1] = 0xbb67ae85;
+  h[2] = 0x3c6ef372;
+  h[3] = 0xa54ff53a;
+  h[4] = 0x510e527f;
+  h[5] = 0x9b05688c;
+  h[6] = 0x1f83d9ab;
+  h[7] = 0x5be0cd19;
   const w = W;
-  for (let off = 0; off < padded.length; off += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4);
+  for (let off = 0; off < len; off += 64) {
+    for (let i = 0; i < 16; i++) {
+      const j = off + i * 4;
+      w[i] = ((m[j] << 24) | (m[j + 1] << 16) | (m[j + 2] << 8) | m[j + 3]) >>> 0;
+    }
     for (let i = 16; i < 64; i++) {
       const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
       const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
@@ -73,9 +111,45 @@ export function sha256(input: string): Uint8Array {
     h[6] += g;
     h[7] += hh;
   }
+  return h;
+}
+
+export function sha256(input: string): Uint8Array {
+  const h = digest(input);
   const out = new Uint8Array(32);
-  const ov = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) ov.setUint32(i * 4, h[i]);
+  for (let i = 0; i < 8; i++) {
+    out[i * 4] = h[i] >>> 24;
+    out[i * 4 + 1] = (h[i] >>> 16) & 255;
+    out[i * 4 + 2] = (h[i] >>> 8) & 255;
+    out[i * 4 + 3] = h[i] & 255;
+  }
+  return out;
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/**
+ * base32(sha256(input))[:16], the prefix kube-proxy's chain names use: the first 80 bits of the
+ * digest, five bits per character (the same characters base32 gives for the whole digest).
+ */
+export function sha256Base32Prefix16(input: string): string {
+  const h = digest(input);
+  // 80 bits: h[0] h[1] and the top 16 bits of h[2].
+  const b0 = h[0];
+  const b1 = h[1];
+  const b2 = h[2] >>> 16;
+  let out = '';
+  // Take five bits at a time from the 80-bit big-endian number b0:b1:b2.
+  for (let i = 0; i < 16; i++) {
+    const bit = i * 5;
+    let v: number;
+    if (bit + 5 <= 32) v = (b0 >>> (27 - bit)) & 31;
+    else if (bit < 32) v = ((b0 << (bit - 27)) | (b1 >>> (59 - bit))) & 31;
+    else if (bit + 5 <= 64) v = (b1 >>> (59 - bit)) & 31;
+    else if (bit < 64) v = ((b1 << (bit - 59)) | (b2 >>> (16 - (bit + 5 - 64)))) & 31;
+    else v = (b2 >>> (16 - (bit + 5 - 64))) & 31;
+    out += ALPHABET[v];
+  }
   return out;
 }
 

@@ -3,7 +3,7 @@
  * syncProxyRules), kept in iptables-save's canonical rendering (`-d` before `-p`, `/32` on hosts,
  * quoted comments, `--set-xmark` for `--or-mark`, statistic probabilities as the kernel stores them).
  */
-import { base32, sha256 } from './hash';
+import { sha256Base32Prefix16 } from './hash';
 import {
   categorize,
   endpointString,
@@ -49,6 +49,9 @@ export function addChain(t: Table, chain: string): void {
 }
 
 export function addRule(t: Table, chain: string, spec: string): void {
+  // Reading a character makes the engine flatten a string built from many pieces, so a ruleset
+  // keeps one string per rule instead of every piece it was joined from.
+  spec.charCodeAt(0);
   t.rules.push({ chain, spec });
 }
 
@@ -59,7 +62,7 @@ export function hash16(s: string): string {
   let h = hashCache.get(s);
   if (h === undefined) {
     if (hashCache.size > 100_000) hashCache.clear();
-    h = base32(sha256(s)).slice(0, 16);
+    h = sha256Base32Prefix16(s);
     hashCache.set(s, h);
   }
   return h;
@@ -86,8 +89,10 @@ export function storedProbability(n: number): number {
   return Math.round(parseFloat((1 / n).toFixed(10)) * 0x80000000);
 }
 
+const printed: string[] = [];
+
 export function printedProbability(n: number): string {
-  return (storedProbability(n) / 0x80000000).toFixed(11);
+  return (printed[n] ??= (storedProbability(n) / 0x80000000).toFixed(11));
 }
 
 const q = (s: string) => `"${s}"`;
@@ -170,182 +175,253 @@ export interface IptablesRuleset {
 /** Above this many endpoints kube-proxy drops rule comments (largeClusterEndpointsThreshold). */
 export const LARGE_CLUSTER_ENDPOINTS = 1000;
 
-export function buildIptables(ports: ServicePortInfo[], node: NodeNet): IptablesRuleset {
-  const tables = canaryTables();
-  for (const t of Object.values(tables)) addChain(t, 'KUBE-PROXY-CANARY');
-  const { nat, filter } = tables;
-  baseRules(nat, filter);
-  const total = ports.reduce((n, sp) => n + sp.endpoints.length, 0);
-  const large = total > LARGE_CLUSTER_ENDPOINTS;
-  const serviceChains: Record<string, string[]> = {};
+/** One service port's part of the ruleset, in the order syncProxyRules writes it. */
+interface PortRules {
+  nat: Table;
+  filter: Table;
+  chains: string[];
+}
+
+/** The rules and chains of one service port (the body of syncProxyRules' per-service loop). */
+function portRules(sp: ServicePortInfo, node: NodeNet, large: boolean): PortRules {
+  const nat = newTable('nat');
+  const filter = newTable('filter');
   const cmt = (c: string) => (large ? '' : ` -m comment --comment ${q(c)}`);
+  const name = portNameString(sp);
+  const proto = sp.protocol.toLowerCase();
+  const cat = categorize(sp, node.nodeName);
+  const svc = svcChain(sp);
+  const svl = svlChain(sp);
+  const ext = extChain(sp);
+  const internalChain = sp.internalPolicyLocal ? svl : svc;
+  const hasInternal = cat.hasAny && (!sp.internalPolicyLocal || cat.local.length > 0);
+  const hasExternal = cat.hasAny && (!sp.externalPolicyLocal || cat.local.length > 0);
+  const usesExt = cat.hasAny && isExternallyAccessible(sp);
+  const externalPolicyChain = sp.externalPolicyLocal ? svl : svc;
+  const noEpTarget = !cat.hasAny ? '-j REJECT --reject-with icmp-port-unreachable' : '-j DROP';
+  const noEpComment = !cat.hasAny ? `${name} has no endpoints` : `${name} has no local endpoints`;
+  const dport = `-m ${proto} --dport ${sp.port}`;
+  const chains: string[] = [];
 
-  for (const sp of ports) {
-    const name = portNameString(sp);
-    const proto = sp.protocol.toLowerCase();
-    const cat = categorize(sp, node.nodeName);
-    const svc = svcChain(sp);
-    const svl = svlChain(sp);
-    const ext = extChain(sp);
-    const internalChain = sp.internalPolicyLocal ? svl : svc;
-    const hasInternal = cat.hasAny && (!sp.internalPolicyLocal || cat.local.length > 0);
-    const hasExternal = cat.hasAny && (!sp.externalPolicyLocal || cat.local.length > 0);
-    const usesExt = cat.hasAny && isExternallyAccessible(sp);
-    const externalPolicyChain = sp.externalPolicyLocal ? svl : svc;
-    const noEpTarget = !cat.hasAny ? '-j REJECT --reject-with icmp-port-unreachable' : '-j DROP';
-    const noEpComment = !cat.hasAny ? `${name} has no endpoints` : `${name} has no local endpoints`;
-    const dport = `-m ${proto} --dport ${sp.port}`;
-    const chains: string[] = [];
-
-    if (hasInternal) {
+  if (hasInternal) {
+    addRule(
+      nat,
+      'KUBE-SERVICES',
+      `-d ${sp.clusterIP}/32 -p ${proto} -m comment --comment ${q(name + ' cluster IP')} ${dport} -j ${internalChain}`
+    );
+  } else {
+    addRule(
+      filter,
+      'KUBE-SERVICES',
+      `-d ${sp.clusterIP}/32 -p ${proto} -m comment --comment ${q(noEpComment)} ${dport} ${noEpTarget}`
+    );
+  }
+  for (const ip of sp.externalIPs) {
+    if (cat.hasAny)
       addRule(
         nat,
         'KUBE-SERVICES',
-        `-d ${sp.clusterIP}/32 -p ${proto} -m comment --comment ${q(name + ' cluster IP')} ${dport} -j ${internalChain}`
+        `-d ${ip}/32 -p ${proto} -m comment --comment ${q(name + ' external IP')} ${dport} -j ${ext}`
+      );
+    if (!hasExternal)
+      addRule(
+        filter,
+        'KUBE-EXTERNAL-SERVICES',
+        `-d ${ip}/32 -p ${proto} -m comment --comment ${q(noEpComment)} ${dport} ${noEpTarget}`
+      );
+  }
+  for (const ip of sp.loadBalancerIPs) {
+    if (cat.hasAny)
+      addRule(
+        nat,
+        'KUBE-SERVICES',
+        `-d ${ip}/32 -p ${proto} -m comment --comment ${q(name + ' loadbalancer IP')} ${dport} -j ${ext}`
+      );
+    if (!hasExternal)
+      addRule(
+        filter,
+        'KUBE-EXTERNAL-SERVICES',
+        `-d ${ip}/32 -p ${proto} -m comment --comment ${q(noEpComment)} ${dport} ${noEpTarget}`
+      );
+  }
+  if (sp.nodePort) {
+    if (cat.hasAny)
+      addRule(
+        nat,
+        'KUBE-NODEPORTS',
+        `-p ${proto} -m comment --comment ${q(name)} -m ${proto} --dport ${sp.nodePort} -j ${ext}`
+      );
+    if (!hasExternal)
+      addRule(
+        filter,
+        'KUBE-EXTERNAL-SERVICES',
+        `-p ${proto} -m comment --comment ${q(noEpComment)} -m addrtype --dst-type LOCAL -m ${proto} --dport ${sp.nodePort} ${noEpTarget}`
+      );
+  }
+  if (sp.healthCheckNodePort) {
+    addRule(
+      filter,
+      'KUBE-NODEPORTS',
+      `-p tcp -m comment --comment ${q(name + ' health check node port')} -m tcp --dport ${sp.healthCheckNodePort} -j ACCEPT`
+    );
+  }
+  if (hasInternal) {
+    addChain(nat, internalChain);
+    addRule(
+      nat,
+      internalChain,
+      `! -s ${node.clusterCIDR} -d ${sp.clusterIP}/32 -p ${proto} -m comment --comment ${q(name + ' cluster IP')} ${dport} -j KUBE-MARK-MASQ`
+    );
+  }
+  if (usesExt) {
+    addChain(nat, ext);
+    chains.push(ext);
+    if (!sp.externalPolicyLocal) {
+      addRule(
+        nat,
+        ext,
+        `-m comment --comment ${q(`masquerade traffic for ${name} external destinations`)} -j KUBE-MARK-MASQ`
       );
     } else {
       addRule(
-        filter,
-        'KUBE-SERVICES',
-        `-d ${sp.clusterIP}/32 -p ${proto} -m comment --comment ${q(noEpComment)} ${dport} ${noEpTarget}`
+        nat,
+        ext,
+        `-s ${node.clusterCIDR} -m comment --comment ${q(`pod traffic for ${name} external destinations`)} -j ${svc}`
       );
-    }
-    for (const ip of sp.externalIPs) {
-      if (cat.hasAny)
-        addRule(
-          nat,
-          'KUBE-SERVICES',
-          `-d ${ip}/32 -p ${proto} -m comment --comment ${q(name + ' external IP')} ${dport} -j ${ext}`
-        );
-      if (!hasExternal)
-        addRule(
-          filter,
-          'KUBE-EXTERNAL-SERVICES',
-          `-d ${ip}/32 -p ${proto} -m comment --comment ${q(noEpComment)} ${dport} ${noEpTarget}`
-        );
-    }
-    for (const ip of sp.loadBalancerIPs) {
-      if (cat.hasAny)
-        addRule(
-          nat,
-          'KUBE-SERVICES',
-          `-d ${ip}/32 -p ${proto} -m comment --comment ${q(name + ' loadbalancer IP')} ${dport} -j ${ext}`
-        );
-      if (!hasExternal)
-        addRule(
-          filter,
-          'KUBE-EXTERNAL-SERVICES',
-          `-d ${ip}/32 -p ${proto} -m comment --comment ${q(noEpComment)} ${dport} ${noEpTarget}`
-        );
-    }
-    if (sp.nodePort) {
-      if (cat.hasAny)
-        addRule(
-          nat,
-          'KUBE-NODEPORTS',
-          `-p ${proto} -m comment --comment ${q(name)} -m ${proto} --dport ${sp.nodePort} -j ${ext}`
-        );
-      if (!hasExternal)
-        addRule(
-          filter,
-          'KUBE-EXTERNAL-SERVICES',
-          `-p ${proto} -m comment --comment ${q(noEpComment)} -m addrtype --dst-type LOCAL -m ${proto} --dport ${sp.nodePort} ${noEpTarget}`
-        );
-    }
-    if (sp.healthCheckNodePort) {
-      addRule(
-        filter,
-        'KUBE-NODEPORTS',
-        `-p tcp -m comment --comment ${q(name + ' health check node port')} -m tcp --dport ${sp.healthCheckNodePort} -j ACCEPT`
-      );
-    }
-    if (hasInternal) {
-      addChain(nat, internalChain);
       addRule(
         nat,
-        internalChain,
-        `! -s ${node.clusterCIDR} -d ${sp.clusterIP}/32 -p ${proto} -m comment --comment ${q(name + ' cluster IP')} ${dport} -j KUBE-MARK-MASQ`
+        ext,
+        `-m comment --comment ${q(`masquerade LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j KUBE-MARK-MASQ`
+      );
+      addRule(
+        nat,
+        ext,
+        `-m comment --comment ${q(`route LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${svc}`
       );
     }
-    if (usesExt) {
-      addChain(nat, ext);
-      chains.push(ext);
-      if (!sp.externalPolicyLocal) {
-        addRule(
-          nat,
-          ext,
-          `-m comment --comment ${q(`masquerade traffic for ${name} external destinations`)} -j KUBE-MARK-MASQ`
-        );
-      } else {
-        addRule(
-          nat,
-          ext,
-          `-s ${node.clusterCIDR} -m comment --comment ${q(`pod traffic for ${name} external destinations`)} -j ${svc}`
-        );
-        addRule(
-          nat,
-          ext,
-          `-m comment --comment ${q(`masquerade LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j KUBE-MARK-MASQ`
-        );
-        addRule(
-          nat,
-          ext,
-          `-m comment --comment ${q(`route LOCAL traffic for ${name} external destinations`)} -m addrtype --src-type LOCAL -j ${svc}`
-        );
-      }
-      if (hasExternal) addRule(nat, ext, `-j ${externalPolicyChain}`);
-    }
-    const lb = (chain: string, eps: typeof sp.endpoints) => {
-      addChain(nat, chain);
-      chains.push(chain);
-      if (sp.affinitySeconds !== undefined) {
-        for (const ep of eps) {
-          const sep = sepChain(sp, ep);
-          addRule(
-            nat,
-            chain,
-            `${cmt(`${name} -> ${endpointString(ep)}`).trim()} -m recent --rcheck --seconds ${sp.affinitySeconds} --reap --name ${sep} --mask 255.255.255.255 --rsource -j ${sep}`.trim()
-          );
-        }
-      }
-      eps.forEach((ep, i) => {
-        const stat =
-          i < eps.length - 1
-            ? ` -m statistic --mode random --probability ${printedProbability(eps.length - i)}`
-            : '';
+    if (hasExternal) addRule(nat, ext, `-j ${externalPolicyChain}`);
+  }
+  // Each endpoint's KUBE-SEP- name and the plain comment are needed several times: work them out once.
+  const seps = new Map<string, string>();
+  const sepOf = (ep: { ip: string; port: number }): string => {
+    const k = endpointString(ep);
+    let s = seps.get(k);
+    if (s === undefined) seps.set(k, (s = sepChain(sp, ep)));
+    return s;
+  };
+  const cmtName = cmt(name);
+  const lb = (chain: string, eps: typeof sp.endpoints) => {
+    addChain(nat, chain);
+    chains.push(chain);
+    if (sp.affinitySeconds !== undefined) {
+      for (const ep of eps) {
+        const sep = sepOf(ep);
         addRule(
           nat,
           chain,
-          `${cmt(`${name} -> ${endpointString(ep)}`)}${stat} -j ${sepChain(sp, ep)}`.trim()
+          `${cmt(`${name} -> ${endpointString(ep)}`).trim()} -m recent --rcheck --seconds ${sp.affinitySeconds} --reap --name ${sep} --mask 255.255.255.255 --rsource -j ${sep}`.trim()
         );
-      });
-    };
-    if (cat.usesCluster && cat.cluster.length) lb(svc, cat.cluster);
-    if (cat.usesLocal && cat.local.length) lb(svl, cat.local);
-    for (const ep of cat.allReachable) {
-      const sep = sepChain(sp, ep);
-      addChain(nat, sep);
-      chains.push(sep);
-      addRule(nat, sep, `-s ${ep.ip}/32${cmt(name)} -j KUBE-MARK-MASQ`);
-      const recent =
-        sp.affinitySeconds !== undefined
-          ? ` -m recent --set --name ${sep} --mask 255.255.255.255 --rsource`
-          : '';
-      addRule(
-        nat,
-        sep,
-        `-p ${proto}${cmt(name)}${recent} -m ${proto} -j DNAT --to-destination ${endpointString(ep)}`
-      );
+      }
     }
-    serviceChains[`${name}/${proto}`] = chains;
+    eps.forEach((ep, i) => {
+      const stat =
+        i < eps.length - 1
+          ? ` -m statistic --mode random --probability ${printedProbability(eps.length - i)}`
+          : '';
+      addRule(nat, chain, `${cmt(`${name} -> ${endpointString(ep)}`)}${stat} -j ${sepOf(ep)}`.trim());
+    });
+  };
+  if (cat.usesCluster && cat.cluster.length) lb(svc, cat.cluster);
+  if (cat.usesLocal && cat.local.length) lb(svl, cat.local);
+  for (const ep of cat.allReachable) {
+    const sep = sepOf(ep);
+    addChain(nat, sep);
+    chains.push(sep);
+    addRule(nat, sep, `-s ${ep.ip}/32${cmtName} -j KUBE-MARK-MASQ`);
+    const recent =
+      sp.affinitySeconds !== undefined
+        ? ` -m recent --set --name ${sep} --mask 255.255.255.255 --rsource`
+        : '';
+    addRule(
+      nat,
+      sep,
+      `-p ${proto}${cmtName}${recent} -m ${proto} -j DNAT --to-destination ${endpointString(ep)}`
+    );
   }
-  addRule(
-    nat,
-    'KUBE-SERVICES',
-    '-m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j KUBE-NODEPORTS'
-  );
-  addForwardRules(filter);
-  return { tables, serviceChains, largeClusterMode: large };
+  return { nat, filter, chains };
+}
+
+/** Service port key: "ns/svc:port/proto". */
+const portKey = (sp: ServicePortInfo) => `${portNameString(sp)}/${sp.protocol.toLowerCase()}`;
+
+/**
+ * kube-proxy's iptables proxier for one node, keeping what it wrote last time per service port.
+ * Like syncProxyRules with tryPartialSync, a build writes only the service ports that changed
+ * since the previous build (and all of them when the node or large-cluster mode changed); the
+ * others' chains are reused as they were. The result is the same ruleset a build from nothing
+ * gives: the same tables, chains and rules in the same order.
+ */
+export class IptablesProxier {
+  private written = new Map<string, { sp: ServicePortInfo; rules: PortRules }>();
+  private context = '';
+  /** Service ports ("ns/svc:port/proto") whose chains the last build wrote. */
+  lastWritten: string[] = [];
+
+  build(ports: ServicePortInfo[], node: NodeNet): IptablesRuleset {
+    const tables = canaryTables();
+    for (const t of Object.values(tables)) addChain(t, 'KUBE-PROXY-CANARY');
+    const { nat, filter } = tables;
+    baseRules(nat, filter);
+    const total = ports.reduce((n, sp) => n + sp.endpoints.length, 0);
+    const large = total > LARGE_CLUSTER_ENDPOINTS;
+    const context = `${node.nodeName} ${node.nodeIP} ${node.clusterCIDR} ${large}`;
+    if (context !== this.context) {
+      this.written.clear();
+      this.context = context;
+    }
+    const serviceChains: Record<string, string[]> = {};
+    const seen = new Set<string>();
+    this.lastWritten = [];
+    for (const sp of ports) {
+      const key = portKey(sp);
+      seen.add(key);
+      let w = this.written.get(key);
+      // Unchanged: the same object, or an equal one (stored port infos are never changed).
+      if (w && w.sp !== sp && JSON.stringify(w.sp) === JSON.stringify(sp)) w.sp = sp;
+      if (!w || w.sp !== sp) {
+        w = { sp, rules: portRules(sp, node, large) };
+        this.written.set(key, w);
+        this.lastWritten.push(key);
+      }
+      // A port's own chains (KUBE-SVC-, KUBE-SVL-, KUBE-EXT-, KUBE-SEP- with its hash) are
+      // nobody else's: they go in as they are.
+      const natChains = w.rules.nat.chains;
+      for (let i = 0; i < natChains.length; i++) nat.chains.push(natChains[i]);
+      const natRules = w.rules.nat.rules;
+      for (let i = 0; i < natRules.length; i++) nat.rules.push(natRules[i]);
+      const filterChains = w.rules.filter.chains;
+      for (let i = 0; i < filterChains.length; i++) filter.chains.push(filterChains[i]);
+      const filterRules = w.rules.filter.rules;
+      for (let i = 0; i < filterRules.length; i++) filter.rules.push(filterRules[i]);
+      serviceChains[key] = w.rules.chains;
+    }
+    for (const key of this.written.keys()) if (!seen.has(key)) this.written.delete(key);
+    // The chains went in without addChain: a later addChain rebuilds its index from the list.
+    chainIndex.delete(nat);
+    chainIndex.delete(filter);
+    addRule(
+      nat,
+      'KUBE-SERVICES',
+      '-m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j KUBE-NODEPORTS'
+    );
+    addForwardRules(filter);
+    return { tables, serviceChains, largeClusterMode: large };
+  }
+}
+
+/** The whole ruleset for `ports` on `node`, written from nothing. */
+export function buildIptables(ports: ServicePortInfo[], node: NodeNet): IptablesRuleset {
+  return new IptablesProxier().build(ports, node);
 }
 
 /**
@@ -392,16 +468,31 @@ export function renderIptablesSave(
     for (const b of t.builtins) out += `:${b} ACCEPT [0:0]\n`;
     const user = [...t.chains].sort();
     for (const c of user) out += `:${c} - [0:0]\n`;
-    const byChain = new Map<string, string[]>();
-    for (const r of t.rules) {
-      const list = byChain.get(r.chain);
-      if (list) list.push(r.spec);
-      else byChain.set(r.chain, [r.spec]);
+    // Rules grouped by chain in output order, each chain's rules in the order they were added
+    // (a stable counting sort by chain position).
+    const order = [...t.builtins, ...user];
+    const at = new Map<string, number>();
+    for (let i = 0; i < order.length; i++) at.set(order[i], i);
+    const count = new Int32Array(order.length + 1);
+    const slot = new Int32Array(t.rules.length);
+    for (let i = 0; i < t.rules.length; i++) {
+      const c = at.get(t.rules[i].chain);
+      slot[i] = c === undefined ? -1 : c;
+      if (c !== undefined) count[c + 1]++;
     }
-    const lines: string[] = [];
-    for (const c of [...t.builtins, ...user])
-      for (const spec of byChain.get(c) ?? []) lines.push(`-A ${c} ${spec}\n`);
-    out += lines.join('');
+    for (let i = 1; i <= order.length; i++) count[i] += count[i - 1];
+    const sorted = new Array<string>(count[order.length]);
+    for (let i = 0; i < t.rules.length; i++) {
+      const c = slot[i];
+      if (c >= 0) sorted[count[c]++] = t.rules[i].spec;
+    }
+    const parts: string[] = [];
+    let k = 0;
+    for (let c = 0; c < order.length; c++) {
+      const prefix = '-A ' + order[c] + ' ';
+      for (const end = count[c]; k < end; k++) parts.push(prefix, sorted[k], '\n');
+    }
+    out += parts.join('');
     out += `COMMIT\n# Completed on ${when}\n`;
   }
   return out;

@@ -41,70 +41,124 @@ export interface IpvsState {
   ipsets: Record<string, string[]>;
 }
 
+const IPSETS = [
+  'KUBE-CLUSTER-IP',
+  'KUBE-EXTERNAL-IP',
+  'KUBE-LOAD-BALANCER',
+  'KUBE-LOOP-BACK',
+  'KUBE-NODE-PORT-TCP',
+  'KUBE-NODE-PORT-UDP',
+  'KUBE-HEALTH-CHECK-NODE-PORT'
+] as const;
+
+/** One service port's virtual servers, kube-ipvs0 addresses and ipset entries. */
+interface PortPart {
+  vs: VirtualServer[];
+  dummy: string[];
+  sets: Record<string, string[]>;
+}
+
+function portPart(sp: ServicePortInfo, node: NodeNet, scheduler: IpvsScheduler): PortPart {
+  const vs: VirtualServer[] = [];
+  const dummy: string[] = [];
+  const sets: Record<string, string[]> = {};
+  for (const k of IPSETS) sets[k] = [];
+  const cat = categorize(sp, node.nodeName);
+  const proto = sp.protocol.toLowerCase();
+  const internal = sp.internalPolicyLocal ? cat.local : cat.cluster;
+  const external = sp.externalPolicyLocal ? cat.local : cat.cluster;
+  const rs = (eps: typeof internal) =>
+    eps.map((e) => ({ address: endpointString(e), weight: 1, activeConn: 0, inActConn: 0 }));
+  const add = (address: string, kind: VirtualServer['kind'], eps: typeof internal) => {
+    const v: VirtualServer = {
+      protocol: sp.protocol,
+      address,
+      scheduler,
+      service: portNameString(sp),
+      kind,
+      realServers: rs(eps)
+    };
+    if (sp.affinitySeconds !== undefined) v.persistent = sp.affinitySeconds;
+    vs.push(v);
+  };
+  add(`${sp.clusterIP}:${sp.port}`, 'cluster IP', internal);
+  dummy.push(sp.clusterIP);
+  sets['KUBE-CLUSTER-IP'].push(`${sp.clusterIP},${proto}:${sp.port}`);
+  for (const ip of sp.externalIPs) {
+    add(`${ip}:${sp.port}`, 'external IP', external);
+    dummy.push(ip);
+    sets['KUBE-EXTERNAL-IP'].push(`${ip},${proto}:${sp.port}`);
+  }
+  for (const ip of sp.loadBalancerIPs) {
+    add(`${ip}:${sp.port}`, 'loadbalancer IP', external);
+    dummy.push(ip);
+    sets['KUBE-LOAD-BALANCER'].push(`${ip},${proto}:${sp.port}`);
+  }
+  if (sp.nodePort) {
+    add(`${node.nodeIP}:${sp.nodePort}`, 'node port', external);
+    const set = sp.protocol === 'UDP' ? 'KUBE-NODE-PORT-UDP' : 'KUBE-NODE-PORT-TCP';
+    sets[set].push(String(sp.nodePort));
+  }
+  if (sp.healthCheckNodePort) sets['KUBE-HEALTH-CHECK-NODE-PORT'].push(String(sp.healthCheckNodePort));
+  for (const e of cat.allReachable) {
+    if (e.nodeName === node.nodeName) sets['KUBE-LOOP-BACK'].push(`${e.ip},${proto}:${e.port},${e.ip}`);
+  }
+  return { vs, dummy, sets };
+}
+
+/**
+ * kube-proxy's IPVS proxier for one node, keeping what it programmed last time per service port:
+ * a build computes only the service ports that changed and reuses the others' virtual servers;
+ * the result is the state a build from nothing gives.
+ */
+export class IpvsProxier {
+  private written = new Map<string, { sp: ServicePortInfo; part: PortPart }>();
+  private context = '';
+  /** Service ports ("ns/svc:port/proto") the last build computed. */
+  lastWritten: string[] = [];
+
+  build(ports: ServicePortInfo[], node: NodeNet, scheduler: IpvsScheduler = 'rr'): IpvsState {
+    const context = `${node.nodeName} ${node.nodeIP} ${node.clusterCIDR} ${scheduler}`;
+    if (context !== this.context) {
+      this.written.clear();
+      this.context = context;
+    }
+    const vs: VirtualServer[] = [];
+    const dummy = new Set<string>();
+    const sets: Record<string, string[]> = {};
+    for (const k of IPSETS) sets[k] = [];
+    const seen = new Set<string>();
+    this.lastWritten = [];
+    for (const sp of ports) {
+      const key = `${portNameString(sp)}/${sp.protocol.toLowerCase()}`;
+      seen.add(key);
+      let w = this.written.get(key);
+      if (w && w.sp !== sp && JSON.stringify(w.sp) === JSON.stringify(sp)) w.sp = sp;
+      if (!w || w.sp !== sp) {
+        w = { sp, part: portPart(sp, node, scheduler) };
+        this.written.set(key, w);
+        this.lastWritten.push(key);
+      }
+      for (const v of w.part.vs) vs.push(v);
+      for (const d of w.part.dummy) dummy.add(d);
+      for (const k of IPSETS) for (const e of w.part.sets[k]) sets[k].push(e);
+    }
+    for (const key of this.written.keys()) if (!seen.has(key)) this.written.delete(key);
+    for (const k of Object.keys(sets)) sets[k] = [...new Set(sets[k])].sort();
+    vs.sort(
+      (a, b) =>
+        a.address.localeCompare(b.address, 'en', { numeric: true }) || a.protocol.localeCompare(b.protocol)
+    );
+    return { virtualServers: vs, dummyAddresses: [...dummy].sort(), ipsets: sets };
+  }
+}
+
 export function buildIpvs(
   ports: ServicePortInfo[],
   node: NodeNet,
   scheduler: IpvsScheduler = 'rr'
 ): IpvsState {
-  const vs: VirtualServer[] = [];
-  const dummy = new Set<string>();
-  const sets: Record<string, string[]> = {
-    'KUBE-CLUSTER-IP': [],
-    'KUBE-EXTERNAL-IP': [],
-    'KUBE-LOAD-BALANCER': [],
-    'KUBE-LOOP-BACK': [],
-    'KUBE-NODE-PORT-TCP': [],
-    'KUBE-NODE-PORT-UDP': [],
-    'KUBE-HEALTH-CHECK-NODE-PORT': []
-  };
-  for (const sp of ports) {
-    const cat = categorize(sp, node.nodeName);
-    const proto = sp.protocol.toLowerCase();
-    const internal = sp.internalPolicyLocal ? cat.local : cat.cluster;
-    const external = sp.externalPolicyLocal ? cat.local : cat.cluster;
-    const rs = (eps: typeof internal) =>
-      eps.map((e) => ({ address: endpointString(e), weight: 1, activeConn: 0, inActConn: 0 }));
-    const add = (address: string, kind: VirtualServer['kind'], eps: typeof internal) => {
-      const v: VirtualServer = {
-        protocol: sp.protocol,
-        address,
-        scheduler,
-        service: portNameString(sp),
-        kind,
-        realServers: rs(eps)
-      };
-      if (sp.affinitySeconds !== undefined) v.persistent = sp.affinitySeconds;
-      vs.push(v);
-    };
-    add(`${sp.clusterIP}:${sp.port}`, 'cluster IP', internal);
-    dummy.add(sp.clusterIP);
-    sets['KUBE-CLUSTER-IP'].push(`${sp.clusterIP},${proto}:${sp.port}`);
-    for (const ip of sp.externalIPs) {
-      add(`${ip}:${sp.port}`, 'external IP', external);
-      dummy.add(ip);
-      sets['KUBE-EXTERNAL-IP'].push(`${ip},${proto}:${sp.port}`);
-    }
-    for (const ip of sp.loadBalancerIPs) {
-      add(`${ip}:${sp.port}`, 'loadbalancer IP', external);
-      dummy.add(ip);
-      sets['KUBE-LOAD-BALANCER'].push(`${ip},${proto}:${sp.port}`);
-    }
-    if (sp.nodePort) {
-      add(`${node.nodeIP}:${sp.nodePort}`, 'node port', external);
-      const set = sp.protocol === 'UDP' ? 'KUBE-NODE-PORT-UDP' : 'KUBE-NODE-PORT-TCP';
-      sets[set].push(String(sp.nodePort));
-    }
-    if (sp.healthCheckNodePort) sets['KUBE-HEALTH-CHECK-NODE-PORT'].push(String(sp.healthCheckNodePort));
-    for (const e of cat.allReachable) {
-      if (e.nodeName === node.nodeName) sets['KUBE-LOOP-BACK'].push(`${e.ip},${proto}:${e.port},${e.ip}`);
-    }
-  }
-  for (const k of Object.keys(sets)) sets[k] = [...new Set(sets[k])].sort();
-  vs.sort(
-    (a, b) =>
-      a.address.localeCompare(b.address, 'en', { numeric: true }) || a.protocol.localeCompare(b.protocol)
-  );
-  return { virtualServers: vs, dummyAddresses: [...dummy].sort(), ipsets: sets };
+  return new IpvsProxier().build(ports, node, scheduler);
 }
 
 /** The fixed iptables rules kube-proxy keeps in IPVS mode (pkg/proxy/ipvs/proxier.go writeIptablesRules). */

@@ -350,7 +350,12 @@ export class KubeProxy implements Component {
         changedServices: changed.length
       })
     };
-    this.state.ports = ports;
+    // Unchanged service ports keep their object, so the proxier sees at a glance what it can keep.
+    const old = new Map(this.state.ports.map((p) => [`${portNameString(p)}/${p.protocol}`, p]));
+    this.state.ports = ports.map((p) => {
+      const k = `${portNameString(p)}/${p.protocol}`;
+      return before.get(k) === after.get(k) ? (old.get(k) ?? p) : p;
+    });
     this.state.dirty = [];
     this.state.programmedMode = this.state.mode;
     this.state.lastSync = now;

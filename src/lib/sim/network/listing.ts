@@ -58,14 +58,36 @@ function parse(spec: string): Row {
   return row;
 }
 
+/** Per chain: the rules that jump to it (each rule once) and its own rules, in one pass over the table. */
+function index(t: Table): { refs: Map<string, number>; byChain: Map<string, Table['rules']> } {
+  const refs = new Map<string, number>();
+  const byChain = new Map<string, Table['rules']>();
+  for (const r of t.rules) {
+    const own = byChain.get(r.chain);
+    if (own) own.push(r);
+    else byChain.set(r.chain, [r]);
+    // Every "-j <name>" the rule holds, the name ending at a space or the end of the rule.
+    const targets = new Set<string>();
+    for (let i = r.spec.indexOf('-j '); i >= 0; i = r.spec.indexOf('-j ', i + 1)) {
+      const end = r.spec.indexOf(' ', i + 3);
+      const name = r.spec.slice(i + 3, end < 0 ? undefined : end);
+      if (name) targets.add(name);
+    }
+    for (const name of targets) refs.set(name, (refs.get(name) ?? 0) + 1);
+  }
+  return { refs, byChain };
+}
+
 export function renderIptablesList(t: Table, chain?: string): string {
   const chains = chain ? [chain] : [...t.builtins, ...[...t.chains].sort()];
+  const { refs, byChain } = index(t);
   const blocks: string[] = [];
   for (const c of chains) {
-    const refs = t.rules.filter((r) => r.spec.endsWith(`-j ${c}`) || r.spec.includes(`-j ${c} `)).length;
-    const head = t.builtins.includes(c) ? `Chain ${c} (policy ACCEPT)` : `Chain ${c} (${refs} references)`;
+    const head = t.builtins.includes(c)
+      ? `Chain ${c} (policy ACCEPT)`
+      : `Chain ${c} (${refs.get(c) ?? 0} references)`;
     const lines = [head, 'target     prot opt source               destination         '];
-    for (const r of t.rules.filter((x) => x.chain === c)) {
+    for (const r of byChain.get(c) ?? []) {
       const row = parse(r.spec);
       lines.push(
         `${row.target.padEnd(9)}  ${row.prot.padEnd(4)} --  ${row.source.padEnd(20)} ${row.destination.padEnd(20)} ${row.extra.join(' ')}`.trimEnd()

@@ -158,15 +158,12 @@ export function categorize(sp: ServicePortInfo, nodeName: string): CategorizedEn
   const cluster = usesCluster ? pick(() => true) : [];
   const local = usesLocal ? pick((e) => e.nodeName === nodeName) : [];
   const hasAny = usesCluster ? cluster.length > 0 : pick(() => true).length > 0;
-  const seen = new Set<string>();
-  const allReachable: EndpointInfo[] = [];
-  for (const e of [...cluster, ...local]) {
-    if (!seen.has(endpointString(e))) {
-      seen.add(endpointString(e));
-      allReachable.push(e);
-    }
-  }
-  allReachable.sort((a, b) => (endpointString(a) < endpointString(b) ? -1 : 1));
+  const seen = new Map<string, EndpointInfo>();
+  for (const e of cluster) if (!seen.has(endpointString(e))) seen.set(endpointString(e), e);
+  for (const e of local) if (!seen.has(endpointString(e))) seen.set(endpointString(e), e);
+  // Sorted by "ip:port" (each key once: the keys are distinct).
+  const keys = [...seen.keys()].sort();
+  const allReachable = keys.map((k) => seen.get(k)!);
   return { cluster, local, allReachable, hasAny, usesCluster, usesLocal };
 }
 

@@ -62,7 +62,8 @@ function formatTimeout(seconds: number): string {
   return `${h ? h + 'h' : ''}${m ? m + 'm' : ''}${s || (!h && !m) ? s + 's' : ''}`;
 }
 
-export function buildNftables(ports: ServicePortInfo[], node: NodeNet): NftTable {
+/** The table's fixed chains and sets, before any service port. */
+function baseTable(node: NodeNet): { sets: NftSet[]; chains: NftChain[]; maps: PortMaps } {
   const chains: NftChain[] = [];
   const byName = new Map<string, NftChain>();
   const chain = (name: string, base?: string, comment?: string) => {
@@ -160,85 +161,176 @@ export function buildNftables(ports: ServicePortInfo[], node: NodeNet): NftTable
     'ip daddr @nodeport-ips meta l4proto . th dport vmap @service-nodeports'
   );
 
-  const serviceChains: Record<string, string[]> = {};
-  for (const sp of ports) {
-    const name = portNameString(sp);
-    const proto = sp.protocol.toLowerCase();
-    const cat = categorize(sp, node.nodeName);
-    const base = serviceChainBase(sp);
-    const clusterChain = `service-${base}`;
-    const localChain = `local-${base}`;
-    const extChain = `external-${base}`;
-    const epChain = (ep: { ip: string; port: number }) => `endpoint-${endpointChainBase(sp, ep)}`;
-    const affSet = (ep: { ip: string; port: number }) => `affinity-${endpointChainBase(sp, ep)}`;
-    const owned: string[] = [];
-    for (const ep of cat.allReachable) owned.push(chain(epChain(ep)).name);
-    if (cat.usesCluster && cat.cluster.length) owned.push(chain(clusterChain).name);
-    if (cat.usesLocal && cat.local.length) owned.push(chain(localChain).name);
-    const internalChain = sp.internalPolicyLocal ? localChain : clusterChain;
-    const hasInternal = cat.hasAny && (!sp.internalPolicyLocal || cat.local.length > 0);
-    const hasExternal = cat.hasAny && (!sp.externalPolicyLocal || cat.local.length > 0);
-    const usesExt = cat.hasAny && isExternallyAccessible(sp);
-    if (usesExt) owned.push(chain(extChain).name);
-    const filterVerdict = !cat.hasAny ? 'goto reject-chain' : 'drop';
-    const key = (ip: string) => `${ip} . ${proto} . ${sp.port}`;
-    if (hasInternal) svcIPs.elements.push(`${key(sp.clusterIP)} : goto ${internalChain}`);
-    else noEpSvc.elements.push(`${key(sp.clusterIP)} comment "${name}" : ${filterVerdict}`);
-    for (const ip of [...sp.externalIPs, ...sp.loadBalancerIPs]) {
-      if (cat.hasAny) svcIPs.elements.push(`${key(ip)} : goto ${extChain}`);
-      if (!hasExternal) noEpSvc.elements.push(`${key(ip)} comment "${name}" : ${filterVerdict}`);
+  return {
+    sets,
+    chains,
+    maps: {
+      svcIPs: svcIPs.elements,
+      noEpSvc: noEpSvc.elements,
+      noEpNp: noEpNp.elements,
+      svcNPs: svcNPs.elements
     }
-    if (sp.nodePort) {
-      if (cat.hasAny) svcNPs.elements.push(`${proto} . ${sp.nodePort} : goto ${extChain}`);
-      if (!hasExternal)
-        noEpNp.elements.push(`${proto} . ${sp.nodePort} comment "${name}" : ${filterVerdict}`);
+  };
+}
+
+/** The verdict-map elements every service port adds to. */
+interface PortMaps {
+  svcIPs: string[];
+  noEpSvc: string[];
+  noEpNp: string[];
+  svcNPs: string[];
+}
+
+/** One service port's chains, affinity sets and verdict-map elements, in the order syncProxyRules writes them. */
+interface PortPart {
+  chains: NftChain[];
+  sets: NftSet[];
+  maps: PortMaps;
+  owned: string[];
+}
+
+function portPart(sp: ServicePortInfo, node: NodeNet): PortPart {
+  const chains: NftChain[] = [];
+  const byName = new Map<string, NftChain>();
+  const chain = (name: string) => {
+    let c = byName.get(name);
+    if (!c) {
+      c = { name, rules: [] };
+      chains.push(c);
+      byName.set(name, c);
     }
-    if (hasInternal) {
-      chain(internalChain).rules.push(
-        `ip daddr ${sp.clusterIP} ${proto} dport ${sp.port} ip saddr != ${node.clusterCIDR} jump mark-for-masquerade`
-      );
-    }
-    if (usesExt) {
-      const c = chain(extChain);
-      if (!sp.externalPolicyLocal) c.rules.push('jump mark-for-masquerade');
-      else
-        c.rules.push(
-          `ip saddr ${node.clusterCIDR} goto ${clusterChain} comment "short-circuit pod traffic"`,
-          'fib saddr type local jump mark-for-masquerade comment "masquerade local traffic"',
-          `fib saddr type local goto ${clusterChain} comment "short-circuit local traffic"`
-        );
-      if (hasExternal) c.rules.push(`goto ${sp.externalPolicyLocal ? localChain : clusterChain}`);
-    }
-    if (sp.affinitySeconds !== undefined) {
-      for (const ep of cat.allReachable)
-        set({
-          name: affSet(ep),
-          kind: 'set',
-          type: 'ipv4_addr',
-          flags: 'dynamic,timeout',
-          timeout: formatTimeout(sp.affinitySeconds),
-          elements: []
-        });
-    }
-    const lb = (c: string, eps: typeof sp.endpoints) => {
-      const ch = chain(c);
-      if (sp.affinitySeconds !== undefined)
-        for (const ep of eps) ch.rules.push(`ip saddr @${affSet(ep)} goto ${epChain(ep)}`);
-      ch.rules.push(
-        `numgen random mod ${eps.length} vmap { ${eps.map((ep, i) => `${i} : goto ${epChain(ep)}`).join(', ')} }`
-      );
-    };
-    if (cat.usesCluster && cat.cluster.length) lb(clusterChain, cat.cluster);
-    if (cat.usesLocal && cat.local.length) lb(localChain, cat.local);
-    for (const ep of cat.allReachable) {
-      const c = chain(epChain(ep));
-      c.rules.push(`ip saddr ${ep.ip} jump mark-for-masquerade`);
-      if (sp.affinitySeconds !== undefined) c.rules.push(`update @${affSet(ep)} { ip saddr }`);
-      c.rules.push(`meta l4proto ${proto} dnat to ${endpointString(ep)}`);
-    }
-    serviceChains[`${name}/${proto}`] = owned;
+    return c;
+  };
+  const sets: NftSet[] = [];
+  const set = (x: NftSet) => (sets.push(x), x);
+  const maps: PortMaps = { svcIPs: [], noEpSvc: [], noEpNp: [], svcNPs: [] };
+  const svcIPs = { elements: maps.svcIPs };
+  const noEpSvc = { elements: maps.noEpSvc };
+  const noEpNp = { elements: maps.noEpNp };
+  const svcNPs = { elements: maps.svcNPs };
+  const name = portNameString(sp);
+  const proto = sp.protocol.toLowerCase();
+  const cat = categorize(sp, node.nodeName);
+  const base = serviceChainBase(sp);
+  const clusterChain = `service-${base}`;
+  const localChain = `local-${base}`;
+  const extChain = `external-${base}`;
+  const epChain = (ep: { ip: string; port: number }) => `endpoint-${endpointChainBase(sp, ep)}`;
+  const affSet = (ep: { ip: string; port: number }) => `affinity-${endpointChainBase(sp, ep)}`;
+  const owned: string[] = [];
+  for (const ep of cat.allReachable) owned.push(chain(epChain(ep)).name);
+  if (cat.usesCluster && cat.cluster.length) owned.push(chain(clusterChain).name);
+  if (cat.usesLocal && cat.local.length) owned.push(chain(localChain).name);
+  const internalChain = sp.internalPolicyLocal ? localChain : clusterChain;
+  const hasInternal = cat.hasAny && (!sp.internalPolicyLocal || cat.local.length > 0);
+  const hasExternal = cat.hasAny && (!sp.externalPolicyLocal || cat.local.length > 0);
+  const usesExt = cat.hasAny && isExternallyAccessible(sp);
+  if (usesExt) owned.push(chain(extChain).name);
+  const filterVerdict = !cat.hasAny ? 'goto reject-chain' : 'drop';
+  const key = (ip: string) => `${ip} . ${proto} . ${sp.port}`;
+  if (hasInternal) svcIPs.elements.push(`${key(sp.clusterIP)} : goto ${internalChain}`);
+  else noEpSvc.elements.push(`${key(sp.clusterIP)} comment "${name}" : ${filterVerdict}`);
+  for (const ip of [...sp.externalIPs, ...sp.loadBalancerIPs]) {
+    if (cat.hasAny) svcIPs.elements.push(`${key(ip)} : goto ${extChain}`);
+    if (!hasExternal) noEpSvc.elements.push(`${key(ip)} comment "${name}" : ${filterVerdict}`);
   }
-  return { sets, chains, serviceChains };
+  if (sp.nodePort) {
+    if (cat.hasAny) svcNPs.elements.push(`${proto} . ${sp.nodePort} : goto ${extChain}`);
+    if (!hasExternal) noEpNp.elements.push(`${proto} . ${sp.nodePort} comment "${name}" : ${filterVerdict}`);
+  }
+  if (hasInternal) {
+    chain(internalChain).rules.push(
+      `ip daddr ${sp.clusterIP} ${proto} dport ${sp.port} ip saddr != ${node.clusterCIDR} jump mark-for-masquerade`
+    );
+  }
+  if (usesExt) {
+    const c = chain(extChain);
+    if (!sp.externalPolicyLocal) c.rules.push('jump mark-for-masquerade');
+    else
+      c.rules.push(
+        `ip saddr ${node.clusterCIDR} goto ${clusterChain} comment "short-circuit pod traffic"`,
+        'fib saddr type local jump mark-for-masquerade comment "masquerade local traffic"',
+        `fib saddr type local goto ${clusterChain} comment "short-circuit local traffic"`
+      );
+    if (hasExternal) c.rules.push(`goto ${sp.externalPolicyLocal ? localChain : clusterChain}`);
+  }
+  if (sp.affinitySeconds !== undefined) {
+    for (const ep of cat.allReachable)
+      set({
+        name: affSet(ep),
+        kind: 'set',
+        type: 'ipv4_addr',
+        flags: 'dynamic,timeout',
+        timeout: formatTimeout(sp.affinitySeconds),
+        elements: []
+      });
+  }
+  const lb = (c: string, eps: typeof sp.endpoints) => {
+    const ch = chain(c);
+    if (sp.affinitySeconds !== undefined)
+      for (const ep of eps) ch.rules.push(`ip saddr @${affSet(ep)} goto ${epChain(ep)}`);
+    ch.rules.push(
+      `numgen random mod ${eps.length} vmap { ${eps.map((ep, i) => `${i} : goto ${epChain(ep)}`).join(', ')} }`
+    );
+  };
+  if (cat.usesCluster && cat.cluster.length) lb(clusterChain, cat.cluster);
+  if (cat.usesLocal && cat.local.length) lb(localChain, cat.local);
+  for (const ep of cat.allReachable) {
+    const c = chain(epChain(ep));
+    c.rules.push(`ip saddr ${ep.ip} jump mark-for-masquerade`);
+    if (sp.affinitySeconds !== undefined) c.rules.push(`update @${affSet(ep)} { ip saddr }`);
+    c.rules.push(`meta l4proto ${proto} dnat to ${endpointString(ep)}`);
+  }
+  return { chains, sets, maps, owned };
+}
+
+/**
+ * kube-proxy's nftables proxier for one node, keeping what it wrote last time per service port:
+ * a build writes only the service ports that changed (a partial sync, as syncProxyRules does
+ * outside a full resync) and reuses the rest. The result is the table a build from nothing gives.
+ */
+export class NftablesProxier {
+  private written = new Map<string, { sp: ServicePortInfo; part: PortPart }>();
+  private context = '';
+  /** Service ports ("ns/svc:port/proto") whose chains the last build wrote. */
+  lastWritten: string[] = [];
+
+  build(ports: ServicePortInfo[], node: NodeNet): NftTable {
+    const { sets, chains, maps } = baseTable(node);
+    const context = `${node.nodeName} ${node.nodeIP} ${node.clusterCIDR}`;
+    if (context !== this.context) {
+      this.written.clear();
+      this.context = context;
+    }
+    const serviceChains: Record<string, string[]> = {};
+    const seen = new Set<string>();
+    this.lastWritten = [];
+    for (const sp of ports) {
+      const key = `${portNameString(sp)}/${sp.protocol.toLowerCase()}`;
+      seen.add(key);
+      let w = this.written.get(key);
+      if (w && w.sp !== sp && JSON.stringify(w.sp) === JSON.stringify(sp)) w.sp = sp;
+      if (!w || w.sp !== sp) {
+        w = { sp, part: portPart(sp, node) };
+        this.written.set(key, w);
+        this.lastWritten.push(key);
+      }
+      const p = w.part;
+      for (const c of p.chains) chains.push(c);
+      for (const x of p.sets) sets.push(x);
+      maps.svcIPs.push(...p.maps.svcIPs);
+      maps.noEpSvc.push(...p.maps.noEpSvc);
+      maps.noEpNp.push(...p.maps.noEpNp);
+      maps.svcNPs.push(...p.maps.svcNPs);
+      serviceChains[key] = p.owned;
+    }
+    for (const key of this.written.keys()) if (!seen.has(key)) this.written.delete(key);
+    return { sets, chains, serviceChains };
+  }
+}
+
+export function buildNftables(ports: ServicePortInfo[], node: NodeNet): NftTable {
+  return new NftablesProxier().build(ports, node);
 }
 
 export const NFT_FAMILY = 'ip';

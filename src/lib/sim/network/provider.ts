@@ -5,9 +5,23 @@
 import type { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
 import type { NodeDataplane } from './dataplane';
-import { buildIptables, canaryTables, renderIptablesSave, type NodeNet, type Table } from './iptables';
-import { buildIpvs, ipvsIptables, renderIpvsadm, type IpvsState } from './ipvs';
-import { buildNftables, NFT_FAMILY, NFT_TABLE, renderNft, renderNftChains } from './nftables';
+import {
+  buildIptables,
+  canaryTables,
+  IptablesProxier,
+  renderIptablesSave,
+  type NodeNet,
+  type Table
+} from './iptables';
+import { buildIpvs, ipvsIptables, IpvsProxier, renderIpvsadm, type IpvsState } from './ipvs';
+import {
+  buildNftables,
+  NFT_FAMILY,
+  NFT_TABLE,
+  NftablesProxier,
+  renderNft,
+  renderNftChains
+} from './nftables';
 import { renderIptablesList } from './listing';
 import { kubeProxyOf } from './kubeproxy';
 import {
@@ -32,6 +46,27 @@ export interface NodeProgram {
   nft?: ReturnType<typeof buildNftables>;
 }
 
+interface Proxiers {
+  iptables: IptablesProxier;
+  ipvs: IpvsProxier;
+  nftables: NftablesProxier;
+}
+/**
+ * What kube-proxy programmed last time, per mode (derived data, not component state), for the
+ * nodes looked at most recently: a ruleset of 2,000 Services is megabytes, so only a few are kept.
+ */
+const proxiers = new Map<object, Proxiers>();
+const KEPT_PROXIERS = 4;
+
+function proxiersOf(kp: object): Proxiers {
+  let p = proxiers.get(kp);
+  if (p) proxiers.delete(kp);
+  else p = { iptables: new IptablesProxier(), ipvs: new IpvsProxier(), nftables: new NftablesProxier() };
+  proxiers.set(kp, p);
+  while (proxiers.size > KEPT_PROXIERS) proxiers.delete(proxiers.keys().next().value!);
+  return p;
+}
+
 /** What is programmed on `nodeName` right now (rules from kube-proxy's last sync). */
 export function nodeProgram(cluster: Cluster, nodeName: string): NodeProgram | undefined {
   const self = nodeAddrs(cluster).find((n) => n.name === nodeName);
@@ -43,13 +78,22 @@ export function nodeProgram(cluster: Cluster, nodeName: string): NodeProgram | u
   const ports = kubeProxyReplaced(cluster)
     ? collectServicePorts(cluster.api.list('Service'), cluster.api.list('EndpointSlice'))
     : (kp?.state.ports ?? []);
-  if (mode === 'iptables') return { node, mode, ports, iptables: buildIptables(ports, node).tables };
+  // What each kube-proxy wrote last time stays with it, so only changed service ports are
+  // written again (partial sync); a restored or restarted component starts from nothing.
+  const px = kp ? proxiersOf(kp) : undefined;
+  if (mode === 'iptables') {
+    const tables = px ? px.iptables.build(ports, node).tables : buildIptables(ports, node).tables;
+    return { node, mode, ports, iptables: tables };
+  }
   if (mode === 'ipvs') {
-    const ipvs = buildIpvs(ports, node, kp!.state.scheduler);
+    const scheduler = kp!.state.scheduler;
+    const ipvs = px ? px.ipvs.build(ports, node, scheduler) : buildIpvs(ports, node, scheduler);
     return { node, mode, ports, iptables: ipvsIptables(ipvs, node), ipvs };
   }
-  if (mode === 'nftables')
-    return { node, mode, ports, iptables: canaryTables(), nft: buildNftables(ports, node) };
+  if (mode === 'nftables') {
+    const nft = px ? px.nftables.build(ports, node) : buildNftables(ports, node);
+    return { node, mode, ports, iptables: canaryTables(), nft };
+  }
   return { node, mode, ports, iptables: canaryTables() };
 }
 

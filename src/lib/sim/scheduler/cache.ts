@@ -75,13 +75,15 @@ export class SchedulerCache {
       ni.generation = old.generation + 1;
       this.infos.set(ni.name, ni);
       if (this.h) {
-        const i = this.h.nodes.indexOf(old);
+        const at = this.h.columns?.position.get(ni.name);
+        const i = at !== undefined && this.h.nodes[at] === old ? at : this.h.nodes.indexOf(old);
         const sameImages =
           old.images.size === ni.images.size && [...old.images.keys()].every((k) => ni.images.has(k));
         const sameZone = JSON.stringify(topo(old)) === JSON.stringify(topo(ni));
         if (i >= 0 && sameImages && sameZone) {
           this.h.nodes[i] = ni;
           this.h.nodeByName.set(ni.name, ni);
+          this.h.columns?.write(i, ni);
         } else this.h = null;
       }
     } else {
@@ -110,6 +112,7 @@ export class SchedulerCache {
     const ni = this.infos.get(nodeName);
     if (ni) {
       addPod(ni, pi);
+      this.h?.columns?.update(ni);
       if (pi.hasAffinityTerms) this.stats.podsWithAffinity++;
       if (pi.hasRequiredAntiAffinity) this.stats.podsWithRequiredAntiAffinity++;
     } else {
@@ -126,6 +129,7 @@ export class SchedulerCache {
     this.podNode.delete(key);
     const ni = this.infos.get(node);
     const pi = ni ? removePod(ni, key) : undefined;
+    if (ni) this.h?.columns?.update(ni);
     if (pi?.hasAffinityTerms) this.stats.podsWithAffinity--;
     if (pi?.hasRequiredAntiAffinity) this.stats.podsWithRequiredAntiAffinity--;
     if (!ni) {

@@ -104,18 +104,24 @@ export class Framework {
     nodes: NodeInfo[],
     out: (Status | null)[],
     h: Handle,
-    active: Plugin[]
+    active: Plugin[],
+    at?: Int32Array
   ): void {
     for (let j = 0; j < active.length; j++) {
       const p = active[j];
-      if (p.filterAll) p.filterAll(state, pod, nodes, out, h);
+      let failed = 0;
+      if (p.filterAll) failed = p.filterAll(state, pod, nodes, out, h, at);
       else {
         for (let k = 0; k < nodes.length; k++) {
           if (out[k] !== null) continue;
           const st = p.filter!(state, pod, nodes[k], h);
-          if (st !== null && st.code !== 'Success' && st.code !== 'Skip') out[k] = st;
+          if (st !== null && st.code !== 'Success' && st.code !== 'Skip') {
+            out[k] = st;
+            failed++;
+          }
         }
       }
+      if (failed === 0) continue;
       for (let k = 0; k < nodes.length; k++) {
         const st = out[k];
         if (st !== null && st.plugin === undefined) st.plugin = p.name;

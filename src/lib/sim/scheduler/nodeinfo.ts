@@ -3,12 +3,14 @@
  * are assigned and removed, and the node list in the order the scheduler walks it (NodeTree:
  * zones interleaved round-robin).
  */
-import type { KubeObject } from '../api/types';
+import type { KubeObject, Taint } from '../api/types';
+import { NodeColumns } from './columns';
 import { addResource, emptyVector, podRequests, vectorFromList } from './resources';
 import type { Handle, NodeInfo, PodInfo } from './types';
 
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 export const REGION_LABEL = 'topology.kubernetes.io/region';
+const NO_TAINTS: readonly Taint[] = Object.freeze([]);
 
 /** Priority as admission resolves it; pods created without admission default to 0. */
 export function podPriority(pod: KubeObject): number {
@@ -51,6 +53,8 @@ export function newNodeInfo(node: KubeObject): NodeInfo {
     name: node.metadata.name,
     node,
     labels: node.metadata.labels ?? {},
+    taints: (node.spec?.taints ?? NO_TAINTS) as Taint[],
+    unschedulable: !!node.spec?.unschedulable,
     allocatable: vectorFromList(node.status?.allocatable ?? node.status?.capacity),
     requested: emptyVector(),
     nonZeroRequested: { cpu: 0, memory: 0 },
@@ -153,8 +157,10 @@ export function buildHandle(
     nodeByName.set(n.name, n);
     for (const img of n.images.keys()) imageNodeCount.set(img, (imageNodeCount.get(img) ?? 0) + 1);
   }
+  const ordered = nodeTreeOrder(nodes);
   return {
-    nodes: nodeTreeOrder(nodes),
+    nodes: ordered,
+    columns: new NodeColumns(ordered),
     nodeByName,
     imageNodeCount,
     minor: src.minor,

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fitErrorMessage } from './fiterror';
-import { numFeasibleNodesToFind } from './schedule-one';
+import { SchedulerCache } from './cache';
+import { defaultSchedulerConfig } from './config';
+import { Framework } from './framework';
+import { newPodInfo } from './nodeinfo';
+import { numFeasibleNodesToFind, scheduleOne } from './schedule-one';
 import { simulateScheduling } from './simulate';
 import { makeNode, makePod } from './testing';
 import type { Status } from './types';
@@ -18,6 +22,95 @@ describe('numFeasibleNodesToFind', () => {
   ])('percentage %s of %i nodes → %i', (pct, nodes, want) => {
     expect(numFeasibleNodesToFind(pct, nodes)).toBe(want);
   });
+});
+
+// upstream: pkg/scheduler/schedule_one.go numFeasibleNodesToFind (minFeasibleNodesToFind = 100,
+// adaptive percentage 50 - numAllNodes/125, floor minFeasibleNodesPercentageToFind = 5) and
+// findNodesThatFitPod (nextStartNodeIndex = (nextStartNodeIndex + processedNodes) % len(allNodes),
+// where processed nodes are the feasible ones plus the ones a filter rejected).
+describe('percentageOfNodesToScore, adaptive by default', () => {
+  it.each([
+    [99, 99],
+    [100, 100],
+    [125, 100], // 49% of 125 is 61: raised to 100
+    [500, 230], // 46%
+    [1000, 420], // 42%
+    [3000, 780], // 26%
+    [5000, 500], // 10%
+    [5625, 281], // 5% floor (50 - 45)
+    [15000, 750] // 5% floor
+  ])('%i nodes: stop after %i feasible nodes', (nodes, want) => {
+    expect(numFeasibleNodesToFind(undefined, nodes)).toBe(want);
+    expect(numFeasibleNodesToFind(0, nodes)).toBe(want);
+  });
+
+  const cycle = (cache: SchedulerCache, fw: Framework, name: string, next: number, explain: boolean) =>
+    scheduleOne(fw, cache.handle, newPodInfo(makePod(name, { cpu: '100m' })), {
+      nextStartNodeIndex: next,
+      minor: 35,
+      randomInt: () => 0,
+      explain,
+      now: 0,
+      bind: (p, node) => {
+        cache.assume(p, node);
+        return null;
+      }
+    });
+
+  it('starts each search where the last one stopped, counting rejected nodes as processed', () => {
+    for (const explain of [true, false]) {
+      const cache = new SchedulerCache({ minor: 35 });
+      // 1,000 nodes (420 to find); every tenth is cordoned, so finding 420 takes 466 or 467 nodes.
+      for (let i = 0; i < 1000; i++)
+        cache.upsertNode(makeNode(`n${String(i).padStart(4, '0')}`, { unschedulable: i % 10 === 9 }));
+      const fw = new Framework(defaultSchedulerConfig().profiles[0], 35);
+      const a = cycle(cache, fw, 'a', 0, explain);
+      // n0000..n0465: 420 feasible and 46 cordoned.
+      expect(a.nextStartNodeIndex).toBe(466);
+      const b = cycle(cache, fw, 'b', a.nextStartNodeIndex, explain);
+      // n0466..n0932: 420 feasible and 47 cordoned (n0469, n0479 … n0929).
+      expect(b.nextStartNodeIndex).toBe(933);
+      const c = cycle(cache, fw, 'c', b.nextStartNodeIndex, explain);
+      // n0933..n0999 then round to n0000..n0398.
+      expect(c.nextStartNodeIndex).toBe(399);
+      if (explain) {
+        expect(a.attempt!.evaluatedNodes).toBe(466);
+        expect(b.attempt!.evaluatedNodes).toBe(467);
+        expect(Object.keys(a.attempt!.nodes)[0]).toBe('n0000');
+        expect(Object.keys(b.attempt!.nodes)[0]).toBe('n0466');
+        expect(Object.keys(c.attempt!.nodes)[0]).toBe('n0933');
+        expect(Object.keys(c.attempt!.nodes).at(-1)).toBe('n0398');
+        expect(Object.values(a.attempt!.nodes).filter((n) => n.finalScore !== null)).toHaveLength(420);
+      }
+    }
+  });
+
+  it('walks 10% of 5,000 nodes per pod from a round-robin start', () => {
+    const cache = new SchedulerCache({ minor: 35 });
+    for (let i = 0; i < 5000; i++) cache.upsertNode(makeNode(`n${String(i).padStart(4, '0')}`));
+    const fw = new Framework(defaultSchedulerConfig().profiles[0], 35);
+    let next = 0;
+    const starts: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const r = cycle(cache, fw, `p${i}`, next, true);
+      expect(r.attempt!.evaluatedNodes).toBe(500);
+      starts.push(Object.keys(r.attempt!.nodes)[0]);
+      next = r.nextStartNodeIndex;
+    }
+    expect(starts).toEqual([
+      'n0000',
+      'n0500',
+      'n1000',
+      'n1500',
+      'n2000',
+      'n2500',
+      'n3000',
+      'n3500',
+      'n4000',
+      'n4500',
+      'n0000'
+    ]);
+  }, 30_000);
 });
 
 describe('FitError message', () => {

@@ -57,6 +57,28 @@ export interface CycleResult {
   nextStartNodeIndex: number;
 }
 
+/**
+ * Scratch arrays reused from cycle to cycle (one cycle runs at a time; nothing keeps them): the
+ * filter verdicts of a batch, the positions 0..n-1, the weighted totals and one plugin's scores.
+ */
+let verdicts: (Status | null)[] = [];
+let iota = new Int32Array(0);
+let totals = new Float64Array(0);
+let scoreBuf: number[] = [];
+
+function positions(from: number, count: number, numAll: number): Int32Array {
+  if (from + count <= numAll) {
+    if (iota.length < numAll) {
+      iota = new Int32Array(numAll);
+      for (let i = 0; i < numAll; i++) iota[i] = i;
+    }
+    return iota.subarray(from, from + count);
+  }
+  const pos = new Int32Array(count);
+  for (let k = 0; k < count; k++) pos[k] = (from + k) % numAll;
+  return pos;
+}
+
 const emptyExplanation = (): NodeExplanation => ({
   filter: {},
   score: {},
@@ -71,11 +93,7 @@ export function scheduleOne(
   pod: PodInfo,
   opts: CycleOptions
 ): CycleResult {
-  const h: Handle = {
-    ...baseHandle,
-    randomInt: opts.randomInt,
-    runFilters: (p, node, nodes) => fw.filtersFor(p, node, { ...baseHandle, nodes })
-  };
+  const h = baseHandle;
   const nodes = h.nodes;
   const numAll = nodes.length;
   const explain = opts.explain;
@@ -100,7 +118,11 @@ export function scheduleOne(
       if (r.nominatedNodeName) attempt.nominatedNodeName = r.nominatedNodeName;
       if (r.victims?.length) attempt.victims = r.victims.map((v) => v.key);
     }
-    return { ...r, attempt, nextStartNodeIndex: next };
+    // Every caller passes a fresh literal: complete it in place (same keys, same order as a copy).
+    const res = r as CycleResult;
+    res.attempt = attempt;
+    res.nextStartNodeIndex = next;
+    return res;
   };
   const state: CycleState = new Map();
   const skipped = new Set<string>();
@@ -120,6 +142,8 @@ export function scheduleOne(
   const preRecord: FilterRecord | undefined = attempt ? attempt.preFilter : undefined;
   const preSt = fw.runPreFilter(state, pod, h, skipped, preRecord);
   let feasible: NodeInfo[] = [];
+  /** Positions of the feasible nodes in `nodes` (and h.columns), when the walk found them. */
+  let feasibleAt: Int32Array | undefined;
   if (preSt) {
     for (const n of nodes) statuses.set(n.name, preSt);
   } else {
@@ -139,45 +163,77 @@ export function scheduleOne(
       let processed = 0;
       const start = next % numAll;
       if (attempt) {
+        const at: number[] = [];
         for (let i = 0; i < numAll && feasible.length < want; i++) {
           const n = nodes[(start + i) % numAll];
           processed++;
           const rec = (attempt.nodes[n.name] = emptyExplanation()).filter;
           const st = fw.runFilter(state, pod, n, h, active, rec, skipped);
           if (st) statuses.set(n.name, st);
-          else feasible.push(n);
+          else {
+            feasible.push(n);
+            at.push((start + i) % numAll);
+          }
         }
+        feasibleAt = Int32Array.from(at);
       } else {
         // Same verdicts without recording: each plugin filters a chunk of nodes in one loop.
         // A chunk never holds more nodes than feasible ones still wanted, so the walk stops
         // exactly where the one-node-at-a-time walk would.
+        const at: number[] = [];
         while (feasible.length < want && processed < numAll) {
           const chunk = Math.min(want - feasible.length, numAll - processed);
-          const cand = new Array<NodeInfo>(chunk);
-          const out = new Array<Status | null>(chunk).fill(null);
-          for (let k = 0; k < chunk; k++) cand[k] = nodes[(start + processed + k) % numAll];
-          fw.runFilterBatch(state, pod, cand, out, h, active);
+          const from = (start + processed) % numAll;
+          const cand =
+            from + chunk <= numAll
+              ? nodes.slice(from, from + chunk)
+              : nodes.slice(from).concat(nodes.slice(0, from + chunk - numAll));
+          const pos = positions(from, chunk, numAll);
+          if (verdicts.length < chunk) verdicts = new Array<Status | null>(chunk).fill(null);
+          else verdicts.fill(null, 0, chunk);
+          const out = verdicts;
+          fw.runFilterBatch(state, pod, cand, out, h, active, pos);
+          let passed = 0;
           for (let k = 0; k < chunk; k++) {
             const st = out[k];
             if (st) statuses.set(cand[k].name, st);
-            else feasible.push(cand[k]);
+            else passed++;
+          }
+          if (passed === chunk && feasible.length === 0) {
+            feasible = cand;
+            feasibleAt = pos;
+          } else {
+            if (feasibleAt) at.push(...feasibleAt);
+            feasibleAt = undefined;
+            for (let k = 0; k < chunk; k++)
+              if (out[k] === null) {
+                feasible.push(cand[k]);
+                at.push(pos[k]);
+              }
           }
           processed += chunk;
         }
+        if (!feasibleAt) feasibleAt = Int32Array.from(at);
       }
       next = (start + processed) % numAll;
       if (attempt) attempt.evaluatedNodes = processed;
     } else if (attempt) attempt.evaluatedNodes = 1;
   }
-  const unschedulablePlugins = [...new Set([...statuses.values()].map((s) => s.plugin ?? ''))].filter(
-    Boolean
-  );
+  const unschedulablePlugins = statuses.size
+    ? [...new Set([...statuses.values()].map((s) => s.plugin ?? ''))].filter(Boolean)
+    : [];
   if (!feasible.length) {
     let postMsg = '';
     let nominatedNodeName: string | undefined;
     let victims: { key: string; node: string }[] | undefined;
+    // PostFilter (preemption) also draws random numbers and runs the filters on copied nodes.
+    const post: Handle = {
+      ...baseHandle,
+      randomInt: opts.randomInt,
+      runFilters: (p, node, nodes) => fw.filtersFor(p, node, { ...baseHandle, nodes, columns: undefined })
+    };
     for (const p of fw.points.postFilter) {
-      const r = p.postFilter!(state, pod, statuses, h);
+      const r = p.postFilter!(state, pod, statuses, post);
       if (attempt) {
         attempt.postFilter = { code: r.status.code, reasons: r.status.reasons };
         if (r.nodeStatuses?.size) {
@@ -206,7 +262,7 @@ export function scheduleOne(
   }
   let selected: NodeInfo;
   if (feasible.length === 1) selected = feasible[0];
-  else selected = scoreAndSelect(fw, state, pod, feasible, h, opts, attempt);
+  else selected = scoreAndSelect(fw, state, pod, feasible, feasibleAt, h, opts, attempt);
   for (const p of fw.points.reserve) {
     const st = p.reserve!(state, pod, selected.name);
     if (st && st.code !== 'Success') {
@@ -240,6 +296,7 @@ function scoreAndSelect(
   state: CycleState,
   pod: PodInfo,
   feasible: NodeInfo[],
+  at: Int32Array | undefined,
   h: Handle,
   opts: CycleOptions,
   attempt: SchedulingAttempt | null
@@ -251,20 +308,24 @@ function scoreAndSelect(
     if (attempt) attempt.preScore[p.name] = { code: st.code, reasons: st.reasons };
     if (st.code === 'Skip') skipped.add(p.name);
   }
-  const total = new Array<number>(feasible.length).fill(0);
+  const n = feasible.length;
+  if (totals.length < n) totals = new Float64Array(n);
+  else totals.fill(0, 0, n);
+  const total = totals;
   const plugins = fw.points.score;
-  const scores = new Array<number>(feasible.length);
+  if (scoreBuf.length !== n) scoreBuf = new Array<number>(n).fill(0);
+  const scores = scoreBuf;
   for (let j = 0; j < plugins.length; j++) {
     const p = plugins[j];
-    if (skipped.has(p.name)) continue;
-    if (p.scoreAll) p.scoreAll(state, pod, feasible, scores, h);
+    if (skipped.size && skipped.has(p.name)) continue;
+    if (p.scoreAll) p.scoreAll(state, pod, feasible, scores, h, at);
     else for (let i = 0; i < feasible.length; i++) scores[i] = p.score!(state, pod, feasible[i], h);
     const raw = attempt ? scores.slice() : null;
     p.normalizeScore?.(state, pod, scores, feasible);
     const w = fw.weights[j];
-    for (let i = 0; i < feasible.length; i++) {
-      total[i] += scores[i] * w;
-      if (attempt) {
+    for (let i = 0; i < n; i++) total[i] += scores[i] * w;
+    if (attempt) {
+      for (let i = 0; i < n; i++) {
         const e = attempt.nodes[feasible[i].name];
         e.rawScore[p.name] = raw![i];
         e.score[p.name] = scores[i];
@@ -275,7 +336,7 @@ function scoreAndSelect(
   // selectHost: reservoir sampling keeps every top-scoring node equally likely.
   let best = 0;
   let count = 1;
-  for (let i = 1; i < feasible.length; i++) {
+  for (let i = 1; i < n; i++) {
     if (total[i] > total[best]) {
       best = i;
       count = 1;

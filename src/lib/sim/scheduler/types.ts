@@ -2,7 +2,8 @@
  * The scheduling framework's vocabulary (k8s.io/kube-scheduler/framework): status codes, the
  * per-node cache entry (NodeInfo), the plugin contract and the recorded explanation of an attempt.
  */
-import type { KubeObject } from '../api/types';
+import type { KubeObject, Taint } from '../api/types';
+import type { NodeColumns } from './columns';
 import type { ResourceVector } from './resources';
 
 /** Status codes with upstream's names. UnschedulableAndUnresolvable rules a node out of preemption. */
@@ -44,6 +45,9 @@ export interface NodeInfo {
   name: string;
   node: KubeObject;
   labels: Record<string, string>;
+  /** `spec.taints` and `spec.unschedulable`, read once per Node object (filters read them per pod). */
+  taints: readonly Taint[];
+  unschedulable: boolean;
   allocatable: ResourceVector;
   requested: ResourceVector;
   nonZeroRequested: { cpu: number; memory: number };
@@ -71,6 +75,8 @@ export interface Handle {
   stats: { podsWithAffinity: number; podsWithRequiredAntiAffinity: number };
   /** Minor Kubernetes version (35 for v1.35). */
   minor: number;
+  /** The `nodes`' hot numbers by position (absent in views with copied nodes). */
+  columns?: NodeColumns;
   /** Run the profile's PreFilter and Filter plugins for `pod` on `node` in the `nodes` view (preemption). */
   runFilters?(pod: PodInfo, node: NodeInfo, nodes: NodeInfo[]): Status | null;
   /** An integer in [0, n) from the scenario's seeded random. */
@@ -92,13 +98,33 @@ export interface Plugin {
   readonly name: string;
   preFilter?(state: CycleState, pod: PodInfo, h: Handle): Status | null;
   filter?(state: CycleState, pod: PodInfo, node: NodeInfo, h: Handle): Status | null;
-  /** Filter the nodes whose `out` entry is still null; set a failure Status where one fails. */
-  filterAll?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], out: (Status | null)[], h: Handle): void;
+  /**
+   * Filter the nodes whose `out` entry is still null; set a failure Status where one fails and
+   * return how many it set (the same verdicts as `filter` node by node).
+   */
+  filterAll?(
+    state: CycleState,
+    pod: PodInfo,
+    nodes: NodeInfo[],
+    out: (Status | null)[],
+    h: Handle,
+    at?: Int32Array
+  ): number;
   postFilter?(state: CycleState, pod: PodInfo, statuses: Map<string, Status>, h: Handle): PostFilterResult;
   preScore?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], h: Handle): Status | null;
   score?(state: CycleState, pod: PodInfo, node: NodeInfo, h: Handle): number;
-  /** Score every node into `out` (same result as `score` per node; one monomorphic loop per plugin). */
-  scoreAll?(state: CycleState, pod: PodInfo, nodes: NodeInfo[], out: number[], h: Handle): void;
+  /**
+   * Score every node into `out` (same result as `score` per node; one monomorphic loop per plugin).
+   * `at`, when given, holds each node's position in `h.columns` (batch filters take it too).
+   */
+  scoreAll?(
+    state: CycleState,
+    pod: PodInfo,
+    nodes: NodeInfo[],
+    out: number[],
+    h: Handle,
+    at?: Int32Array
+  ): void;
   normalizeScore?(state: CycleState, pod: PodInfo, scores: number[], nodes: NodeInfo[]): void;
   reserve?(state: CycleState, pod: PodInfo, node: string): Status | null;
   unreserve?(state: CycleState, pod: PodInfo, node: string): void;

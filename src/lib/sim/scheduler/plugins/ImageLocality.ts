@@ -59,8 +59,29 @@ export function create(): Plugin {
     score: (state, pod, node, h) => score(imagesOf(state, pod), node, h.imageNodeCount, h.nodes.length),
     scoreAll(state, pod, nodes, out, h) {
       const images = imagesOf(state, pod);
-      for (let i = 0; i < nodes.length; i++)
-        out[i] = score(images, nodes[i], h.imageNodeCount, h.nodes.length);
+      // Only images some node holds can add to a score; the spread factor is the same for every
+      // node, so it is worked out once per image, as `score` would for each node.
+      const held: string[] = [];
+      const spread: number[] = [];
+      for (let i = 0; i < images.names.length; i++) {
+        const n = h.imageNodeCount.get(images.names[i]) ?? 0;
+        if (n === 0) continue;
+        held.push(images.names[i]);
+        spread.push(n / h.nodes.length);
+      }
+      if (held.length === 0) {
+        out.fill(calculatePriority(0, images.count), 0, nodes.length);
+        return;
+      }
+      for (let i = 0; i < nodes.length; i++) {
+        const have = nodes[i].images;
+        let sum = 0;
+        for (let j = 0; j < held.length; j++) {
+          const size = have.get(held[j]);
+          if (size !== undefined) sum += Math.trunc(size * spread[j]);
+        }
+        out[i] = calculatePriority(sum, images.count);
+      }
     }
   };
 }

@@ -14,8 +14,17 @@ export function create(): Plugin {
     name: Name,
     filter: (_s, pod, node) => filter(pod, node),
     filterAll(_s, pod, nodes, out) {
-      if (!pod.pod.spec?.nodeName) return;
-      for (let k = 0; k < nodes.length; k++) if (out[k] === null) out[k] = filter(pod, nodes[k]);
+      if (!pod.pod.spec?.nodeName) return 0;
+      let failed = 0;
+      for (let k = 0; k < nodes.length; k++) {
+        if (out[k] !== null) continue;
+        const st = filter(pod, nodes[k]);
+        if (st) {
+          out[k] = st;
+          failed++;
+        }
+      }
+      return failed;
     }
   };
 }

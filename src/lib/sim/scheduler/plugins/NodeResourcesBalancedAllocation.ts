@@ -36,15 +36,42 @@ export function balancedResourceScorer(ar: number[], fractions: number[]): numbe
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }
 
+/** balancedResourceScorer for exactly cpu and memory, both allocatable: the same arithmetic. */
+export function balancedCpuMemory(
+  allocCpu: number,
+  reqCpu: number,
+  allocMemory: number,
+  reqMemory: number
+): number {
+  const fc = Math.min(reqCpu / allocCpu, 1);
+  const fm = Math.min(reqMemory / allocMemory, 1);
+  return Math.trunc((1 - Math.abs((fc - fm) / 2)) * MAX_NODE_SCORE);
+}
+
 export function create(args: BalancedAllocationArgs = {}): Plugin {
   const resources = args.resources ?? defaultResources();
   const ar: number[] = new Array(resources.length * 2).fill(0);
   const fractions: number[] = new Array(resources.length).fill(0);
-  const score = (pod: PodInfo, node: NodeInfo): number => {
+  const general = (pod: PodInfo, node: NodeInfo): number => {
     for (let i = 0; i < resources.length; i++)
       allocatableAndRequested(node, pod, resources[i].name, true, ar, i);
     return balancedResourceScorer(ar, fractions);
   };
+  // The default (cpu and memory): balancedResourceScorer's two-resource case read straight from
+  // the vectors, the same arithmetic in the same order.
+  const cpuMemory = resources.length === 2 && resources[0].name === 'cpu' && resources[1].name === 'memory';
+  const twoResources = (pod: PodInfo, node: NodeInfo): number => {
+    const ac = node.allocatable.cpu;
+    const am = node.allocatable.memory;
+    if (ac === 0 || am === 0) return general(pod, node);
+    return balancedCpuMemory(
+      ac,
+      node.requested.cpu + pod.requests.cpu,
+      am,
+      node.requested.memory + pod.requests.memory
+    );
+  };
+  const score = cpuMemory ? twoResources : general;
   return {
     name: Name,
     preScore(_s, pod) {
@@ -53,8 +80,22 @@ export function create(args: BalancedAllocationArgs = {}): Plugin {
       return null;
     },
     score: (_s, pod, node) => score(pod, node),
-    scoreAll(_s, pod, nodes, out) {
-      for (let i = 0; i < nodes.length; i++) out[i] = score(pod, nodes[i]);
+    scoreAll(_s, pod, nodes, out, h, at) {
+      const c = at ? h.columns : undefined;
+      if (cpuMemory && c) {
+        const pc = pod.requests.cpu;
+        const pm = pod.requests.memory;
+        for (let k = 0; k < nodes.length; k++) {
+          const i = at![k];
+          const ac = c.allocCpu[i];
+          const am = c.allocMemory[i];
+          out[k] =
+            ac === 0 || am === 0
+              ? general(pod, nodes[k])
+              : balancedCpuMemory(ac, c.reqCpu[i] + pc, am, c.reqMemory[i] + pm);
+        }
+      } else if (cpuMemory) for (let i = 0; i < nodes.length; i++) out[i] = twoResources(pod, nodes[i]);
+      else for (let i = 0; i < nodes.length; i++) out[i] = general(pod, nodes[i]);
     }
   };
 }

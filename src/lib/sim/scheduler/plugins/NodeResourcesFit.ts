@@ -3,7 +3,7 @@
  * allocatable; the score follows scoringStrategy (LeastAllocated by default, MostAllocated,
  * RequestedToCapacityRatio) over requests with the non-zero cpu/memory defaults.
  */
-import { getResource, isScalarResource } from '../resources';
+import { getResource, isScalarResource, type ResourceVector } from '../resources';
 import { type NodeInfo, type Plugin, type PodInfo, type Status } from '../types';
 
 export const Name = 'NodeResourcesFit';
@@ -104,6 +104,54 @@ export function allocatableAndRequested(
 }
 
 /**
+ * Whether the pod's pod count, cpu, memory and ephemeral-storage requests fit (fitsRequest's four
+ * fixed checks; extended resources are checked there).
+ */
+export function fitsFixed(
+  podCount: number,
+  allocPods: number,
+  r: ResourceVector,
+  allocCpu: number,
+  usedCpu: number,
+  allocMemory: number,
+  usedMemory: number,
+  allocEphemeral: number,
+  usedEphemeral: number
+): boolean {
+  return (
+    !(podCount + 1 > allocPods) &&
+    !(r.cpu > 0 && r.cpu > allocCpu - usedCpu) &&
+    !(r.memory > 0 && r.memory > allocMemory - usedMemory) &&
+    !(r.ephemeralStorage > 0 && r.ephemeralStorage > allocEphemeral - usedEphemeral)
+  );
+}
+
+/** LeastAllocated over cpu and memory (resource_allocation.go with leastRequestedScore). */
+export function leastAllocatedCpuMemory(
+  allocCpu: number,
+  reqCpu: number,
+  wCpu: number,
+  allocMemory: number,
+  reqMemory: number,
+  wMemory: number
+): number {
+  let nodeScore = 0;
+  let weightSum = 0;
+  if (allocCpu !== 0) {
+    nodeScore +=
+      (reqCpu > allocCpu ? 0 : Math.trunc(((allocCpu - reqCpu) * MAX_NODE_SCORE) / allocCpu)) * wCpu;
+    weightSum += wCpu;
+  }
+  if (allocMemory !== 0) {
+    nodeScore +=
+      (reqMemory > allocMemory ? 0 : Math.trunc(((allocMemory - reqMemory) * MAX_NODE_SCORE) / allocMemory)) *
+      wMemory;
+    weightSum += wMemory;
+  }
+  return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
+}
+
+/**
  * The reasons a pod does not fit. `unresolvable` is set when a request exceeds the node's whole
  * allocatable: evicting pods cannot help, so preemption skips the node. Hot path: no closures.
  */
@@ -166,7 +214,25 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
       reasons: fit.reasons
     };
   };
-  const score = (pod: PodInfo, node: NodeInfo): number => {
+  // The default (cpu and memory, LeastAllocated) read straight from the vectors: the same
+  // arithmetic as the general loop below without its per-resource name tests.
+  const cpuMemory =
+    strategyCode === 0 &&
+    resources.length === 2 &&
+    resources[0].name === 'cpu' &&
+    resources[1].name === 'memory';
+  const wCpu = resources[0]?.weight ?? 0;
+  const wMem = resources[1]?.weight ?? 0;
+  const leastCpuMemory = (pod: PodInfo, node: NodeInfo): number =>
+    leastAllocatedCpuMemory(
+      node.allocatable.cpu,
+      node.nonZeroRequested.cpu + pod.nonZero.cpu,
+      wCpu,
+      node.allocatable.memory,
+      node.nonZeroRequested.memory + pod.nonZero.memory,
+      wMem
+    );
+  const general = (pod: PodInfo, node: NodeInfo): number => {
     let nodeScore = 0;
     let weightSum = 0;
     for (let i = 0; i < resources.length; i++) {
@@ -193,15 +259,84 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
     if (weightSum === 0) return 0;
     return strategyCode === 2 ? Math.round(nodeScore / weightSum) : Math.trunc(nodeScore / weightSum);
   };
+  const score = cpuMemory ? leastCpuMemory : general;
   return {
     name: Name,
     filter: (_s, pod, node) => filter(pod, node),
-    filterAll(_s, pod, nodes, out) {
-      for (let k = 0; k < nodes.length; k++) if (out[k] === null) out[k] = filter(pod, nodes[k]);
+    filterAll(_s, pod, nodes, out, h, at) {
+      // Without extended resources a node that passes the four fixed checks of fitsRequest fits;
+      // only the others go through it (for their reasons).
+      const r = pod.requests;
+      let plain = true;
+      for (const name in r.scalar) if (r.scalar[name] !== 0) plain = false;
+      const c = at ? h.columns : undefined;
+      let failed = 0;
+      for (let k = 0; k < nodes.length; k++) {
+        if (out[k] !== null) continue;
+        const node = nodes[k];
+        if (plain) {
+          if (c) {
+            const i = at![k];
+            if (
+              fitsFixed(
+                c.podCount[i],
+                c.allocPods[i],
+                r,
+                c.allocCpu[i],
+                c.reqCpu[i],
+                c.allocMemory[i],
+                c.reqMemory[i],
+                c.allocEphemeral[i],
+                c.reqEphemeral[i]
+              )
+            )
+              continue;
+          } else {
+            const alloc = node.allocatable;
+            const used = node.requested;
+            if (
+              fitsFixed(
+                node.pods.length,
+                alloc.pods,
+                r,
+                alloc.cpu,
+                used.cpu,
+                alloc.memory,
+                used.memory,
+                alloc.ephemeralStorage,
+                used.ephemeralStorage
+              )
+            )
+              continue;
+          }
+        }
+        const st = filter(pod, node);
+        if (st) {
+          out[k] = st;
+          failed++;
+        }
+      }
+      return failed;
     },
     score: (_s, pod, node) => score(pod, node),
-    scoreAll(_s, pod, nodes, out) {
-      for (let i = 0; i < nodes.length; i++) out[i] = score(pod, nodes[i]);
+    scoreAll(_s, pod, nodes, out, h, at) {
+      const c = at ? h.columns : undefined;
+      if (cpuMemory && c) {
+        const pc = pod.nonZero.cpu;
+        const pm = pod.nonZero.memory;
+        for (let k = 0; k < nodes.length; k++) {
+          const i = at![k];
+          out[k] = leastAllocatedCpuMemory(
+            c.allocCpu[i],
+            c.nonZeroCpu[i] + pc,
+            wCpu,
+            c.allocMemory[i],
+            c.nonZeroMemory[i] + pm,
+            wMem
+          );
+        }
+      } else if (cpuMemory) for (let i = 0; i < nodes.length; i++) out[i] = leastCpuMemory(pod, nodes[i]);
+      else for (let i = 0; i < nodes.length; i++) out[i] = general(pod, nodes[i]);
     }
   };
 }

@@ -5,7 +5,7 @@
  * Pods without constraints get the cluster defaults (`defaultingType: System`) with a selector
  * built from the Services, ReplicaSets, RCs and StatefulSets that select them.
  */
-import { deepFreeze, type LabelSelector, type Taint, type TopologySpreadConstraint } from '../../api/types';
+import { deepFreeze, type LabelSelector, type TopologySpreadConstraint } from '../../api/types';
 import { matchSelector } from '../helpers';
 import { tolerationsTolerateTaint } from '../../api/corev1/taints';
 import { status, MAX_NODE_SCORE, type Handle, type NodeInfo, type Plugin, type PodInfo } from '../types';
@@ -110,7 +110,7 @@ function hasAllKeys(node: NodeInfo, cs: Constraint[]): boolean {
 function included(c: Constraint, pod: PodInfo, node: NodeInfo): boolean {
   if (c.honorAffinity && !podMatchesNodeSelectorAndAffinity(pod, node)) return false;
   if (c.honorTaints) {
-    for (const t of (node.node.spec?.taints ?? []) as Taint[]) {
+    for (const t of node.taints) {
       if (
         (t.effect === 'NoSchedule' || t.effect === 'NoExecute') &&
         !tolerationsTolerateTaint(pod.pod.spec?.tolerations, t)

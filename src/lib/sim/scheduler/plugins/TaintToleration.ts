@@ -5,6 +5,7 @@
 import type { Taint, Toleration } from '../../api/types';
 import { normalizeByMax } from '../helpers';
 import { tolerationsTolerateTaint } from '../../api/corev1/taints';
+import { FLAG_TAINTED as TAINTED } from '../columns';
 import { status, type NodeInfo, type Plugin, type Status } from '../types';
 
 export const Name = 'TaintToleration';
@@ -17,11 +18,10 @@ export function untoleratedReason(taint: Taint, minor: number): string {
 }
 
 const preScoreKey = 'PreScore' + Name;
-const NO_TAINTS: Taint[] = [];
 
 export function create(_args: unknown, ctx: { minor: number }): Plugin {
   const filter = (tols: Toleration[] | undefined, node: NodeInfo): Status | null => {
-    const taints = (node.node.spec?.taints ?? NO_TAINTS) as Taint[];
+    const taints = node.taints;
     for (let i = 0; i < taints.length; i++) {
       const t = taints[i];
       if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
@@ -32,7 +32,7 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
     return null;
   };
   const score = (tols: Toleration[], node: NodeInfo): number => {
-    const taints = (node.node.spec?.taints ?? NO_TAINTS) as Taint[];
+    const taints = node.taints;
     let n = 0;
     for (let i = 0; i < taints.length; i++) {
       const t = taints[i];
@@ -44,9 +44,20 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
   return {
     name: Name,
     filter: (_s, pod, node) => filter(pod.pod.spec?.tolerations, node),
-    filterAll(_s, pod, nodes, out) {
+    filterAll(_s, pod, nodes, out, h, at) {
       const tols = pod.pod.spec?.tolerations as Toleration[] | undefined;
-      for (let k = 0; k < nodes.length; k++) if (out[k] === null) out[k] = filter(tols, nodes[k]);
+      const flags = at && h.columns ? h.columns.flags : null;
+      let failed = 0;
+      for (let k = 0; k < nodes.length; k++) {
+        if (out[k] !== null) continue;
+        if (flags ? (flags[at![k]] & TAINTED) === 0 : nodes[k].taints.length === 0) continue;
+        const st = filter(tols, nodes[k]);
+        if (st) {
+          out[k] = st;
+          failed++;
+        }
+      }
+      return failed;
     },
     preScore(state, pod) {
       const tols = ((pod.pod.spec?.tolerations ?? []) as Toleration[]).filter(
@@ -56,9 +67,13 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
       return null;
     },
     score: (state, _pod, node) => score((state.get(preScoreKey) ?? []) as Toleration[], node),
-    scoreAll(state, _pod, nodes, out) {
+    scoreAll(state, _pod, nodes, out, h, at) {
       const tols = (state.get(preScoreKey) ?? []) as Toleration[];
-      for (let i = 0; i < nodes.length; i++) out[i] = score(tols, nodes[i]);
+      const flags = at && h.columns ? h.columns.flags : null;
+      for (let i = 0; i < nodes.length; i++) {
+        const tainted = flags ? (flags[at![i]] & TAINTED) !== 0 : nodes[i].taints.length > 0;
+        out[i] = tainted ? score(tols, nodes[i]) : 0;
+      }
     },
     normalizeScore(_s, _p, scores) {
       normalizeByMax(scores, true);
