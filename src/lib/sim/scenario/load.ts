@@ -21,6 +21,18 @@ import { scenarioConfig } from './config';
 import { ScenarioError } from './errors';
 import { buildKubeletArgs } from './nodes';
 import type { Scenario, ScenarioSpec, ScheduledFault } from './types';
+import type { ManagedProvider } from '../controlplane/managed';
+
+/** In a managed cluster every node pool is the provider's (its labels: flavours.ts). */
+function withProviderPools(spec: ScenarioSpec, p: ManagedProvider): ScenarioSpec {
+  return {
+    ...spec,
+    nodePools: (spec.nodePools ?? []).map((pool) => ({
+      ...pool,
+      provider: { ...pool.provider, flavour: p }
+    }))
+  };
+}
 
 export const SCENARIO_API_VERSION = 'nodeplane.dev/v1alpha1';
 /** `nodeplane run` without --until or spec.duration. */
@@ -80,7 +92,7 @@ export function loadScenario(text: string, fileName: string): Scenario {
     issues.push({ file: fileName, ...p, path: i.field, message: i.message });
   }
   if (issues.length) throw new ScenarioError(issues);
-  const spec = value.spec ?? {};
+  let spec = value.spec ?? {};
   for (const c of checkScenarioSpec(spec)) issues.push(at(c.field, `${c.field}: ${c.message}`));
   const objects: ParsedManifest[] = [];
   for (const d of docs.slice(1)) {
@@ -99,6 +111,7 @@ export function loadScenario(text: string, fileName: string): Scenario {
   if (issues.length) throw new ScenarioError(issues);
 
   const config = scenarioConfig(spec);
+  if (config.managed) spec = withProviderPools(spec, config.managed);
   const scenario: Scenario = {
     name: value.metadata!.name!,
     ...(value.metadata?.description ? { description: value.metadata.description } : {}),

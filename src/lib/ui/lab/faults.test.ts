@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionHost } from '$lib/sim/session/host';
 import type { FrameMessage, SessionMessage } from '$lib/sim/session/protocol';
 import type { NodeView } from '$lib/sim/observe';
-import { clusterFaults, nodeFaults } from './faults';
+import { clusterFaults, controlPlaneFaults, nodeFaults } from './faults';
 
 const THREE_NODES = readFileSync(new URL('../../../../scenarios/three-nodes.yaml', import.meta.url), 'utf8');
 
@@ -58,5 +58,25 @@ describe('the kube-proxy mode in the fault menu', () => {
       { kind: 'fault', action: 'SetProxyMode', target: 'all', mode: 'nftables', t: expect.any(Number) }
     ]);
     expect(clusterFaults(view()).map((f) => f.mode)).toEqual(['iptables', 'ipvs']);
+  });
+});
+
+describe('control-plane faults', () => {
+  const cp = {
+    apiServers: [{ name: 'kube-apiserver', running: true }],
+    etcd: { members: [{ name: 'etcd-0', running: true, leader: true }], quorum: true, need: 1 },
+    scheduler: { present: true, running: true },
+    controllerManager: { present: true, running: true }
+  };
+  it('a kubeadm control plane offers its static pods to stop, each with the manifest move', () => {
+    expect(controlPlaneFaults(cp).map((f) => [f.action, f.command])).toEqual([
+      ['StopEtcdMember', "sudo mv /etc/kubernetes/manifests/etcd.yaml /root/  # on etcd-0's host"],
+      ['StopScheduler', 'sudo mv /etc/kubernetes/manifests/kube-scheduler.yaml /root/'],
+      ['StopControllerManager', 'sudo mv /etc/kubernetes/manifests/kube-controller-manager.yaml /root/']
+    ]);
+  });
+  it("a managed control plane (EKS, GKE, AKS) offers none: it is the provider's", () => {
+    for (const managed of ['eks', 'gke', 'aks'] as const)
+      expect(controlPlaneFaults({ ...cp, managed })).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import {
 } from '../context';
 import { GET_TABLE, tabbed } from '../tabwriter';
 import { since } from '../timefmt';
+import { serverGitVersion } from '../../controlplane/managed';
 
 /** The API server address kubeadm clusters advertise (also in the cluster's connection errors). */
 export const API_SERVER_URL = 'https://10.0.0.10:6443';
@@ -32,7 +33,8 @@ export function version(ctx: KubectlContext, argv: string[]): ConsoleResult {
   const p = parseFlags(argv, [{ name: 'client' }]);
   const v = fullVersion(ctx.cluster.config.kubernetesVersion);
   let out = `Client Version: ${v}\nKustomize Version: ${KUSTOMIZE_VERSION}\n`;
-  if (!bool(p, 'client')) out += `Server Version: ${v}\n`;
+  // A managed control plane answers /version with the provider's build (v1.35.0-eks-…).
+  if (!bool(p, 'client')) out += `Server Version: ${serverGitVersion(ctx.cluster.config.managed, v)}\n`;
   return { stdout: out, stderr: '', exitCode: 0 };
 }
 
