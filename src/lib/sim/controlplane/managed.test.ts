@@ -189,6 +189,16 @@ describe('GKE and AKS', () => {
     expect(n.metadata.labels?.agentpool).toBe('general');
     expect(con.exec('kubectl version').stdout).toContain('Server Version: v1.35.0\n');
   });
+  it('AKS: the first pool is the system pool, which needs at least two nodes', () => {
+    // learn.microsoft.com/azure/aks/use-system-pools: every AKS cluster has at least one system
+    // node pool; the pool created with the cluster is one.
+    const { cluster } = lab('aks');
+    const n = cluster.api.get<KubeObject>('Node', undefined, 'general-1');
+    expect(n.metadata.labels?.['kubernetes.azure.com/mode']).toBe('system');
+    expect(loadErrors(scenario('aks').replace('count: 2', 'count: 1'))).toContain(
+      'spec.nodePools[0].count: Invalid value: 1: an AKS system node pool must have at least 2 nodes'
+    );
+  });
   it('node upgrades and auto-repair: GKE upgrades and repairs its pools, AKS repairs, EKS leaves both to you', () => {
     const own = (p: 'eks' | 'gke' | 'aks') =>
       Object.fromEntries(responsibilities(p).map((r) => [r.id, r.owner]));

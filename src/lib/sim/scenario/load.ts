@@ -23,13 +23,23 @@ import { buildKubeletArgs } from './nodes';
 import type { Scenario, ScenarioSpec, ScheduledFault } from './types';
 import type { ManagedProvider } from '../controlplane/managed';
 
-/** In a managed cluster every node pool is the provider's (its labels: flavours.ts). */
+/**
+ * In a managed cluster every node pool is the provider's (its labels: flavours.ts); a pool naming
+ * another provider is left as written for checkScenarioSpec to refuse. On AKS the pool created
+ * with the cluster is a system pool, so the first pool is one unless some pool says its mode.
+ */
 function withProviderPools(spec: ScenarioSpec, p: ManagedProvider): ScenarioSpec {
+  const pools = spec.nodePools ?? [];
+  const modeGiven = pools.some((pool) => pool.provider?.mode !== undefined);
   return {
     ...spec,
-    nodePools: (spec.nodePools ?? []).map((pool) => ({
+    nodePools: pools.map((pool, i) => ({
       ...pool,
-      provider: { ...pool.provider, flavour: p }
+      provider: {
+        ...pool.provider,
+        flavour: pool.provider?.flavour ?? p,
+        ...(p === 'aks' && !modeGiven && i === 0 ? { mode: 'system' as const } : {})
+      }
     }))
   };
 }
@@ -93,6 +103,8 @@ export function loadScenario(text: string, fileName: string): Scenario {
   }
   if (issues.length) throw new ScenarioError(issues);
   let spec = value.spec ?? {};
+  const managed = spec.controlPlane?.managed;
+  if (managed) spec = withProviderPools(spec, managed);
   for (const c of checkScenarioSpec(spec)) issues.push(at(c.field, `${c.field}: ${c.message}`));
   const objects: ParsedManifest[] = [];
   for (const d of docs.slice(1)) {
@@ -111,7 +123,6 @@ export function loadScenario(text: string, fileName: string): Scenario {
   if (issues.length) throw new ScenarioError(issues);
 
   const config = scenarioConfig(spec);
-  if (config.managed) spec = withProviderPools(spec, config.managed);
   const scenario: Scenario = {
     name: value.metadata!.name!,
     ...(value.metadata?.description ? { description: value.metadata.description } : {}),
