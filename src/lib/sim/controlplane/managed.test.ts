@@ -17,7 +17,7 @@ import { ScenarioError } from '../scenario/errors';
 import { ConsoleSession } from '../kubectl/console';
 import { buildCpModel } from '../observe/controlplane';
 import { buildView } from '../observe/cluster-map';
-import { kubeletGitVersion, NODE_REPAIR, responsibilities, serverGitVersion } from './managed';
+import { apiServerURL, kubeletGitVersion, NODE_REPAIR, responsibilities, serverGitVersion } from './managed';
 
 function scenario(managed: string, extra = '', pools = ''): string {
   return `apiVersion: nodeplane.dev/v1alpha1
@@ -90,6 +90,19 @@ describe('an EKS cluster', () => {
       expect(n.metadata.labels?.['eks.amazonaws.com/nodegroup']).toBe('general');
       expect(n.metadata.labels?.['eks.amazonaws.com/capacityType']).toBe('ON_DEMAND');
     }
+  });
+  it('kubectl cluster-info names the EKS endpoint', () => {
+    // docs.aws.amazon.com/cli/latest/reference/eks/describe-cluster.html (its example output):
+    // the endpoint is https://<32 hex>.gr7.<region>.eks.amazonaws.com
+    const { con } = lab('eks');
+    expect(con.exec('kubectl cluster-info').stdout).toMatch(
+      /^Kubernetes control plane is running at https:\/\/[0-9A-F]{32}\.gr7\.us-east-1\.eks\.amazonaws\.com\n/
+    );
+    expect(apiServerURL('aks', 1)).toMatch(
+      /^https:\/\/nodeplane-dns-[0-9a-f]{8}\.hcp\.eastus\.azmk8s\.io:443$/
+    );
+    expect(apiServerURL('gke', 1)).toMatch(/^https:\/\/34\.\d+\.\d+\.\d+$/);
+    expect(apiServerURL('eks', 7)).toBe(apiServerURL('eks', 7));
   });
   it('has no control-plane hosts: ssh does not resolve them, with the lab note', () => {
     const { con } = lab('eks');

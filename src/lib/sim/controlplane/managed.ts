@@ -84,6 +84,31 @@ export function kubeletGitVersion(p: ManagedProvider | undefined, version: strin
   return p ? providerBuild(p, version, 'kubelet') : version;
 }
 
+/**
+ * The API endpoint kubeconfig points at (`kubectl cluster-info`): EKS
+ * `https://<32 hex, upper case>.gr7.<region>.eks.amazonaws.com`, GKE the control plane's address,
+ * AKS `https://<dns prefix>-<8 hex>.hcp.<region>.azmk8s.io:443`. Derived from the seed, so a
+ * scenario keeps its endpoint.
+ */
+export function apiServerURL(p: ManagedProvider, seed: number): string {
+  const hex = (part: string, n: number) => {
+    let out = '';
+    for (let i = 0; out.length < n; i++)
+      out += fnv1a(`${p}/${part}/${seed}/${i}`).toString(16).padStart(8, '0');
+    return out.slice(0, n);
+  };
+  switch (p) {
+    case 'eks':
+      return `https://${hex('endpoint', 32).toUpperCase()}.gr7.us-east-1.eks.amazonaws.com`;
+    case 'gke': {
+      const h = fnv1a(`gke/endpoint/${seed}`);
+      return `https://34.${(h >>> 16) & 0xff}.${(h >>> 8) & 0xff}.${h & 0xff}`;
+    }
+    case 'aks':
+      return `https://nodeplane-dns-${hex('endpoint', 8)}.hcp.eastus.azmk8s.io:443`;
+  }
+}
+
 /** Who does a job in a managed cluster. */
 export type Owner = 'provider' | 'you';
 

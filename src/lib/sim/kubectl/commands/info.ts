@@ -14,7 +14,7 @@ import {
 } from '../context';
 import { GET_TABLE, tabbed } from '../tabwriter';
 import { since } from '../timefmt';
-import { serverGitVersion } from '../../controlplane/managed';
+import { apiServerURL, serverGitVersion } from '../../controlplane/managed';
 
 /** The API server address kubeadm clusters advertise (also in the cluster's connection errors). */
 export const API_SERVER_URL = 'https://10.0.0.10:6443';
@@ -39,10 +39,12 @@ export function version(ctx: KubectlContext, argv: string[]): ConsoleResult {
 }
 
 export function clusterInfo(ctx: KubectlContext): ConsoleResult {
-  let out = `Kubernetes control plane is running at ${API_SERVER_URL}\n`;
+  // A managed cluster's kubeconfig points at the provider's endpoint, not a kubeadm address.
+  const managed = ctx.cluster.config.managed;
+  const url = managed ? apiServerURL(managed, ctx.cluster.config.seed) : API_SERVER_URL;
+  let out = `Kubernetes control plane is running at ${url}\n`;
   const dns = apiTryGet<KubeObject>(ctx, 'Service', 'kube-system', 'kube-dns');
-  if (dns)
-    out += `CoreDNS is running at ${API_SERVER_URL}/api/v1/namespaces/kube-system/services/kube-dns:dns/proxy\n`;
+  if (dns) out += `CoreDNS is running at ${url}/api/v1/namespaces/kube-system/services/kube-dns:dns/proxy\n`;
   out += "\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n";
   return { stdout: out, stderr: '', exitCode: 0 };
 }
