@@ -4,6 +4,7 @@
  * on the node, the Deployment moved onto its node group (with kubectl edit, as the text says) and
  * the decision graded on its reasons.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { pauseLab } from './clock';
 
@@ -11,6 +12,15 @@ const LESSON = '/lessons/19-managed-or-self-managed';
 const task = (page: Page, id: string) => page.locator(`[data-task="${id}"]`);
 const consoleLog = (page: Page) => page.getByRole('log', { name: 'Console output' });
 const next = (page: Page) => page.getByRole('button', { name: 'Next step' });
+
+/** WCAG A/AA violations inside one part of the page. */
+async function violations(page: Page, selector: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .include(selector)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+}
 
 async function run(page: Page, line: string) {
   const input = page.getByRole('textbox', { name: 'Console command' });
@@ -26,6 +36,7 @@ test('the roadmap shows lesson 19 in the Operating nodes section', async ({ page
     'Managed or self-managed?'
   );
   await expect(part.locator('[data-lesson="15-drain-pdb"]')).toBeVisible();
+  expect(await violations(page, '.lessons')).toEqual([]);
   await expect(
     page.locator('[data-section="foundations"] [data-lesson="13-etcd-backup-restore"]')
   ).toBeVisible();
@@ -55,6 +66,11 @@ test('lesson 19 done in the browser along its reference solution', async ({ page
   await expect(table.getByRole('row', { name: /etcd backups and restores/ })).toContainText('Amazon EKS');
   await expect(table.getByRole('row', { name: /Worker nodes/ })).toContainText('You');
   await expect(page.getByTestId('cp-managed')).toContainText('Managed by Amazon EKS');
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await violations(page, '[data-testid="managed-panel"]')).toEqual([]);
+    expect(await violations(page, '[data-testid="cp-managed"]')).toEqual([]);
+  }
   await expect(page.getByRole('button', { name: /Stop etcd member/ })).toHaveCount(0);
 
   await page.getByLabel(/Nothing — Amazon EKS replaces the member/).check();
@@ -102,6 +118,7 @@ test('lesson 19 done in the browser along its reference solution', async ({ page
   await expect(q.getByRole('list', { name: 'How your reasons weigh' })).toContainText(
     'With a managed cluster there is no node work left (not true)'
   );
+  expect(await violations(page, '[data-question="decide"]')).toEqual([]);
   await q.getByLabel('With a managed cluster there is no node work left').uncheck();
   await q.getByLabel('A small team without anyone on call for the control plane').check();
   await q
