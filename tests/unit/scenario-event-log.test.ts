@@ -42,6 +42,8 @@ const PINNED: Record<string, { hash: string; events: number }> = {
   'ha-external-etcd.yaml': { hash: 'b9a6ff8917f7721e', events: 42 },
   'ha-failover.yaml': { hash: 'ba70ed33137445f6', events: 31 },
   'heartbeat-loss.yaml': { hash: 'ffc828c5de690341', events: 45 },
+  // New: an EKS cluster (managed control plane); NotReady 50 s after the kubelet stops at 2m.
+  'managed-eks.yaml': { hash: '97a47408aaa39d65', events: 45 },
   'no-cni.yaml': { hash: '2c706e13db040472', events: 30 },
   'three-nodes.yaml': { hash: 'd556315e22e40792', events: 58 },
   'two-hundred-nodes.yaml': { hash: '7868866a639de281', events: 4683 }

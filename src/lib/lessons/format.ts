@@ -23,14 +23,26 @@ export interface DisabledAction {
 
 export interface QuestionSpec {
   id: string;
-  type: 'choice' | 'number';
-  /** choice: option ids; the text of each option is in the Markdown frontmatter. */
+  /**
+   * choice: one right option; number: a value within a tolerance; decision: an option and the
+   * reasons for it, graded on the reasons (every option can be right).
+   */
+  type: 'choice' | 'number' | 'decision';
+  /** choice, decision: option ids; the text of each option is in the Markdown frontmatter. */
   options?: string[];
   /**
-   * choice: the correct option id; number: the expected value. Absent only for a challenge's
-   * question, whose answer each variant gives.
+   * choice: the correct option id; number: the expected value. Absent for a decision and for a
+   * challenge's question, whose answer each variant gives.
    */
   answer: string | number;
+  /**
+   * decision: reason id → the options it supports; a reason supporting none is a belief that
+   * is not true. The answer is correct when it picks at least `minReasons` reasons, each of them
+   * supporting the chosen option. The learner answers `<option>:<reason>,<reason>`.
+   */
+  reasons?: Record<string, string[]>;
+  /** decision: how many supporting reasons a good answer gives (default 2). */
+  minReasons?: number;
   /** number: accepted absolute difference. */
   tolerance?: number;
   unit?: string;
@@ -117,8 +129,10 @@ export interface LessonTextTask {
 
 export interface LessonTextQuestion {
   prompt: string;
-  /** choice: option id → text. */
+  /** choice, decision: option id → text. */
   options?: Record<string, string>;
+  /** decision: reason id → its text and why it does (or does not) weigh for an option. */
+  reasons?: Record<string, { text: string; why: string }>;
   correct: string;
   incorrect: string;
 }

@@ -136,4 +136,43 @@ describe('lesson loader', () => {
     expect(r.lessons.map((l) => l.slug)).toEqual(['06-heartbeats']);
     expect(r.errors).toHaveLength(1);
   });
+
+  it('checks a decision question: no single answer, known options, every option defensible', () => {
+    const f = files();
+    f['lesson.yaml'] = spec.replace(
+      '  tasks:',
+      `    - id: decide
+      type: decision
+      answer: managed
+      options: [managed, self-managed]
+      reasons:
+        no-ops: [managed]
+        upgrades: [managed]
+        flags: [self-managed]
+        free-ha: []
+        typo: [manged]
+  tasks:`
+    );
+    const text = (lang: string) =>
+      md(lang).replace(
+        'questions:\n',
+        `questions:
+  decide:
+    prompt: Which?
+    options: { managed: M, self-managed: S }
+    reasons: { no-ops: { text: a, why: b } }
+    correct: Yes
+    incorrect: No
+`
+      );
+    f['lesson.en.md'] = text('en');
+    f['lesson.ru.md'] = text('ru');
+    expect(issues(f)).toEqual([
+      'lessons/06-heartbeats/lesson.en.md:13 questions.decide.reasons must give text and why for the reasons no-ops, upgrades, flags, free-ha, typo',
+      'lessons/06-heartbeats/lesson.ru.md:13 questions.decide.reasons must give text and why for the reasons no-ops, upgrades, flags, free-ha, typo',
+      'lessons/06-heartbeats/lesson.yaml:17 spec.questions[1].answer leave it out: a decision is graded on its reasons, not on one right option',
+      'lessons/06-heartbeats/lesson.yaml:24 spec.questions[1].reasons.typo manged: not an option (options: managed, self-managed)',
+      'lessons/06-heartbeats/lesson.yaml:20 spec.questions[1].reasons option "self-managed" has 1 supporting reason, fewer than minReasons (2): every option of a decision must be defensible'
+    ]);
+  });
 });

@@ -13,9 +13,11 @@ import {
   type Lesson,
   type LessonIssue,
   type LessonSpec,
-  type LessonText
+  type LessonText,
+  type QuestionSpec
 } from './format';
 import { checkSchema, lessonSpecSchema, lessonTextSchema } from './schema';
+import { DEFAULT_MIN_REASONS } from './answers';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 ajv.addSchema(checkSchema);
@@ -201,7 +203,19 @@ export function loadLesson(dir: string, files: Record<string, string>): Lesson {
       }
       for (const q of spec.spec.questions ?? []) {
         const tq = p.value.questions?.[q.id];
-        if (q.type === 'choice' && tq && !sameKeys(Object.keys(tq.options ?? {}), q.options ?? [])) {
+        if (
+          q.type === 'decision' &&
+          tq &&
+          !sameKeys(Object.keys(tq.reasons ?? {}), Object.keys(q.reasons ?? {}))
+        ) {
+          issues.push({
+            file,
+            line: line(['questions', q.id, 'reasons']),
+            field: `questions.${q.id}.reasons`,
+            message: `must give text and why for the reasons ${Object.keys(q.reasons ?? {}).join(', ')}`
+          });
+        }
+        if (q.type !== 'number' && tq && !sameKeys(Object.keys(tq.options ?? {}), q.options ?? [])) {
           issues.push({
             file,
             line: line(['questions', q.id, 'options']),
@@ -299,6 +313,10 @@ export function loadLesson(dir: string, files: Record<string, string>): Lesson {
           });
         continue;
       }
+      if (q.type === 'decision') {
+        issues.push(...decisionIssues(q, i, specPath, specLine));
+        continue;
+      }
       if (q.answer === undefined) {
         issues.push({
           file: specPath,
@@ -353,6 +371,54 @@ export function loadLesson(dir: string, files: Record<string, string>): Lesson {
     scenario: files['scenario.yaml'],
     paths: { dir, spec: specPath, scenario: scenarioPath, text: textPaths }
   };
+}
+
+/**
+ * A decision question is graded on reasons: it has no single answer, each reason supports known
+ * options, and every option can be defended with `minReasons` reasons (else it is a choice).
+ */
+function decisionIssues(
+  q: QuestionSpec,
+  i: number,
+  file: string,
+  line: (path: (string | number)[]) => number | undefined
+): LessonIssue[] {
+  const out: LessonIssue[] = [];
+  const at = (path: (string | number)[], field: string, message: string) =>
+    out.push({
+      file,
+      line: line(['spec', 'questions', i, ...path]),
+      field: `spec.questions[${i}].${field}`,
+      message
+    });
+  if (q.answer !== undefined)
+    at(['answer'], 'answer', 'leave it out: a decision is graded on its reasons, not on one right option');
+  const options = q.options ?? [];
+  if (!options.length) at([], 'options', 'a decision needs the options to decide between');
+  if (!q.reasons) {
+    at([], 'reasons', 'a decision needs reasons (reason id → the options it supports)');
+    return out;
+  }
+  for (const [r, supports] of Object.entries(q.reasons)) {
+    const unknown = supports.filter((o) => !options.includes(o));
+    if (unknown.length)
+      at(
+        ['reasons', r],
+        `reasons.${r}`,
+        `${unknown.join(', ')}: not an option (options: ${options.join(', ')})`
+      );
+  }
+  const min = q.minReasons ?? DEFAULT_MIN_REASONS;
+  for (const o of options) {
+    const n = Object.values(q.reasons).filter((s) => s.includes(o)).length;
+    if (n < min)
+      at(
+        ['reasons'],
+        'reasons',
+        `option "${o}" has ${n} supporting reason${n === 1 ? '' : 's'}, fewer than minReasons (${min}): every option of a decision must be defensible`
+      );
+  }
+  return out;
 }
 
 /** Mistakes in `spec.challenge` the schema cannot see: references between its parts. */

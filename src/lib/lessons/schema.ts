@@ -223,11 +223,17 @@ export const lessonSpecSchema = {
             additionalProperties: false,
             properties: {
               id: { type: 'string', pattern: '^[a-z0-9][-a-z0-9]*$' },
-              type: { enum: ['choice', 'number'] },
+              type: { enum: ['choice', 'number', 'decision'] },
               options: { type: 'array', minItems: 2, items: str },
               answer: { type: ['string', 'number'] },
               tolerance: { type: 'number', minimum: 0 },
-              unit: str
+              unit: str,
+              reasons: {
+                type: 'object',
+                minProperties: 2,
+                additionalProperties: { type: 'array', items: str }
+              },
+              minReasons: { type: 'integer', minimum: 1, maximum: 5 }
             }
           }
         },
@@ -306,6 +312,15 @@ export const lessonTextSchema = {
         properties: {
           prompt: str,
           options: { type: 'object', additionalProperties: str },
+          reasons: {
+            type: 'object',
+            additionalProperties: {
+              type: 'object',
+              required: ['text', 'why'],
+              additionalProperties: false,
+              properties: { text: str, why: str }
+            }
+          },
           correct: str,
           incorrect: str
         }

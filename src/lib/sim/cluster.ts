@@ -19,7 +19,8 @@ import { Engine, type EngineSnapshot, type SimEvent } from './engine/engine';
 import { Etcd, type EtcdSnapshot } from './etcd/etcd';
 import { EventRecorder, type EventLogEntry } from './events/recorder';
 import type { ApiServerSnapshot } from './api/apiserver';
-import { COMPONENTS, FAULTS } from './registry';
+import { COMPONENTS, FAULTS, isControlPlaneFault } from './registry';
+import { PROVIDER_NAME } from './controlplane/managed';
 
 export interface Component {
   /** Engine target and unique id, e.g. `kubelet/worker-1`, `kube-scheduler`. */
@@ -219,6 +220,11 @@ export class Cluster {
         `unknown fault action "${action}"; known actions: ${knownFaults()
           .map((x) => x.action)
           .join(', ')}`
+      );
+    }
+    if (this.config.managed && isControlPlaneFault(action)) {
+      throw new FaultError(
+        `${action} acts on the control plane, which ${PROVIDER_NAME[this.config.managed]} runs for this cluster: it is not yours to stop or resize`
       );
     }
     f.handler(this, params);

@@ -2,6 +2,8 @@
  * Component flags and their defaults for the modelled Kubernetes version (v1.35 unless a scenario
  * says otherwise). Durations are in milliseconds. Each default cites the upstream value it mirrors.
  */
+import type { ManagedProvider } from './controlplane/managed';
+
 export interface KubeletConfig {
   /** nodeStatusUpdateFrequency: how often the kubelet computes node status (10s). */
   nodeStatusUpdateFrequency: number;
@@ -58,6 +60,8 @@ export interface ApiServerConfig {
 export interface ClusterConfig {
   seed: number;
   kubernetesVersion: string;
+  /** The provider that runs the control plane (spec.controlPlane.managed); absent: kubeadm's own. */
+  managed?: ManagedProvider;
   kubelet: KubeletConfig;
   controllerManager: ControllerManagerConfig;
   apiServer: ApiServerConfig;

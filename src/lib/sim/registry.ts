@@ -74,6 +74,11 @@ export interface FaultEntry {
   fault: FaultDef;
   target: FaultTargetKind;
   scenario: boolean;
+  /**
+   * It acts on the control plane (its hosts, etcd, kube-scheduler, kube-controller-manager, the
+   * API servers): not offered when the provider runs the control plane (controlPlane.managed).
+   */
+  controlPlane?: true;
 }
 
 function faultTable(): FaultEntry[] {
@@ -93,22 +98,22 @@ function faultTable(): FaultEntry[] {
     { fault: nodeFaults.faultShutdownNode, target: 'node', scenario: true },
     { fault: nodeFaults.faultPowerOnNode, target: 'node', scenario: true },
     { fault: nodeFaults.faultUpgradeKubelet, target: 'node', scenario: true },
-    { fault: faultStopControllerManager, target: 'none', scenario: true },
-    { fault: faultStartControllerManager, target: 'none', scenario: true },
+    { fault: faultStopControllerManager, target: 'none', scenario: true, controlPlane: true },
+    { fault: faultStartControllerManager, target: 'none', scenario: true, controlPlane: true },
     { fault: faultFailMachineBoot, target: 'pool', scenario: true },
     { fault: faultFixMachineBoot, target: 'pool', scenario: true },
-    { fault: faultStopScheduler, target: 'none', scenario: true },
-    { fault: faultStartScheduler, target: 'none', scenario: true },
-    { fault: faultStopEtcdMember, target: 'etcdMember', scenario: true },
-    { fault: faultStartEtcdMember, target: 'etcdMember', scenario: true },
+    { fault: faultStopScheduler, target: 'none', scenario: true, controlPlane: true },
+    { fault: faultStartScheduler, target: 'none', scenario: true, controlPlane: true },
+    { fault: faultStopEtcdMember, target: 'etcdMember', scenario: true, controlPlane: true },
+    { fault: faultStartEtcdMember, target: 'etcdMember', scenario: true, controlPlane: true },
     { fault: faultStopKubeProxy, target: 'node', scenario: true },
     { fault: faultStartKubeProxy, target: 'node', scenario: true },
     { fault: faultSetProxyMode, target: 'nodeOrAll', scenario: true },
-    { fault: faultStopControlPlaneNode, target: 'controlPlaneNode', scenario: true },
-    { fault: faultStartControlPlaneNode, target: 'controlPlaneNode', scenario: true },
-    { fault: faultResizeControlPlane, target: 'none', scenario: false },
-    { fault: faultAddApiServer, target: 'none', scenario: false },
-    { fault: faultRemoveApiServer, target: 'apiServer', scenario: false }
+    { fault: faultStopControlPlaneNode, target: 'controlPlaneNode', scenario: true, controlPlane: true },
+    { fault: faultStartControlPlaneNode, target: 'controlPlaneNode', scenario: true, controlPlane: true },
+    { fault: faultResizeControlPlane, target: 'none', scenario: false, controlPlane: true },
+    { fault: faultAddApiServer, target: 'none', scenario: false, controlPlane: true },
+    { fault: faultRemoveApiServer, target: 'apiServer', scenario: false, controlPlane: true }
   ];
 }
 
@@ -136,6 +141,11 @@ export function FAULTS(): ReadonlyMap<string, FaultDef> {
 /** What the action's target names (undefined for an unknown action). */
 export function faultTargetKind(action: string): FaultTargetKind | undefined {
   return faultEntries().get(action)?.target;
+}
+
+/** Whether the action acts on the control plane (not offered in a managed cluster). */
+export function isControlPlaneFault(action: string): boolean {
+  return faultEntries().get(action)?.controlPlane === true;
 }
 
 /** The fault actions a scenario file may schedule, in table order. */

@@ -462,7 +462,8 @@ export const staticPodsComponent = defineComponent(
 
 /** kubeadm's control-plane hosts: their kubelets run the static pods from /etc/kubernetes/manifests. */
 export const staticPodsStep: BootstrapStep = (cluster, scenario) => {
-  if (scenario.etcd.topology !== 'stacked') return;
+  // A managed control plane runs on the provider's machines: no hosts, no manifests.
+  if (scenario.etcd.topology !== 'stacked' || scenario.config.managed) return;
   const n = Math.max(1, scenario.apiServers);
   const hosts = Array.from({ length: n }, (_, i) => `control-plane-${i + 1}`);
   for (const m of cluster.etcd.members) if (!hosts.includes(m.host)) hosts.push(m.host);

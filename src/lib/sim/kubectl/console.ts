@@ -16,6 +16,7 @@ import type { Language } from '../../lessons/format';
 import { applyPipe, splitPipes } from './pipes';
 import type { EditTarget } from './commands/edit';
 import { parseSsh } from '../node/shell/ssh';
+import { isControlPlaneHostName, managedHostNote } from '../controlplane/managed';
 
 /** `sudo -i`, `sudo -s`, `sudo su [-]`, `su [-]`: a root shell opened on top of the login. */
 function rootShell(argv: string[]): boolean {
@@ -282,9 +283,12 @@ export class ConsoleSession {
     const { host, command, tty } = parsed.cmd;
     const user = parsed.cmd.user ?? 'root';
     if (!knownHost(this.cluster, host)) {
+      const managed = this.cluster.config.managed;
       return {
         stdout: '',
-        stderr: `ssh: Could not resolve hostname ${host}: Name or service not known\n`,
+        stderr:
+          `ssh: Could not resolve hostname ${host}: Name or service not known\n` +
+          (managed && isControlPlaneHostName(host) ? managedHostNote(managed) : ''),
         exitCode: 255
       };
     }

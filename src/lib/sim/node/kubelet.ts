@@ -7,6 +7,7 @@
  * Loops are engine events tagged with the service epoch; a stop or restart bumps the epoch so the
  * previous run's timers fall silent, as the real process's goroutines die with it.
  */
+import { kubeletGitVersion } from '../controlplane/managed';
 import { defineComponent, type Cluster, type Component } from '../cluster';
 import { tryParseQuantity } from '../api/quantity';
 import type { KubeObject, RequestContext } from '../api/types';
@@ -117,7 +118,11 @@ export class Kubelet implements Component {
 
   /** The kubelet binary's version. */
   get version(): string {
-    return this.args.kubeletVersion ?? this.cluster.config.kubernetesVersion;
+    // A managed cluster's nodes run the provider's kubelet build (v1.35.0-eks-…, v1.35.0-gke.…).
+    return kubeletGitVersion(
+      this.cluster.config.managed,
+      this.args.kubeletVersion ?? this.cluster.config.kubernetesVersion
+    );
   }
 
   get maxPods(): number {

@@ -63,6 +63,8 @@ export interface NodeView {
 }
 
 export interface ControlPlaneView {
+  /** The provider that runs the control plane (absent: the cluster's own, kubeadm-built). */
+  managed?: 'eks' | 'gke' | 'aks';
   apiServers: { name: string; running: boolean }[];
   etcd: { members: { name: string; running: boolean; leader: boolean }[]; quorum: boolean; need: number };
   scheduler: { present: boolean; running: boolean };
@@ -367,6 +369,7 @@ export class ViewBuilder {
         view: unbound.map((p) => this.pod(p, [])).sort((a, b) => (a.key < b.key ? -1 : 1))
       };
     const controlPlane: ControlPlaneView = {
+      ...(cluster.config.managed ? { managed: cluster.config.managed } : {}),
       apiServers: cluster.apiServers.map((a) => ({ ...a })),
       etcd: {
         members: cluster.etcd.members.map((m) => ({

@@ -14,6 +14,7 @@ import {
   quorumTable,
   type ControlPlaneLoad
 } from '../controlplane';
+import { managedInfo, type ManagedInfo } from '../controlplane/managed';
 
 export interface LeaderInfo {
   lease: string;
@@ -37,6 +38,8 @@ export interface SizingAction {
 }
 
 export interface CpModel {
+  /** The provider runs the control plane: who owns what (absent for a kubeadm cluster). */
+  managed?: ManagedInfo;
   topology: 'stacked' | 'external';
   apiServers: { name: string; running: boolean }[];
   etcd: {
@@ -76,7 +79,9 @@ export function buildCpModel(cluster: Cluster): CpModel {
     };
   });
   const sizes = [...new Set([1, 3, 5, etcd.size])].sort((a, b) => a - b);
+  const managed = cluster.config.managed;
   return {
+    ...(managed ? { managed: managedInfo(managed, cluster.config.kubernetesVersion) } : {}),
     topology: ext?.etcd?.topology ?? 'stacked',
     apiServers: cluster.apiServers.map((a) => ({ name: a.name, running: a.running })),
     etcd: {
@@ -96,7 +101,8 @@ export function buildCpModel(cluster: Cluster): CpModel {
     leaders,
     ...(load ? { load } : {}),
     cores,
-    actions: load ? sizingActions(cluster, cores) : []
+    // A managed control plane is sized by its provider: nothing to resize or join.
+    actions: load && !managed ? sizingActions(cluster, cores) : []
   };
 }
 

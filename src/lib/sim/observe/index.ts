@@ -16,6 +16,8 @@ export type {
   ResourceBar
 } from './cluster-map';
 export type { CpModel, LeaderInfo, SizingAction } from './controlplane';
+export type { ManagedInfo, ResponsibilityRow } from '../controlplane/managed';
+export { PROVIDER_NAME } from '../controlplane/managed';
 export type { NetworkDump, NetworkModel, NetworkSubscription } from './network';
 export type { ReadyChange } from './ready-history';
 export type { Process, TrafficDot, TrafficEdge, TrafficModel, VerbClass } from './traffic';

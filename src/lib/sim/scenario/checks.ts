@@ -5,6 +5,7 @@
 import { tryParseQuantity } from '../api/quantity';
 import {
   duplicate,
+  forbidden,
   invalidValue,
   notSupported,
   required,
@@ -16,7 +17,8 @@ import { parseDuration } from '../engine/duration';
 import { capacityProblem, DEFAULT_CAPACITY, MAX_CLUSTER_NODES, nodeNames } from './nodes';
 import type { ScenarioSpec } from './types';
 import { poolProblems } from '../controllers/cluster-autoscaler/flavours';
-import { faultTargetKind } from '../registry';
+import { faultTargetKind, isControlPlaneFault } from '../registry';
+import { PROVIDER_NAME, poolKind } from '../controlplane/managed';
 
 /** Kubernetes minors whose defaults Nodeplane models. */
 export const OLDEST_MINOR = 28;
@@ -171,6 +173,7 @@ export function checkScenarioSpec(spec: ScenarioSpec): Causes {
     if (v !== undefined && v <= 0)
       out.push(invalidValue(`spec.registry.images[${i}].size`, String(img.size), 'must be greater than 0'));
   });
+  out.push(...managedProblems(spec));
   const members = spec.controlPlane?.etcd?.members ?? 1;
   const etcdNames = Array.from({ length: members }, (_, i) => `etcd-${i}`);
   (spec.faults ?? []).forEach((f, i) => {
@@ -214,6 +217,48 @@ export function checkScenarioSpec(spec: ScenarioSpec): Causes {
         );
       }
     }
+  });
+  return out;
+}
+
+/**
+ * A managed control plane is the provider's: it takes no kubeadm-style sizing, its faults are
+ * not offered, and the node pools are the provider's pools.
+ */
+function managedProblems(spec: ScenarioSpec): Causes {
+  const p = spec.controlPlane?.managed;
+  if (!p) return [];
+  const out: Causes = [];
+  const name = PROVIDER_NAME[p];
+  for (const k of ['apiServers', 'etcd', 'machine'] as const) {
+    if (spec.controlPlane?.[k] !== undefined)
+      out.push(
+        forbidden(
+          `spec.controlPlane.${k}`,
+          `${name} runs and sizes the control plane of a managed cluster; leave out apiServers, etcd and machine`
+        )
+      );
+  }
+  (spec.nodePools ?? []).forEach((pool, i) => {
+    const f = pool.provider?.flavour;
+    if (f !== undefined && f !== p)
+      out.push(
+        invalidValue(
+          `spec.nodePools[${i}].provider.flavour`,
+          f,
+          `in a cluster run by ${name}, the node pools are ${poolKind(p)}s (flavour ${p})`
+        )
+      );
+  });
+  (spec.faults ?? []).forEach((f, i) => {
+    if (isControlPlaneFault(f.action))
+      out.push(
+        invalidValue(
+          `spec.faults[${i}].action`,
+          f.action,
+          `acts on the control plane, which ${name} runs in a managed cluster: its faults are not offered`
+        )
+      );
   });
   return out;
 }

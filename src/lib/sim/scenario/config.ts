@@ -37,5 +37,6 @@ export function scenarioConfig(spec: ScenarioSpec): ClusterConfig {
   overrides(config.controllerManager, spec.controllerManager);
   overrides(config.apiServer, spec.apiServer);
   config.network = { ...config.network, ...spec.network };
+  if (spec.controlPlane?.managed) config.managed = spec.controlPlane.managed;
   return config;
 }

@@ -21,6 +21,28 @@ import { scenarioConfig } from './config';
 import { ScenarioError } from './errors';
 import { buildKubeletArgs } from './nodes';
 import type { Scenario, ScenarioSpec, ScheduledFault } from './types';
+import type { ManagedProvider } from '../controlplane/managed';
+
+/**
+ * In a managed cluster every node pool is the provider's (its labels: flavours.ts); a pool naming
+ * another provider is left as written for checkScenarioSpec to refuse. On AKS the pool created
+ * with the cluster is a system pool, so the first pool is one unless some pool says its mode.
+ */
+function withProviderPools(spec: ScenarioSpec, p: ManagedProvider): ScenarioSpec {
+  const pools = spec.nodePools ?? [];
+  const modeGiven = pools.some((pool) => pool.provider?.mode !== undefined);
+  return {
+    ...spec,
+    nodePools: pools.map((pool, i) => ({
+      ...pool,
+      provider: {
+        ...pool.provider,
+        flavour: pool.provider?.flavour ?? p,
+        ...(p === 'aks' && !modeGiven && i === 0 ? { mode: 'system' as const } : {})
+      }
+    }))
+  };
+}
 
 export const SCENARIO_API_VERSION = 'nodeplane.dev/v1alpha1';
 /** `nodeplane run` without --until or spec.duration. */
@@ -80,7 +102,9 @@ export function loadScenario(text: string, fileName: string): Scenario {
     issues.push({ file: fileName, ...p, path: i.field, message: i.message });
   }
   if (issues.length) throw new ScenarioError(issues);
-  const spec = value.spec ?? {};
+  let spec = value.spec ?? {};
+  const managed = spec.controlPlane?.managed;
+  if (managed) spec = withProviderPools(spec, managed);
   for (const c of checkScenarioSpec(spec)) issues.push(at(c.field, `${c.field}: ${c.message}`));
   const objects: ParsedManifest[] = [];
   for (const d of docs.slice(1)) {

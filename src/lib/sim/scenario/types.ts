@@ -51,6 +51,8 @@ export interface ScenarioSpec {
   kubernetesVersion?: string;
   duration?: string | number;
   controlPlane?: {
+    /** The provider runs the control plane: no control-plane hosts, static pods or their faults. */
+    managed?: 'eks' | 'gke' | 'aks';
     apiServers?: number;
     etcd?: { members?: 1 | 3 | 5; topology?: 'stacked' | 'external' };
     /** CPU cores per control-plane machine, for the API-server load model (default 2). */

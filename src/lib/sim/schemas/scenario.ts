@@ -179,6 +179,10 @@ export const scenarioSchema: JsonSchema = {
         kubernetesVersion: str('Default v1.35.0.'),
         duration: duration('How long `nodeplane run` runs without --until. Default 10m.'),
         controlPlane: obj({
+          managed: oneOf(
+            ['eks', 'gke', 'aks'],
+            'The provider runs the control plane (Amazon EKS, GKE, AKS): no control-plane hosts to log in to, no static pods, no control-plane faults; node pools are the provider\'s. Default: none (a kubeadm cluster).'
+          ),
           apiServers: int('kube-apiserver instances. Default 1.', 1, 7),
           etcd: obj({
             members: { type: 'integer', enum: [1, 3, 5], description: 'Default 1.' },

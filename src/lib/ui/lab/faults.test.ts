@@ -95,3 +95,23 @@ describe("fault buttons name themselves in the learner's language", () => {
     await setLocale('en');
   });
 });
+
+describe('control-plane faults', () => {
+  const cp = {
+    apiServers: [{ name: 'kube-apiserver', running: true }],
+    etcd: { members: [{ name: 'etcd-0', running: true, leader: true }], quorum: true, need: 1 },
+    scheduler: { present: true, running: true },
+    controllerManager: { present: true, running: true }
+  };
+  it('a kubeadm control plane offers its static pods to stop, each with the manifest move', () => {
+    expect(controlPlaneFaults(cp).map((f) => [f.action, f.command])).toEqual([
+      ['StopEtcdMember', "sudo mv /etc/kubernetes/manifests/etcd.yaml /root/  # on etcd-0's host"],
+      ['StopScheduler', 'sudo mv /etc/kubernetes/manifests/kube-scheduler.yaml /root/'],
+      ['StopControllerManager', 'sudo mv /etc/kubernetes/manifests/kube-controller-manager.yaml /root/']
+    ]);
+  });
+  it("a managed control plane (EKS, GKE, AKS) offers none: it is the provider's", () => {
+    for (const managed of ['eks', 'gke', 'aks'] as const)
+      expect(controlPlaneFaults({ ...cp, managed })).toEqual([]);
+  });
+});

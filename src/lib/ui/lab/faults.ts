@@ -101,6 +101,8 @@ export function nodeFaults(node: NodeView, cni: string): FaultButton[] {
 
 /** kubeadm runs the control plane as static pods: moving a manifest out stops the component. */
 export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
+  // A managed control plane is the provider's: nothing to stop, so nothing is offered.
+  if (cp.managed) return [];
   const out: FaultButton[] = [];
   for (const m of cp.etcd.members) {
     out.push(

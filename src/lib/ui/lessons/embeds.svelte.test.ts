@@ -77,6 +77,54 @@ describe('question embed', () => {
     expect(onanswer).toHaveBeenCalledWith('b');
   });
 
+  it('a decision: an option and reasons, and how each picked reason weighs after the check', async () => {
+    const onanswer = vi.fn((v: string | number) => v === 'managed:a,b');
+    render(QuestionEmbed, {
+      spec: {
+        id: 'd',
+        type: 'decision',
+        answer: '',
+        options: ['managed', 'self'],
+        reasons: { a: ['managed'], b: ['managed'], c: ['self'], f: [] },
+        minReasons: 2
+      },
+      text: {
+        prompt: 'Which cluster?',
+        options: { managed: 'Managed', self: 'Self-managed' },
+        reasons: {
+          a: { text: 'No etcd to run', why: 'the provider runs it' },
+          b: { text: 'Small team', why: 'nobody on call' },
+          c: { text: 'Custom flags', why: 'only your own API server takes them' },
+          f: { text: 'No node work', why: 'nodes stay yours' }
+        },
+        correct: 'Sound.',
+        incorrect: 'Not yet.'
+      },
+      ready: true,
+      onanswer
+    });
+    expect(screen.getByRole('group', { name: 'Your choice' })).toBeInTheDocument();
+    await fireEvent.click(screen.getByRole('radio', { name: 'Managed' }));
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'No etcd to run' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Check' }));
+    // One reason is too few: nothing is sent.
+    expect(onanswer).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert')).toHaveTextContent('Give at least 2 reasons.');
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'No node work' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Check' }));
+    expect(onanswer).toHaveBeenLastCalledWith('managed:a,f');
+    await tick();
+    const weighs = screen.getByRole('list', { name: 'How your reasons weigh' });
+    expect(weighs).toHaveTextContent('No etcd to run (weighs for your choice): the provider runs it');
+    expect(weighs).toHaveTextContent('No node work (not true): nodes stay yours');
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'No node work' }));
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'Small team' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Check' }));
+    expect(onanswer).toHaveBeenLastCalledWith('managed:a,b');
+    await tick();
+    expect(screen.getByRole('status')).toHaveTextContent('Sound.');
+  });
+
   it('waits for the lab before it can be checked', () => {
     const lesson = fixture();
     render(QuestionEmbed, {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { LessonSummary } from '$lib/lessons/bundle';
 import type { ProgressRecord } from '$lib/persist';
 import { recordProblem } from '$lib/persist/records';
-import { continueTarget, formatSpent, progressInput, readState, roadmapEntries } from './progress';
+import {
+  continueTarget,
+  formatSpent,
+  progressInput,
+  readState,
+  roadmapEntries,
+  roadmapSections
+} from './progress';
 
 const lesson = (slug: string, order: number, tasks: string[]): LessonSummary => ({
   slug,
@@ -95,6 +102,17 @@ describe('progress', () => {
       ['02-b', 'completed', 1, 1],
       ['03-c', 'new', 0, 3]
     ]);
+  });
+
+  it('groups the roadmap: 1–14 the nodes and the control plane, 15–20 operating nodes, the rest after', () => {
+    const at = (order: number) => ({ ...L[0], slug: `${order}-x`, order });
+    const e = roadmapEntries([at(1), at(13), at(15), at(19), at(42)], []);
+    expect(roadmapSections(e).map((s) => [s.id, s.entries.map((x) => x.lesson.order)])).toEqual([
+      ['foundations', [1, 13]],
+      ['operating', [15, 19]],
+      ['more', [42]]
+    ]);
+    expect(roadmapSections(e.slice(0, 2)).map((s) => s.id)).toEqual(['foundations']);
   });
 
   it('continues the lesson touched last, else the first not completed', () => {

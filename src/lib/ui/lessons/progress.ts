@@ -140,6 +140,30 @@ export function roadmapEntries(lessons: LessonSummary[], records: ProgressRecord
   });
 }
 
+/** The roadmap's sections by lesson number; a lesson outside every range goes to `more`. */
+export const ROADMAP_SECTIONS = [
+  { id: 'foundations', from: 1, to: 14 },
+  { id: 'operating', from: 15, to: 20 }
+] as const;
+
+export type RoadmapSectionId = (typeof ROADMAP_SECTIONS)[number]['id'] | 'more';
+
+export interface RoadmapSection {
+  id: RoadmapSectionId;
+  entries: RoadmapEntry[];
+}
+
+/** The entries grouped into the roadmap's sections, in order; empty sections are left out. */
+export function roadmapSections(entries: RoadmapEntry[]): RoadmapSection[] {
+  const out: RoadmapSection[] = ROADMAP_SECTIONS.map((s) => ({
+    id: s.id,
+    entries: entries.filter((e) => e.lesson.order >= s.from && e.lesson.order <= s.to)
+  }));
+  const placed = new Set(out.flatMap((s) => s.entries));
+  out.push({ id: 'more', entries: entries.filter((e) => !placed.has(e)) });
+  return out.filter((s) => s.entries.length);
+}
+
 /**
  * "Continue where you left off": the lesson in progress touched last; else the first lesson not
  * yet completed; undefined when every lesson is done.

@@ -14,6 +14,7 @@ import {
 } from '../context';
 import { GET_TABLE, tabbed } from '../tabwriter';
 import { since } from '../timefmt';
+import { apiServerURL, serverGitVersion } from '../../controlplane/managed';
 
 /** The API server address kubeadm clusters advertise (also in the cluster's connection errors). */
 export const API_SERVER_URL = 'https://10.0.0.10:6443';
@@ -32,15 +33,18 @@ export function version(ctx: KubectlContext, argv: string[]): ConsoleResult {
   const p = parseFlags(argv, [{ name: 'client' }]);
   const v = fullVersion(ctx.cluster.config.kubernetesVersion);
   let out = `Client Version: ${v}\nKustomize Version: ${KUSTOMIZE_VERSION}\n`;
-  if (!bool(p, 'client')) out += `Server Version: ${v}\n`;
+  // A managed control plane answers /version with the provider's build (v1.35.0-eks-…).
+  if (!bool(p, 'client')) out += `Server Version: ${serverGitVersion(ctx.cluster.config.managed, v)}\n`;
   return { stdout: out, stderr: '', exitCode: 0 };
 }
 
 export function clusterInfo(ctx: KubectlContext): ConsoleResult {
-  let out = `Kubernetes control plane is running at ${API_SERVER_URL}\n`;
+  // A managed cluster's kubeconfig points at the provider's endpoint, not a kubeadm address.
+  const managed = ctx.cluster.config.managed;
+  const url = managed ? apiServerURL(managed, ctx.cluster.config.seed) : API_SERVER_URL;
+  let out = `Kubernetes control plane is running at ${url}\n`;
   const dns = apiTryGet<KubeObject>(ctx, 'Service', 'kube-system', 'kube-dns');
-  if (dns)
-    out += `CoreDNS is running at ${API_SERVER_URL}/api/v1/namespaces/kube-system/services/kube-dns:dns/proxy\n`;
+  if (dns) out += `CoreDNS is running at ${url}/api/v1/namespaces/kube-system/services/kube-dns:dns/proxy\n`;
   out += "\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n";
   return { stdout: out, stderr: '', exitCode: 0 };
 }
