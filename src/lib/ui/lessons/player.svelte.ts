@@ -193,11 +193,17 @@ export class LessonPlayer {
       }
       const done = this.tasks.filter((t) => t.done).length;
       for (const t of newly)
-        this.opts.onevent?.({ type: 'task', task: t.id, virtualMs: now, done, total: this.tasks.length });
+        this.opts.onevent?.({
+          type: 'task',
+          task: t.id,
+          virtualMs: Math.round(now),
+          done,
+          total: this.tasks.length
+        });
       if (finished)
         this.opts.onevent?.({
           type: 'complete',
-          virtualMs: this.virtualDoneAt ?? now,
+          virtualMs: Math.round(this.virtualDoneAt ?? now),
           score: this.score(),
           hints: totalHints(this.hints),
           solutionViewed: this.solutionViewed
