@@ -16,6 +16,15 @@ export const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer'
 };
 
+/**
+ * The headers for one path: the embedded lessons under /embed/ (docs/embed.md) are made to be
+ * framed by other sites, so any http(s) page may frame them; every other page only by this origin.
+ */
+export function securityHeaders(pathname) {
+  if (!/^\/embed(\/|$)/.test(pathname)) return SECURITY_HEADERS;
+  return { ...SECURITY_HEADERS, 'content-security-policy': 'frame-ancestors *' };
+}
+
 const direct = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 const port = Number(process.env.PORT ?? 4173);
 if (direct && !process.argv.includes('--no-build')) {
@@ -53,8 +62,8 @@ async function file(p) {
   }
 }
 const server = createServer(async (req, res) => {
-  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
   const url = new URL(req.url ?? '/', 'http://localhost');
+  for (const [k, v] of Object.entries(securityHeaders(url.pathname))) res.setHeader(k, v);
   const rel = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
   const p = await file(join(root, rel));
   if (!p) {

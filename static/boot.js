@@ -2,6 +2,7 @@
 // language this hides the page until the app has switched it (the app removes the attribute;
 // the timer is a safety net if the app fails to start). It also applies the chosen theme so a
 // dark-theme choice never flashes light. Both choices are mirrored from IndexedDB to localStorage.
+// An embedded lesson (/embed/…) takes them from its link first: ?lang=ru&theme=dark (docs/embed.md).
 (function () {
   var root = document.documentElement;
   var saved = {};
@@ -10,6 +11,13 @@
     saved.locale = localStorage.getItem('nodeplane.locale');
   } catch {
     // Storage can be blocked (private mode, policy); the system theme and language apply then.
+  }
+  if (/\/embed\//.test(location.pathname)) {
+    var query = new URLSearchParams(location.search);
+    var theme = query.get('theme');
+    var lang = query.get('lang');
+    if (theme === 'light' || theme === 'dark' || theme === 'system') saved.theme = theme;
+    if (lang === 'en' || lang === 'ru') saved.locale = lang;
   }
   if (saved.theme === 'light' || saved.theme === 'dark') root.setAttribute('data-theme', saved.theme);
 

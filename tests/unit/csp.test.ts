@@ -14,8 +14,9 @@ const load = (rel: string) => import(/* @vite-ignore */ new URL(rel, import.meta
 const config = (await load('../../svelte.config.js')).default as {
   kit: { csp: { mode: string; directives: Record<string, string[]> } };
 };
-const { SECURITY_HEADERS } = (await load('../../scripts/start.js')) as {
+const { SECURITY_HEADERS, securityHeaders } = (await load('../../scripts/start.js')) as {
   SECURITY_HEADERS: Record<string, string>;
+  securityHeaders: (pathname: string) => Record<string, string>;
 };
 
 /** The policy as reviewed: the only sources each directive may allow. */
@@ -69,6 +70,16 @@ describe('Content-Security-Policy', () => {
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer'
     });
+  });
+
+  it('only the embedded lessons may be framed by other sites; every other page only by the app', () => {
+    for (const path of ['/embed/01-cluster-anatomy', '/embed/pack', '/embed'])
+      expect(securityHeaders(path), path).toEqual({
+        ...SECURITY_HEADERS,
+        'content-security-policy': 'frame-ancestors *'
+      });
+    for (const path of ['/', '/lessons/01-cluster-anatomy', '/embedded', '/sandbox', '/_app/embed/x.js'])
+      expect(securityHeaders(path), path).toEqual(SECURITY_HEADERS);
   });
 
   if (existsSync('build/index.html')) {

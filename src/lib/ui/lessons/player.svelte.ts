@@ -36,8 +36,17 @@ export interface SolutionView {
   error: string;
 }
 
+/** What happened to the lesson, for whoever follows it from outside (the embed's host page). */
+export type PlayerEvent =
+  /** The lab runs the lesson: on attach, and again after "start over" (nothing done then). */
+  | { type: 'started'; tasks: string[]; done: string[] }
+  /** A task ticked in this visit (not one restored from saved progress). */
+  | { type: 'task'; task: string; virtualMs: number; done: number; total: number }
+  | { type: 'complete'; virtualMs: number; score?: Score; hints: number; solutionViewed: boolean };
+
 export interface PlayerOptions {
   lang: () => Language;
+  onevent?: (e: PlayerEvent) => void;
   save?: (input: ProgressInput) => Promise<unknown>;
   /** Wall clock in ms for the time spent (performance.now in the page). */
   wallClock?: () => number;
@@ -128,6 +137,15 @@ export class LessonPlayer {
       : undefined;
     this.ready = true;
     this.pushRestore();
+    this.emitStarted();
+  }
+
+  private emitStarted(): void {
+    this.opts.onevent?.({
+      type: 'started',
+      tasks: this.tasks.map((t) => t.id),
+      done: this.tasks.filter((t) => t.done).map((t) => t.id)
+    });
   }
 
   private pushRestore(): void {
@@ -174,12 +192,31 @@ export class LessonPlayer {
       for (const t of newly) at[t.id] ??= t.doneAt ?? now;
       this.taskDoneAt = at;
       this.announcement = newly.map((t) => this.taskTitle(t.id)).join('; ');
+      let finished = false;
       if (this.tasks.every((t) => t.done) && !this.complete) {
+        finished = true;
         this.pauseClock();
         this.complete = true;
         this.completedLive = true;
         this.virtualDoneAt = status.completedAt ?? now;
       }
+      const done = this.tasks.filter((t) => t.done).length;
+      for (const t of newly)
+        this.opts.onevent?.({
+          type: 'task',
+          task: t.id,
+          virtualMs: Math.round(now),
+          done,
+          total: this.tasks.length
+        });
+      if (finished)
+        this.opts.onevent?.({
+          type: 'complete',
+          virtualMs: Math.round(this.virtualDoneAt ?? now),
+          score: this.score(),
+          hints: totalHints(this.hints),
+          solutionViewed: this.solutionViewed
+        });
       void this.save();
     }
   }
@@ -246,6 +283,7 @@ export class LessonPlayer {
     this.taskDoneAt = {};
     this.tasks = this.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
     this.resumeClock();
+    this.emitStarted();
     await this.save();
   }
 

@@ -7,7 +7,7 @@ import { loadLesson } from '$lib/lessons/loader';
 import type { ProgressInput, ProgressRecord } from '$lib/persist';
 import { Lab } from '$lib/ui/lab/lab.svelte';
 import { localTransport } from '$lib/workers/session-local';
-import { LessonPlayer } from './player.svelte';
+import { LessonPlayer, type PlayerEvent } from './player.svelte';
 
 const FIXTURE = 'tests/fixtures/lessons/01-fixture';
 
@@ -21,9 +21,11 @@ function fixture(): Lesson {
 /** The player on a lab whose session runs in-process, stepped by hand a second at a time. */
 async function setup(lesson: Lesson, lang: 'en' | 'ru' = 'en') {
   const saved: ProgressInput[] = [];
+  const events: PlayerEvent[] = [];
   let wall = 0;
   const player = new LessonPlayer(lesson, {
     lang: () => lang,
+    onevent: (e) => void events.push(e),
     save: async (i) => void saved.push(i),
     wallClock: () => wall
   });
@@ -42,7 +44,7 @@ async function setup(lesson: Lesson, lang: 'en' | 'ru' = 'en') {
   const run = async (toMs: number) => {
     for (let t = cluster().now + 1000; t <= toMs && !player.complete; t += 1000) await lab.jumpTo(t);
   };
-  return { player, lab, cluster, saved, run, setWall: (ms: number) => (wall = ms) };
+  return { player, lab, cluster, saved, events, run, setWall: (ms: number) => (wall = ms) };
 }
 
 describe('LessonPlayer', () => {
@@ -125,6 +127,65 @@ describe('LessonPlayer', () => {
     expect(cluster().now).toBe(0);
     for (let t = 1000; t <= 11_000; t += 1000) await lab.jumpTo(t);
     expect(cluster().faultLog).toEqual([{ t: 10_000, action: 'StopKubelet', target: 'worker-2' }]);
+  });
+
+  it('tells its follower (the embed’s host) when it starts, each task ticks and it completes', async () => {
+    const { player, lab, run, events } = await setup(fixture());
+    expect(events).toEqual([{ type: 'started', tasks: ['predict', 'silent'], done: [] }]);
+    await player.answer('grace', 50);
+    expect(events.at(-1)).toEqual({ type: 'task', task: 'predict', virtualMs: 0, done: 1, total: 2 });
+    await lab.jumpTo(30_000);
+    await lab.fault('StopKubelet', 'worker-2');
+    player.hint('silent');
+    await run(180_000);
+    const [task, complete] = events.slice(-2);
+    expect(task).toMatchObject({ type: 'task', task: 'silent', done: 2, total: 2 });
+    // The virtual time is the tick's: 50s grace after worker-2's last status, checked every 5s.
+    const at = (task as { virtualMs: number }).virtualMs;
+    expect(at).toBeGreaterThanOrEqual(80_000);
+    expect(at).toBeLessThanOrEqual(95_000);
+    expect(complete).toEqual({
+      type: 'complete',
+      virtualMs: Math.round(player.virtualDoneAt!),
+      score: undefined,
+      hints: 1,
+      solutionViewed: false
+    });
+    expect(events.filter((e) => e.type === 'complete')).toHaveLength(1);
+    // Starting over is a new start with nothing done.
+    await player.startOver();
+    expect(events.at(-1)).toEqual({ type: 'started', tasks: ['predict', 'silent'], done: [] });
+  });
+
+  it('says nothing of tasks restored from saved progress, only that they are done at the start', async () => {
+    const saved: ProgressRecord = {
+      schema: 2,
+      slug: '01-fixture',
+      status: 'started',
+      completedSteps: ['predict'],
+      hintsUsed: 0,
+      state: {
+        answers: { grace: { value: 50, correct: true } },
+        hints: {},
+        solutionViewed: false,
+        timeSpentMs: 0
+      },
+      startedAt: 1,
+      updatedAt: 2
+    };
+    const events: PlayerEvent[] = [];
+    const player = new LessonPlayer(fixture(), { lang: () => 'en', onevent: (e) => void events.push(e) });
+    player.restore(saved);
+    const lab = await Lab.create({
+      scenario: player.lesson.scenario,
+      fileName: player.lesson.paths.scenario,
+      lesson: player.init(false),
+      transport: localTransport({ wallClock: () => 0 }),
+      onFrame: (l) => player.frame(l.lesson, l.clock)
+    });
+    player.attach(lab);
+    await lab.advanceBy(2000);
+    expect(events).toEqual([{ type: 'started', tasks: ['predict', 'silent'], done: ['predict'] }]);
   });
 
   it('reveals hints one at a time and counts them', async () => {

@@ -25,21 +25,22 @@ function mirror(key: string, value: string): void {
   }
 }
 
-function applyTheme(theme: Theme): void {
+/** `keep`: mirror it for boot.js (a saved choice); a choice for this page only is not mirrored. */
+function applyTheme(theme: Theme, keep = true): void {
   preferences.theme = theme;
   const root = document.documentElement;
   if (theme === 'system') root.removeAttribute('data-theme');
   else root.setAttribute('data-theme', theme);
-  mirror(THEME_MIRROR, theme);
+  if (keep) mirror(THEME_MIRROR, theme);
 }
 
-async function applyLocale(lang: Locale): Promise<void> {
+async function applyLocale(lang: Locale, keep = true): Promise<void> {
   try {
     await setLocale(lang);
   } finally {
     document.documentElement.removeAttribute('data-locale-pending');
   }
-  mirror(LOCALE_MIRROR, lang);
+  if (keep) mirror(LOCALE_MIRROR, lang);
 }
 
 async function saved(name: string): Promise<unknown> {
@@ -51,12 +52,43 @@ async function saved(name: string): Promise<unknown> {
   }
 }
 
-/** Apply the saved language and theme; with none saved, the browser's language and the system theme. */
-export async function initPreferences(): Promise<void> {
-  preferences.storage = storageAvailable();
-  const [lang, theme] = await Promise.all([saved('locale'), saved('theme')]);
-  applyTheme(isTheme(theme) ? theme : 'system');
-  await applyLocale(isLocale(lang) ? lang : negotiateLocale(navigator.languages ?? [navigator.language]));
+/** A language or theme chosen for this page only (an embedded lesson's host), never saved. */
+export interface PageChoice {
+  lang?: Locale;
+  theme?: Theme;
+}
+
+let markApplied: () => void = () => {};
+/** Resolves once `initPreferences` has applied the language and theme (whether saved or not). */
+export const preferencesApplied = new Promise<void>((resolve) => (markApplied = resolve));
+
+/**
+ * Apply the saved language and theme; with none saved, the browser's language and the system
+ * theme. `choice` (read once the saved settings are in) overrides either for this page only.
+ */
+export async function initPreferences(choice: () => PageChoice = () => ({})): Promise<void> {
+  try {
+    preferences.storage = storageAvailable();
+    const [lang, theme] = await Promise.all([saved('locale'), saved('theme')]);
+    const page = choice();
+    if (page.theme) applyTheme(page.theme, false);
+    else applyTheme(isTheme(theme) ? theme : 'system');
+    if (page.lang) await applyLocale(page.lang, false);
+    else
+      await applyLocale(isLocale(lang) ? lang : negotiateLocale(navigator.languages ?? [navigator.language]));
+  } finally {
+    markApplied();
+  }
+}
+
+/** Show the page in a language without saving it as the learner's choice. */
+export function showLocale(lang: Locale): Promise<void> {
+  return applyLocale(lang, false);
+}
+
+/** Show the page in a theme without saving it as the learner's choice. */
+export function showTheme(theme: Theme): void {
+  applyTheme(theme, false);
 }
 
 async function remember(name: string, value: string): Promise<void> {
