@@ -122,6 +122,12 @@ export class ApiServer {
   private podsByNode = new Map<string, Map<string, KubeObject>>();
   /** kind → controller owner uid ('' for objects without a controller) → key → object. */
   private byController = new Map<string, Map<string, Map<string, KubeObject>>>();
+  /**
+   * Each stored object's place in its kind's store (the order `list` returns): an update keeps
+   * the place of the object it replaces, a new object goes last.
+   */
+  private storeOrder = new Map<string, Map<string, number>>();
+  private storeSeq = 0;
   private watchers = new Map<string, KindWatchers>();
   private watchSeq = 0;
   private dispatching = 0;
@@ -174,11 +180,22 @@ export class ApiServer {
    * Objects of `kind` whose controller ownerReference has `ownerUid` ('' lists the objects with
    * no controller, the orphans a controller may adopt). An index, as controllers' informers keep.
    */
-  listByController<T extends KubeObject>(kind: string, ownerUid: string, namespace?: string): T[] {
+  listByController<T extends KubeObject>(
+    kind: string,
+    ownerUid: string,
+    namespace?: string,
+    opts: { order?: 'index' | 'list' } = {}
+  ): T[] {
     const m = this.byController.get(kind)?.get(ownerUid);
     if (!m) return [];
     const out: T[] = [];
     for (const o of m.values()) if (!namespace || o.metadata.namespace === namespace) out.push(o as T);
+    // `order: 'list'`: the order `list` would give them (the store's), for callers that used to filter a list.
+    if (opts.order === 'list') {
+      const order = this.storeOrder.get(kind)!;
+      const place = (o: KubeObject) => order.get(objectKey(o.metadata.namespace, o.metadata.name))!;
+      out.sort((a, b) => place(a) - place(b));
+    }
     return out;
   }
 
@@ -412,6 +429,7 @@ export class ApiServer {
   /** Frozen objects (from `snapshot()`) are stored as they are; others (parsed JSON) are copied and frozen. */
   restore(s: ApiServerSnapshot): void {
     this.store.clear();
+    this.storeOrder.clear();
     this.podsByNode.clear();
     this.byController.clear();
     for (const o of s.objects) this.put(Object.isFrozen(o) ? o : deepFreeze(clone(o)));
@@ -447,6 +465,7 @@ export class ApiServer {
     for (const o of current) {
       if (next.has(`${o.kind}/${objectKey(o.metadata.namespace, o.metadata.name)}`)) continue;
       this.store.get(o.kind)!.delete(objectKey(o.metadata.namespace, o.metadata.name));
+      this.storeOrder.get(o.kind)?.delete(objectKey(o.metadata.namespace, o.metadata.name));
       if (o.kind === 'Pod') this.unindexPod(o);
       this.unindexController(o);
       this.notify('DELETED', o, o);
@@ -564,6 +583,7 @@ export class ApiServer {
   private remove(obj: KubeObject): KubeObject {
     const stored = this.get(obj.kind, obj.metadata.namespace, obj.metadata.name);
     this.store.get(obj.kind)!.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
+    this.storeOrder.get(obj.kind)?.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
     if (obj.kind === 'Pod') this.unindexPod(stored);
     this.unindexController(stored);
     obj.metadata.resourceVersion = String(++this.rv);
@@ -575,7 +595,11 @@ export class ApiServer {
   private put(obj: KubeObject, old?: KubeObject): void {
     let m = this.store.get(obj.kind);
     if (!m) this.store.set(obj.kind, (m = new Map()));
-    m.set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
+    const key = objectKey(obj.metadata.namespace, obj.metadata.name);
+    m.set(key, obj);
+    let order = this.storeOrder.get(obj.kind);
+    if (!order) this.storeOrder.set(obj.kind, (order = new Map()));
+    if (!order.has(key)) order.set(key, ++this.storeSeq);
     if (old) this.unindexController(old);
     let byOwner = this.byController.get(obj.kind);
     if (!byOwner) this.byController.set(obj.kind, (byOwner = new Map()));
