@@ -25,6 +25,7 @@ import {
   clone,
   deepFreeze,
   objectKey,
+  shareUnchanged,
   type KubeObject,
   type RequestContext,
   type WatchEventType
@@ -574,6 +575,8 @@ export class ApiServer {
 
   private commit(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): KubeObject {
     obj.metadata.resourceVersion = String(++this.rv);
+    // What the write did not change stays the stored version's (frozen, shared) object.
+    if (old) shareUnchanged(obj, old);
     const frozen = deepFreeze(obj);
     this.put(frozen, old);
     this.notify(type, frozen, old);
