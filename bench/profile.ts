@@ -1,7 +1,7 @@
 /**
  * CPU profile of the benchmark cluster, in two parts: settling (build until every pod is Running)
  * and the steady state after it. Writes `settle.cpuprofile` and `steady.cpuprofile` (open them in
- * Chrome DevTools) into the given directory and prints the top self-time functions of each, and
+ * Chrome DevTools) and `live.heapprofile` into the given directory and prints the top self-time functions of each, and
  * the allocation sites of the memory still live once the cluster has settled.
  * Run: `npx tsx bench/profile.ts <dir> [nodes pods windowSeconds]`.
  */
@@ -116,6 +116,7 @@ const { cluster } = settledCluster(nodes, pods);
 const settle = (await session.post('Profiler.stop')).profile as unknown as Profile;
 await session.post('HeapProfiler.collectGarbage');
 const live = (await session.post('HeapProfiler.stopSampling')).profile as unknown as { head: HeapNode };
+writeFileSync(join(dir, 'live.heapprofile'), JSON.stringify(live));
 writeFileSync(join(dir, 'settle.cpuprofile'), JSON.stringify(settle));
 
 await session.post('Profiler.start');

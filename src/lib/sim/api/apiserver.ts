@@ -134,6 +134,8 @@ export class ApiServer {
   private dispatching = 0;
   /** Set while a client collects response warnings (collectWarnings). */
   private warningSink: string[] | undefined;
+  /** The merged object patch() hands to update(): already a private copy. */
+  private ownsInput: KubeObject | undefined;
 
   constructor(
     private engine: Engine,
@@ -298,7 +300,9 @@ export class ApiServer {
     if (input.metadata.resourceVersion && input.metadata.resourceVersion !== old.metadata.resourceVersion) {
       throw conflict(r.plural, input.metadata.name);
     }
-    const obj = clone(input) as KubeObject;
+    // A merge patch arrives as the API server's own fresh copy (patch): no second copy.
+    const obj = (this.ownsInput === input ? input : clone(input)) as KubeObject;
+    this.ownsInput = undefined;
     obj.apiVersion = old.apiVersion;
     // Identity and system fields cannot be changed by clients.
     obj.metadata.uid = old.metadata.uid;
@@ -487,9 +491,11 @@ export class ApiServer {
     // The patch was already counted; skip the update's own count.
     const saved = this.requests;
     this.requests = new Map();
+    this.ownsInput = merged;
     try {
       return this.update(merged, undefined, opts);
     } finally {
+      this.ownsInput = undefined;
       this.requests = saved;
     }
   }
@@ -687,7 +693,9 @@ function controllerUid(o: KubeObject): string {
 
 /** RFC 7386 JSON merge patch: objects merge, null deletes, everything else replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  // Arrays replace whole; a copy, so the result shares nothing with the caller's patch.
+  if (Array.isArray(patch)) return clone(patch);
+  if (patch === null || typeof patch !== 'object') return patch;
   const out: Record<string, unknown> =
     target && typeof target === 'object' && !Array.isArray(target)
       ? { ...(target as Record<string, unknown>) }
