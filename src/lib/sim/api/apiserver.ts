@@ -332,13 +332,16 @@ export class ApiServer {
           : old.metadata.generation;
     }
     for (const p of this.admission) p.admit?.('UPDATE', obj, old, this);
+    // Copy on write, before validation (which only reads): what the write did not change is the
+    // stored version's frozen object, so validators can tell an untouched spec by identity.
+    shareWithStored(obj, old);
     for (const p of this.admission) p.validate?.('UPDATE', obj, old, this);
     this.requireQuorum();
     // Finalizers all gone on an object being deleted: it goes now.
     if (obj.metadata.deletionTimestamp && !obj.metadata.finalizers?.length && this.gracePassed(obj)) {
       return this.remove(obj) as T;
     }
-    return this.commit('MODIFIED', obj, old) as T;
+    return this.commit('MODIFIED', obj, old, false) as T;
   }
 
   /** JSON merge patch (RFC 7386), as `kubectl patch --type merge` and most controllers use. */
@@ -579,10 +582,15 @@ export class ApiServer {
     return ts ? Date.parse(ts) - this.epochMs : 0;
   }
 
-  private commit(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): KubeObject {
+  private commit(
+    type: WatchEventType,
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    share = true
+  ): KubeObject {
     obj.metadata.resourceVersion = String(++this.rv);
     // What the write did not change stays the stored version's (frozen, shared) object.
-    if (old) shareUnchanged(obj, old);
+    if (old && share) shareUnchanged(obj, old);
     const frozen = deepFreeze(obj);
     this.put(frozen, old);
     this.notify(type, frozen, old);
@@ -667,6 +675,26 @@ export class ApiServer {
     } finally {
       this.dispatching--;
     }
+  }
+}
+
+/**
+ * shareUnchanged for a new version before it is committed: every top-level part and every
+ * metadata field, but never the metadata object itself, which the commit still writes
+ * (resourceVersion).
+ */
+function shareWithStored(obj: KubeObject, old: KubeObject): void {
+  const o = obj as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (k === 'metadata') continue;
+    const c = shareUnchanged(o[k], old[k]);
+    if (c !== o[k]) o[k] = c;
+  }
+  const m = obj.metadata as Record<string, unknown>;
+  const om = old.metadata as Record<string, unknown>;
+  for (const k of Object.keys(m)) {
+    const c = shareUnchanged(m[k], om[k]);
+    if (c !== m[k]) m[k] = c;
   }
 }
 
