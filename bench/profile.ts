@@ -97,36 +97,40 @@ export function topSelf(profile: Profile, n: number): string[] {
   ];
 }
 
-const [dir, ...rest] = process.argv.slice(2);
-if (!dir) {
-  console.error('usage: npx tsx bench/profile.ts <dir> [nodes pods windowSeconds]');
-  process.exit(2);
+if (import.meta.url === `file://${process.argv[1]}`) await main(process.argv.slice(2));
+
+async function main(argv: string[]): Promise<void> {
+  const [dir, ...rest] = argv;
+  if (!dir) {
+    console.error('usage: npx tsx bench/profile.ts <dir> [nodes pods windowSeconds]');
+    process.exit(2);
+  }
+  const [nodes = 300, pods = nodes * 30, windowS = 60] = rest.map(Number);
+  mkdirSync(dir, { recursive: true });
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 32768 });
+  await session.post('Profiler.start');
+  const { cluster } = settledCluster(nodes, pods);
+  const settle = (await session.post('Profiler.stop')).profile as unknown as Profile;
+  await session.post('HeapProfiler.collectGarbage');
+  const live = (await session.post('HeapProfiler.stopSampling')).profile as unknown as { head: HeapNode };
+  writeFileSync(join(dir, 'live.heapprofile'), JSON.stringify(live));
+  writeFileSync(join(dir, 'settle.cpuprofile'), JSON.stringify(settle));
+
+  await session.post('Profiler.start');
+  cluster.runUntil(cluster.now + windowS * 1000);
+  const steady = (await session.post('Profiler.stop')).profile as unknown as Profile;
+  writeFileSync(join(dir, 'steady.cpuprofile'), JSON.stringify(steady));
+
+  console.log(`${nodes} nodes / ${pods} pods, settle:`);
+  for (const l of topSelf(settle, 15)) console.log(l);
+  console.log(`live heap after settling, by allocation site:`);
+  for (const l of topLive(live.head, 15)) console.log(l);
+  console.log(`steady state, ${windowS} virtual s:`);
+  for (const l of topSelf(steady, 15)) console.log(l);
 }
-const [nodes = 300, pods = nodes * 30, windowS = 60] = rest.map(Number);
-mkdirSync(dir, { recursive: true });
-const session = new Session();
-session.connect();
-await session.post('Profiler.enable');
-await session.post('Profiler.setSamplingInterval', { interval: 500 });
-
-await session.post('HeapProfiler.enable');
-await session.post('HeapProfiler.startSampling', { samplingInterval: 32768 });
-await session.post('Profiler.start');
-const { cluster } = settledCluster(nodes, pods);
-const settle = (await session.post('Profiler.stop')).profile as unknown as Profile;
-await session.post('HeapProfiler.collectGarbage');
-const live = (await session.post('HeapProfiler.stopSampling')).profile as unknown as { head: HeapNode };
-writeFileSync(join(dir, 'live.heapprofile'), JSON.stringify(live));
-writeFileSync(join(dir, 'settle.cpuprofile'), JSON.stringify(settle));
-
-await session.post('Profiler.start');
-cluster.runUntil(cluster.now + windowS * 1000);
-const steady = (await session.post('Profiler.stop')).profile as unknown as Profile;
-writeFileSync(join(dir, 'steady.cpuprofile'), JSON.stringify(steady));
-
-console.log(`${nodes} nodes / ${pods} pods, settle:`);
-for (const l of topSelf(settle, 15)) console.log(l);
-console.log(`live heap after settling, by allocation site:`);
-for (const l of topLive(live.head, 15)) console.log(l);
-console.log(`steady state, ${windowS} virtual s:`);
-for (const l of topSelf(steady, 15)) console.log(l);
