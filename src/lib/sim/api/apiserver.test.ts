@@ -144,3 +144,58 @@ describe('ApiServer owner index', () => {
     ).toEqual(['a', 'orphan']);
   });
 });
+
+describe('ApiServer copy on write', () => {
+  it('a status write keeps the stored spec and labels objects; what changed is new', () => {
+    const c = new Cluster();
+    const v1 = c.api.create(pod('a', 'n1'));
+    const upd = structuredClone(v1) as KubeObject;
+    upd.status = { phase: 'Running' };
+    const v2 = c.api.update(upd, undefined, { subresource: 'status' });
+    expect(v2.spec).toBe(v1.spec);
+    expect(v2.metadata.labels).toBe(v1.metadata.labels);
+    expect(v2.status).not.toBe(v1.status);
+    expect(v2.status).toEqual({ phase: 'Running' });
+    expect(v2.metadata).not.toBe(v1.metadata);
+    expect(v2.metadata.resourceVersion).not.toBe(v1.metadata.resourceVersion);
+    expect(Object.isFrozen(v2.status)).toBe(true);
+  });
+
+  it('shares only what has the same keys in the same order, so the stored JSON is what was written', () => {
+    const c = new Cluster();
+    const v1 = c.api.create({ ...pod('a'), metadata: { name: 'a', labels: { app: 'web', tier: 'fe' } } });
+    const upd = structuredClone(v1) as KubeObject;
+    upd.metadata.labels = { tier: 'fe', app: 'web' };
+    const v2 = c.api.update(upd);
+    expect(v2.metadata.labels).not.toBe(v1.metadata.labels);
+    expect(Object.keys(v2.metadata.labels!)).toEqual(['tier', 'app']);
+    // An array that grew is new; its unchanged elements are the stored ones.
+    const taint = { key: 'a', effect: 'NoSchedule' };
+    const n1 = c.api.create({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1' },
+      spec: { taints: [taint] }
+    });
+    const n = structuredClone(n1) as KubeObject;
+    n.spec.taints.push({ key: 'b', effect: 'NoExecute' });
+    const n2 = c.api.update(n);
+    expect(n2.spec.taints).not.toBe(n1.spec.taints);
+    expect(n2.spec.taints[0]).toBe(n1.spec.taints[0]);
+  });
+
+  it('lists a controller’s objects in the store’s order when asked, whatever order updates left in the index', () => {
+    const c = new Cluster();
+    const owner = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true };
+    for (const name of ['x', 'y', 'z'])
+      c.api.create({ ...pod(name), metadata: { name, ownerReferences: [owner] } });
+    const x = structuredClone(c.api.get<KubeObject>('Pod', 'default', 'x'));
+    x.status = { phase: 'Running' };
+    c.api.update(x, undefined, { subresource: 'status' });
+    const names = (order: 'index' | 'list') =>
+      c.api.listByController('Pod', 'u1', 'default', { order }).map((p) => p.metadata.name);
+    expect(names('index')).toEqual(['y', 'z', 'x']);
+    expect(names('list')).toEqual(['x', 'y', 'z']);
+    expect(c.api.list('Pod').map((p) => p.metadata.name)).toEqual(['x', 'y', 'z']);
+  });
+});

@@ -25,6 +25,7 @@ import {
   clone,
   deepFreeze,
   objectKey,
+  shareUnchanged,
   type KubeObject,
   type RequestContext,
   type WatchEventType
@@ -122,11 +123,19 @@ export class ApiServer {
   private podsByNode = new Map<string, Map<string, KubeObject>>();
   /** kind → controller owner uid ('' for objects without a controller) → key → object. */
   private byController = new Map<string, Map<string, Map<string, KubeObject>>>();
+  /**
+   * Each stored object's place in its kind's store (the order `list` returns): an update keeps
+   * the place of the object it replaces, a new object goes last.
+   */
+  private storeOrder = new Map<string, Map<string, number>>();
+  private storeSeq = 0;
   private watchers = new Map<string, KindWatchers>();
   private watchSeq = 0;
   private dispatching = 0;
   /** Set while a client collects response warnings (collectWarnings). */
   private warningSink: string[] | undefined;
+  /** The merged object patch() hands to update(): already a private copy. */
+  private ownsInput: KubeObject | undefined;
 
   constructor(
     private engine: Engine,
@@ -174,11 +183,22 @@ export class ApiServer {
    * Objects of `kind` whose controller ownerReference has `ownerUid` ('' lists the objects with
    * no controller, the orphans a controller may adopt). An index, as controllers' informers keep.
    */
-  listByController<T extends KubeObject>(kind: string, ownerUid: string, namespace?: string): T[] {
+  listByController<T extends KubeObject>(
+    kind: string,
+    ownerUid: string,
+    namespace?: string,
+    opts: { order?: 'index' | 'list' } = {}
+  ): T[] {
     const m = this.byController.get(kind)?.get(ownerUid);
     if (!m) return [];
     const out: T[] = [];
     for (const o of m.values()) if (!namespace || o.metadata.namespace === namespace) out.push(o as T);
+    // `order: 'list'`: the order `list` would give them (the store's), for callers that used to filter a list.
+    if (opts.order === 'list') {
+      const order = this.storeOrder.get(kind)!;
+      const place = (o: KubeObject) => order.get(objectKey(o.metadata.namespace, o.metadata.name))!;
+      out.sort((a, b) => place(a) - place(b));
+    }
     return out;
   }
 
@@ -280,7 +300,9 @@ export class ApiServer {
     if (input.metadata.resourceVersion && input.metadata.resourceVersion !== old.metadata.resourceVersion) {
       throw conflict(r.plural, input.metadata.name);
     }
-    const obj = clone(input) as KubeObject;
+    // A merge patch arrives as the API server's own fresh copy (patch): no second copy.
+    const obj = (this.ownsInput === input ? input : clone(input)) as KubeObject;
+    this.ownsInput = undefined;
     obj.apiVersion = old.apiVersion;
     // Identity and system fields cannot be changed by clients.
     obj.metadata.uid = old.metadata.uid;
@@ -310,13 +332,16 @@ export class ApiServer {
           : old.metadata.generation;
     }
     for (const p of this.admission) p.admit?.('UPDATE', obj, old, this);
+    // Copy on write, before validation (which only reads): what the write did not change is the
+    // stored version's frozen object, so validators can tell an untouched spec by identity.
+    shareWithStored(obj, old);
     for (const p of this.admission) p.validate?.('UPDATE', obj, old, this);
     this.requireQuorum();
     // Finalizers all gone on an object being deleted: it goes now.
     if (obj.metadata.deletionTimestamp && !obj.metadata.finalizers?.length && this.gracePassed(obj)) {
       return this.remove(obj) as T;
     }
-    return this.commit('MODIFIED', obj, old) as T;
+    return this.commit('MODIFIED', obj, old, false) as T;
   }
 
   /** JSON merge patch (RFC 7386), as `kubectl patch --type merge` and most controllers use. */
@@ -412,6 +437,7 @@ export class ApiServer {
   /** Frozen objects (from `snapshot()`) are stored as they are; others (parsed JSON) are copied and frozen. */
   restore(s: ApiServerSnapshot): void {
     this.store.clear();
+    this.storeOrder.clear();
     this.podsByNode.clear();
     this.byController.clear();
     for (const o of s.objects) this.put(Object.isFrozen(o) ? o : deepFreeze(clone(o)));
@@ -447,6 +473,7 @@ export class ApiServer {
     for (const o of current) {
       if (next.has(`${o.kind}/${objectKey(o.metadata.namespace, o.metadata.name)}`)) continue;
       this.store.get(o.kind)!.delete(objectKey(o.metadata.namespace, o.metadata.name));
+      this.storeOrder.get(o.kind)?.delete(objectKey(o.metadata.namespace, o.metadata.name));
       if (o.kind === 'Pod') this.unindexPod(o);
       this.unindexController(o);
       this.notify('DELETED', o, o);
@@ -467,9 +494,11 @@ export class ApiServer {
     // The patch was already counted; skip the update's own count.
     const saved = this.requests;
     this.requests = new Map();
+    this.ownsInput = merged;
     try {
       return this.update(merged, undefined, opts);
     } finally {
+      this.ownsInput = undefined;
       this.requests = saved;
     }
   }
@@ -553,8 +582,15 @@ export class ApiServer {
     return ts ? Date.parse(ts) - this.epochMs : 0;
   }
 
-  private commit(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): KubeObject {
+  private commit(
+    type: WatchEventType,
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    share = true
+  ): KubeObject {
     obj.metadata.resourceVersion = String(++this.rv);
+    // What the write did not change stays the stored version's (frozen, shared) object.
+    if (old && share) shareUnchanged(obj, old);
     const frozen = deepFreeze(obj);
     this.put(frozen, old);
     this.notify(type, frozen, old);
@@ -564,6 +600,7 @@ export class ApiServer {
   private remove(obj: KubeObject): KubeObject {
     const stored = this.get(obj.kind, obj.metadata.namespace, obj.metadata.name);
     this.store.get(obj.kind)!.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
+    this.storeOrder.get(obj.kind)?.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
     if (obj.kind === 'Pod') this.unindexPod(stored);
     this.unindexController(stored);
     obj.metadata.resourceVersion = String(++this.rv);
@@ -575,7 +612,11 @@ export class ApiServer {
   private put(obj: KubeObject, old?: KubeObject): void {
     let m = this.store.get(obj.kind);
     if (!m) this.store.set(obj.kind, (m = new Map()));
-    m.set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
+    const key = objectKey(obj.metadata.namespace, obj.metadata.name);
+    m.set(key, obj);
+    let order = this.storeOrder.get(obj.kind);
+    if (!order) this.storeOrder.set(obj.kind, (order = new Map()));
+    if (!order.has(key)) order.set(key, ++this.storeSeq);
     if (old) this.unindexController(old);
     let byOwner = this.byController.get(obj.kind);
     if (!byOwner) this.byController.set(obj.kind, (byOwner = new Map()));
@@ -637,6 +678,26 @@ export class ApiServer {
   }
 }
 
+/**
+ * shareUnchanged for a new version before it is committed: every top-level part and every
+ * metadata field, but never the metadata object itself, which the commit still writes
+ * (resourceVersion).
+ */
+function shareWithStored(obj: KubeObject, old: KubeObject): void {
+  const o = obj as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (k === 'metadata') continue;
+    const c = shareUnchanged(o[k], old[k]);
+    if (c !== o[k]) o[k] = c;
+  }
+  const m = obj.metadata as Record<string, unknown>;
+  const om = old.metadata as Record<string, unknown>;
+  for (const k of Object.keys(m)) {
+    const c = shareUnchanged(m[k], om[k]);
+    if (c !== m[k]) m[k] = c;
+  }
+}
+
 /** A merge patch that only sets spec.nodeName: the scheduler's bind. */
 function isBinding(patch: Record<string, unknown>): boolean {
   const spec = patch.spec as Record<string, unknown> | undefined;
@@ -660,7 +721,9 @@ function controllerUid(o: KubeObject): string {
 
 /** RFC 7386 JSON merge patch: objects merge, null deletes, everything else replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  // Arrays replace whole; a copy, so the result shares nothing with the caller's patch.
+  if (Array.isArray(patch)) return clone(patch);
+  if (patch === null || typeof patch !== 'object') return patch;
   const out: Record<string, unknown> =
     target && typeof target === 'object' && !Array.isArray(target)
       ? { ...(target as Record<string, unknown>) }

@@ -110,6 +110,48 @@ export function copySharingFrozen<T>(v: T): T {
   return out as T;
 }
 
+/**
+ * Copy-on-write for the store: `next` (a new version, not yet frozen) keeps the frozen subtrees of
+ * `prev` (the stored version it replaces) wherever it holds the same JSON at the same place (the
+ * same keys in the same order, the same values). Returns `prev` itself when everything is equal,
+ * otherwise `next` with its unchanged parts swapped for `prev`'s, so versions share what did not
+ * change: readers, watchers, caches keyed by object and snapshots see one copy of it.
+ */
+export function shareUnchanged(next: unknown, prev: unknown): unknown {
+  if (next === prev) return prev;
+  if (next === null || prev === null || typeof next !== 'object' || typeof prev !== 'object') return next;
+  if (!Object.isFrozen(prev) || Object.isFrozen(next)) return next;
+  if (Array.isArray(next)) {
+    if (!Array.isArray(prev)) return next;
+    let same = next.length === prev.length;
+    for (let i = 0; i < next.length; i++) {
+      const p = i < prev.length ? prev[i] : undefined;
+      const c = shareUnchanged(next[i], p);
+      if (c !== next[i]) next[i] = c;
+      if (c !== p || i >= prev.length) same = false;
+    }
+    return same ? prev : next;
+  }
+  if (Array.isArray(prev)) return next;
+  const n = next as Record<string, unknown>;
+  const p = prev as Record<string, unknown>;
+  const keys = Object.keys(n);
+  const prevKeys = Object.keys(p);
+  let same = keys.length === prevKeys.length;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (prevKeys[i] !== k) same = false;
+    if (!Object.hasOwn(p, k)) {
+      same = false;
+      continue;
+    }
+    const c = shareUnchanged(n[k], p[k]);
+    if (c !== n[k]) n[k] = c;
+    if (c !== p[k]) same = false;
+  }
+  return same ? prev : next;
+}
+
 function copyValue(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) {

@@ -58,6 +58,8 @@ export class KubeControllerManager implements Component {
   readonly controllers: Controller[];
   private state: ManagerState = { running: true, held: [], queues: {}, controllers: {}, errors: [] };
   private unwatch: (() => void)[] = [];
+  /** The keys of each waiting queue as a set (derived from the queue's keys, not state). */
+  private dirty = new WeakMap<string[], Set<string>>();
 
   constructor(readonly cluster: Cluster) {
     this.controllers = [
@@ -149,7 +151,13 @@ export class KubeControllerManager implements Component {
 
   private enqueue(name: string, key: string): void {
     const q = this.state.queues[name];
-    if (!q.keys.includes(key)) q.keys.push(key);
+    // The work queue's dirty set (client-go's workqueue): a key already waiting is not added again.
+    let dirty = this.dirty.get(q.keys);
+    if (!dirty) this.dirty.set(q.keys, (dirty = new Set(q.keys)));
+    if (!dirty.has(key)) {
+      dirty.add(key);
+      q.keys.push(key);
+    }
     if (!q.scheduled) {
       q.scheduled = true;
       this.cluster.engine.schedule(0, this.id, `${name}:sync`);

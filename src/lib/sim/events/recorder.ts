@@ -36,6 +36,8 @@ interface SeriesKey {
   namespace: string;
 }
 
+type SeriesEntry = readonly [key: string, event: Readonly<SeriesKey>];
+
 /** The recorder's clock: the last virtual instant (Unix ms) and how many events were named in it. */
 interface EventClock {
   ms: number;
@@ -51,7 +53,8 @@ export function eventName(objectName: string, ms: number, seq = 0): string {
 
 export class EventRecorder {
   log: EventLogEntry[] = [];
-  private series = new Map<string, SeriesKey>();
+  /** Correlation key → [key, the Event it was written as]; entries are frozen (snapshots share them). */
+  private series = new Map<string, SeriesEntry>();
   private clock: EventClock = { ms: -1, seq: 0 };
   private listeners = new Set<(e: EventLogEntry) => void>();
 
@@ -94,7 +97,7 @@ export class EventRecorder {
     const c = ctx ?? { component: source.component, node: source.host };
     let count = 1;
     try {
-      const existing = this.series.get(key);
+      const existing = this.series.get(key)?.[1];
       const cur = existing
         ? this.api.tryGet<KubeObject>('Event', existing.namespace, existing.name)
         : undefined;
@@ -132,7 +135,7 @@ export class EventRecorder {
           },
           c
         );
-        this.series.set(key, { name, namespace: ns });
+        this.series.set(key, Object.freeze([key, Object.freeze({ name, namespace: ns })] as const));
       }
     } catch {
       return false;
@@ -161,17 +164,23 @@ export class EventRecorder {
     return eventName(objectName, ms, this.clock.seq);
   }
 
-  snapshot(): { log: EventLogEntry[]; series: [string, SeriesKey][]; clock: EventClock } {
+  snapshot(): { log: EventLogEntry[]; series: SeriesEntry[]; clock: EventClock } {
     return {
       log: this.log.slice(),
-      series: [...this.series.entries()],
+      series: [...this.series.values()],
       clock: { ...this.clock }
     };
   }
 
-  restore(s: { log: EventLogEntry[]; series: [string, SeriesKey][]; clock?: EventClock }): void {
+  restore(s: { log: EventLogEntry[]; series: SeriesEntry[]; clock?: EventClock }): void {
     this.log = s.log.slice();
-    this.series = new Map(s.series);
+    // Entries from a snapshot are frozen and shared; parsed JSON is frozen here.
+    this.series = new Map(
+      s.series.map((e) => {
+        const entry = Object.isFrozen(e) ? e : Object.freeze([e[0], Object.freeze({ ...e[1] })] as const);
+        return [entry[0], entry];
+      })
+    );
     this.clock = s.clock ? { ...s.clock } : { ms: -1, seq: 0 };
   }
 }

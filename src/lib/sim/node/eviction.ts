@@ -16,6 +16,7 @@ import { killNow } from './containers';
 import { writeStatus } from './podstatus';
 import { qosClass } from './podstatus';
 import type { PodRec } from './state';
+import type { RuntimeContainer } from './runtime';
 import { usageAt } from './workload';
 
 /** Linux pid_max the kubelet reads (4194304 on 64-bit kernels). */
@@ -32,10 +33,29 @@ export interface Observations {
   pidAvailable: number;
 }
 
+/** Capacity quantities parsed once each: every node reads its own capacity every 10 s. */
+const bytesOfQuantity = new Map<string, number>();
+
 function bytesOf(q: string | undefined): number {
   if (!q) return 0;
-  const m = tryParseQuantity(q);
-  return m === undefined ? 0 : Math.round(m / 1000);
+  let b = bytesOfQuantity.get(q);
+  if (b === undefined) {
+    const m = tryParseQuantity(q);
+    bytesOfQuantity.set(q, (b = m === undefined ? 0 : Math.round(m / 1000)));
+  }
+  return b;
+}
+
+/** Working set of a running container, in bytes (whole pages). */
+function containerMemory(k: Kubelet, c: RuntimeContainer): number {
+  if (c.state !== 'CONTAINER_RUNNING') return 0;
+  return Math.floor(usageAt(c.memory, k.now - (c.startedAt ?? k.now)) / PAGE) * PAGE;
+}
+
+/** Local disk of a container (its log and writable layer), in bytes. */
+function containerDisk(k: Kubelet, c: RuntimeContainer): number {
+  const end = c.state === 'CONTAINER_RUNNING' ? k.now : (c.finishedAt ?? k.now);
+  return usageAt(c.disk, end - (c.startedAt ?? end));
 }
 
 /** Working set of one pod's running containers, in bytes. */
@@ -44,7 +64,7 @@ export function podMemory(k: Kubelet, uid: string): { total: number; byContainer
   let total = 0;
   for (const c of k.runtime.containersOfPod(uid)) {
     if (c.state !== 'CONTAINER_RUNNING') continue;
-    const v = Math.floor(usageAt(c.memory, k.now - (c.startedAt ?? k.now)) / PAGE) * PAGE;
+    const v = containerMemory(k, c);
     byContainer[c.name] = (byContainer[c.name] ?? 0) + v;
     total += v;
   }
@@ -56,8 +76,7 @@ export function podDisk(k: Kubelet, uid: string): { total: number; byContainer: 
   const byContainer: Record<string, number> = {};
   let total = 0;
   for (const c of k.runtime.containersOfPod(uid)) {
-    const end = c.state === 'CONTAINER_RUNNING' ? k.now : (c.finishedAt ?? k.now);
-    const v = usageAt(c.disk, end - (c.startedAt ?? end));
+    const v = containerDisk(k, c);
     byContainer[c.name] = (byContainer[c.name] ?? 0) + v;
     total += v;
   }
@@ -68,15 +87,23 @@ export function observe(k: Kubelet): Observations {
   const s = k.state;
   const memoryCapacity = bytesOf(k.args.capacity.memory);
   const fsCapacity = bytesOf(k.args.capacity['ephemeral-storage']);
+  // The pods the kubelet knows, summed in one pass over the runtime's containers (byte counts
+  // are whole numbers, so the order of the sums does not matter).
+  const known = new Set<string>();
+  for (const key in s.pods) known.add(s.pods[key].uid);
   let podMem = 0;
   let podFs = 0;
-  for (const rec of Object.values(s.pods)) {
-    podMem += podMemory(k, rec.uid).total;
-    podFs += podDisk(k, rec.uid).total;
+  let running = 0;
+  const rt = k.runtime;
+  for (const c of rt.containers()) {
+    if (c.state === 'CONTAINER_RUNNING') running++;
+    if (!known.has(c.podUid)) continue;
+    podMem += containerMemory(k, c);
+    podFs += containerDisk(k, c);
   }
   const sysMem = s.system.memory + s.system.fillMemory;
-  const sysFs = s.system.disk + s.system.fillDisk + k.runtime.imageBytes();
-  const procs = 180 + k.runtime.running().length * 4;
+  const sysFs = s.system.disk + s.system.fillDisk + rt.imageBytes();
+  const procs = 180 + running * 4;
   return {
     memoryCapacity,
     memoryAvailable: Math.max(0, memoryCapacity - sysMem - podMem),

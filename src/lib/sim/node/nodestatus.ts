@@ -340,10 +340,12 @@ export function nodeStatusHasChanged(original: unknown, status: unknown): boolea
 }
 
 /** nodeConditionsHaveChanged: same count, and equal one by one in type order without heartbeats. */
+function byType(x: Record<string, unknown>, y: Record<string, unknown>): number {
+  return String(x.type) < String(y.type) ? -1 : String(x.type) > String(y.type) ? 1 : 0;
+}
+
 function conditionsHaveChanged(a: Record<string, unknown>[], b: Record<string, unknown>[]): boolean {
   if (a.length !== b.length) return true;
-  const byType = (x: Record<string, unknown>, y: Record<string, unknown>) =>
-    String(x.type) < String(y.type) ? -1 : String(x.type) > String(y.type) ? 1 : 0;
   const sa = [...a].sort(byType);
   const sb = [...b].sort(byType);
   for (let i = 0; i < sa.length; i++) {
@@ -364,16 +366,20 @@ function isZero(v: unknown): boolean {
 /** apiequality.Semantic.DeepEqual on JSON: omitted, null and empty compare equal, key order does not matter. */
 function semanticEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (isZero(a) && isZero(b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => semanticEqual(x, b[i]));
+  // Two objects (or two arrays) compare member by member, which also finds two zero values equal;
+  // anything else is equal only when both are zero values (null, "", 0, false, [], {}).
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return isZero(a) && isZero(b);
+  if (Array.isArray(a) !== Array.isArray(b)) return isZero(a) && isZero(b);
+  if (Array.isArray(a)) {
+    const bs = b as unknown[];
+    if (a.length !== bs.length) return false;
+    for (let i = 0; i < a.length; i++) if (!semanticEqual(a[i], bs[i])) return false;
+    return true;
   }
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  for (const key of new Set([...Object.keys(ra), ...Object.keys(rb)])) {
-    if (!semanticEqual(ra[key], rb[key])) return false;
-  }
+  for (const key in ra) if (!semanticEqual(ra[key], rb[key])) return false;
+  for (const key in rb) if (!Object.hasOwn(ra, key) && !semanticEqual(undefined, rb[key])) return false;
   return true;
 }

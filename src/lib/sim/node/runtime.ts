@@ -178,6 +178,11 @@ export class ContainerRuntime {
     return id ? this.state.containers.find((c) => c.id === id) : undefined;
   }
 
+  /** Every container the runtime holds (ListContainers without a filter), not to be changed. */
+  containers(): readonly RuntimeContainer[] {
+    return this.state.containers;
+  }
+
   containersOfPod(uid: string): RuntimeContainer[] {
     return this.state.containers.filter((c) => c.podUid === uid);
   }

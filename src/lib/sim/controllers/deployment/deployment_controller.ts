@@ -65,10 +65,9 @@ export class DeploymentController implements Controller {
     const [ns, name] = splitKey(key);
     let d = api.tryGet<KubeObject>('Deployment', ns, name);
     if (!d) return;
-    const rsList = api
-      .list<KubeObject>('ReplicaSet', { namespace: ns })
-      .filter((rs) => controllerRef(rs)?.uid === d!.metadata.uid)
-      .sort((a, b) => api.timeOf(a.metadata.creationTimestamp) - api.timeOf(b.metadata.creationTimestamp));
+    const rsList = this.listOwned(d).sort(
+      (a, b) => api.timeOf(a.metadata.creationTimestamp) - api.timeOf(b.metadata.creationTimestamp)
+    );
     const writer = this.statusWriter();
     if (d.metadata.deletionTimestamp || d.spec?.paused) {
       const { newRS } = this.getAllReplicaSets(d, rsList, false);
@@ -95,10 +94,15 @@ export class DeploymentController implements Controller {
 
   private ownedRSs(d: KubeObject): KubeObject[] {
     const api = this.host.cluster.api;
-    return api
-      .list<KubeObject>('ReplicaSet', { namespace: d.metadata.namespace })
-      .filter((rs) => controllerRef(rs)?.uid === d.metadata.uid)
-      .sort((a, b) => api.timeOf(a.metadata.creationTimestamp) - api.timeOf(b.metadata.creationTimestamp));
+    return this.listOwned(d).sort(
+      (a, b) => api.timeOf(a.metadata.creationTimestamp) - api.timeOf(b.metadata.creationTimestamp)
+    );
+  }
+
+  /** The ReplicaSets the deployment controls, from the owner index (as the informer's indexer). */
+  private listOwned(d: KubeObject): KubeObject[] {
+    const { uid, namespace } = d.metadata;
+    return this.host.cluster.api.listByController('ReplicaSet', uid!, namespace, { order: 'list' });
   }
 
   private fresh(rs: KubeObject): KubeObject {

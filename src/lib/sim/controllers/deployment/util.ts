@@ -32,8 +32,21 @@ function canonical(v: unknown): unknown {
   return v;
 }
 
+/**
+ * Stored templates are frozen, so their canonical text never changes: the controller compares
+ * every ReplicaSet's template with its Deployment's on each sync, and computes each text once.
+ */
+const canonicalTemplates = new WeakMap<object, string>();
+
 /** The template without the pod-template-hash label, in a canonical key order. */
 export function templateIgnoringHash(template: unknown): string {
+  if (!template || typeof template !== 'object' || !Object.isFrozen(template)) return canonicalText(template);
+  let text = canonicalTemplates.get(template);
+  if (text === undefined) canonicalTemplates.set(template, (text = canonicalText(template)));
+  return text;
+}
+
+function canonicalText(template: unknown): string {
   const t = structuredClone((template ?? {}) as { metadata?: { labels?: Record<string, string> } });
   if (t.metadata?.labels) {
     delete t.metadata.labels[POD_TEMPLATE_HASH];

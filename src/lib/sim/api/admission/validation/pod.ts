@@ -164,7 +164,8 @@ const POD_UPDATE_FORBIDDEN =
  */
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): Causes {
   const out: Causes = [...validateObjectMeta(pod, 'subdomain')];
-  if (JSON.stringify(pod.spec) === JSON.stringify(old.spec)) return out;
+  // An untouched spec is the stored one itself (copy on write); otherwise compare the JSON.
+  if (pod.spec === old.spec || JSON.stringify(pod.spec) === JSON.stringify(old.spec)) return out;
   out.push(...validatePodSpec('spec', pod.spec));
   const a = structuredClone(pod.spec ?? {});
   const b = structuredClone(old.spec ?? {});
