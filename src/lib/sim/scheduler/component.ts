@@ -5,7 +5,7 @@
  * failures record FailedScheduling and PodScheduled=False with FitError's text.
  */
 import { ApiError, ConnectionError } from '../api/errors';
-import { clone, type KubeObject, type RequestContext } from '../api/types';
+import { clone, copySharingFrozen, deepFreeze, type KubeObject, type RequestContext } from '../api/types';
 import { FaultError, defineComponent, defineFault, type Cluster, type Component } from '../cluster';
 import { minorVersion } from '../config';
 import type { SimEvent } from '../engine/engine';
@@ -155,7 +155,7 @@ export class KubeScheduler implements Component {
   }
 
   setState(s: unknown): void {
-    this.state = structuredClone(s) as SchedulerState;
+    this.state = copySharingFrozen(s as SchedulerState);
     this.queue = new SchedulingQueue(this.state.queue);
     this.explained = 0;
     for (const attempts of Object.values(this.state.history)) this.explained += explainedNodes(attempts);
@@ -354,7 +354,8 @@ export class KubeScheduler implements Component {
     const h = hist[key] ?? [];
     delete hist[key];
     hist[key] = h;
-    h.push(attempt);
+    // Complete once recorded and never changed after: frozen, so snapshots share it, not copy it.
+    h.push(deepFreeze(attempt));
     this.explained += explainedNodes([attempt]);
     if (h.length > HISTORY_LIMIT) this.explained -= explainedNodes([h.shift()!]);
     for (const oldest in hist) {
