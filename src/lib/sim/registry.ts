@@ -23,7 +23,12 @@ import {
   faultFixMachineBoot
 } from './controllers/cluster-autoscaler/autoscaler';
 import { kubeSchedulerComponent, faultStartScheduler, faultStopScheduler } from './scheduler/component';
-import { faultStartEtcdMember, faultStopEtcdMember } from './etcd/faults';
+import {
+  faultFixEtcdDisk,
+  faultSlowEtcdDisk,
+  faultStartEtcdMember,
+  faultStopEtcdMember
+} from './etcd/faults';
 import {
   kubeProxyComponent,
   faultSetProxyMode,
@@ -101,6 +106,8 @@ function faultTable(): FaultEntry[] {
     { fault: faultStartScheduler, target: 'none', scenario: true },
     { fault: faultStopEtcdMember, target: 'etcdMember', scenario: true },
     { fault: faultStartEtcdMember, target: 'etcdMember', scenario: true },
+    { fault: faultSlowEtcdDisk, target: 'etcdMember', scenario: true },
+    { fault: faultFixEtcdDisk, target: 'etcdMember', scenario: true },
     { fault: faultStopKubeProxy, target: 'node', scenario: true },
     { fault: faultStartKubeProxy, target: 'node', scenario: true },
     { fault: faultSetProxyMode, target: 'nodeOrAll', scenario: true },

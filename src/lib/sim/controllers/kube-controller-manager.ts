@@ -46,6 +46,8 @@ interface ManagerState {
   queues: Record<string, WorkQueueState>;
   controllers: Record<string, unknown>;
   errors: ControllerError[];
+  /** workqueue_adds_total by controller: keys added that were not already waiting. */
+  adds?: Record<string, number>;
 }
 
 const MAX_ERRORS = 200;
@@ -142,6 +144,15 @@ export class KubeControllerManager implements Component {
     this.state.controllers = {};
   }
 
+  /** Each controller's work queue: keys waiting now and keys added so far. */
+  workQueues(): { controller: string; depth: number; adds: number }[] {
+    return this.controllers.map((c) => ({
+      controller: c.name,
+      depth: this.state.queues[c.name]?.keys.length ?? 0,
+      adds: this.state.adds?.[c.name] ?? 0
+    }));
+  }
+
   dispose(): void {
     for (const u of this.unwatch) u();
     this.unwatch = [];
@@ -149,7 +160,11 @@ export class KubeControllerManager implements Component {
 
   private enqueue(name: string, key: string): void {
     const q = this.state.queues[name];
-    if (!q.keys.includes(key)) q.keys.push(key);
+    if (!q.keys.includes(key)) {
+      q.keys.push(key);
+      const adds = (this.state.adds ??= {});
+      adds[name] = (adds[name] ?? 0) + 1;
+    }
     if (!q.scheduled) {
       q.scheduled = true;
       this.cluster.engine.schedule(0, this.id, `${name}:sync`);
