@@ -50,6 +50,7 @@ import {
 } from './controlplane/sizing';
 import { scenarioComponent } from './scenario/component';
 import { staticPodsComponent } from './etcd/staticpods';
+import { prometheusComponent } from './monitoring/prometheus';
 
 function componentTable(): ComponentDef[] {
   return [
@@ -64,6 +65,7 @@ function componentTable(): ComponentDef[] {
     leaderElectionComponent,
     apiServerLoadComponent,
     staticPodsComponent,
+    prometheusComponent,
     scenarioComponent
   ];
 }
