@@ -198,6 +198,7 @@ export const lessonSpecSchema = {
               'scheduling',
               'network',
               'controlplane',
+              'health',
               'events',
               'console',
               'editor',

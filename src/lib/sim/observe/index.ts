@@ -16,6 +16,7 @@ export type {
   ResourceBar
 } from './cluster-map';
 export type { CpModel, LeaderInfo, SizingAction } from './controlplane';
+export type { AlertMark, HealthAlert, HealthModel, HealthPoint } from './health';
 export type { NetworkDump, NetworkModel, NetworkSubscription } from './network';
 export type { ReadyChange } from './ready-history';
 export type { Process, TrafficDot, TrafficEdge, TrafficModel, VerbClass } from './traffic';
