@@ -107,6 +107,8 @@ const STATUS_KINDS = new Set([
   'PodDisruptionBudget'
 ]);
 
+const MUTATING_VERB = /^(create|update|patch|delete|deletecollection) /;
+
 export class ApiServer {
   /** Scenario epoch: creationTimestamp = epoch + virtual time. */
   epochMs = Date.UTC(2026, 0, 1);
@@ -393,6 +395,14 @@ export class ApiServer {
   /** Count a read made by a component (list/get/watch) for the load model. */
   countRead(verb: 'get' | 'list' | 'watch', kind: string, ctx?: RequestContext): void {
     this.countOnly(verb, kind, ctx);
+  }
+
+  /** Writes that reached etcd: mutating requests less those that failed in the API server. */
+  committedWrites(): number {
+    let n = 0;
+    for (const [key, c] of this.requests) if (MUTATING_VERB.test(key)) n += c;
+    for (const [key, c] of this.requestErrors) if (MUTATING_VERB.test(key)) n -= c;
+    return n;
   }
 
   /** Requests that failed with a server error, by "<verb> <resource> <code>". */

@@ -18,7 +18,7 @@ export interface EtcdMember {
 export interface DiskStats {
   /** The disk is failing: fsyncs take DISK.slowFsyncMs. */
   slow: boolean;
-  /** The revision up to which writes were counted. */
+  /** The committed writes counted so far. */
   folded: number;
   fsync: number[];
   fsyncSum: number;
@@ -32,7 +32,7 @@ export const DISK_BUCKETS = Array.from({ length: 14 }, (_, i) => 0.001 * 2 ** i)
 /**
  * Modelled disk latencies: a healthy SSD fsyncs the WAL in about 1.5 ms and commits the backend in
  * about 3 ms; a failing disk takes 1.2 s and 0.6 s (the backend commit batches every 100 ms, so
- * it is off the request path). One WAL fsync and one backend commit are counted per revision.
+ * it is off the request path). One WAL fsync and one backend commit are counted per committed write.
  */
 export const DISK = { fsyncMs: 1.5, commitMs: 3, slowFsyncMs: 1200, slowCommitMs: 600 } as const;
 
@@ -55,6 +55,8 @@ export class Etcd {
   leader: string | null = null;
   /** Raft term: increases with every election. */
   term = 0;
+  /** Writes committed so far (set by the cluster from the API server's counters): the disks' work. */
+  writes: () => number = () => 0;
 
   constructor(members: EtcdMember[]) {
     this.members = members.map(copyMember);
@@ -97,11 +99,13 @@ export class Etcd {
   }
 
   stop(name: string): void {
+    this.foldDisk();
     this.member(name).running = false;
     this.elect();
   }
 
   start(name: string): void {
+    this.foldDisk();
     this.member(name).running = true;
     this.elect();
   }
@@ -139,11 +143,12 @@ export class Etcd {
   }
 
   /**
-   * Count the writes up to `revision` into each member's disk histograms at the disk's current
-   * speed. Called before the speed changes and before the histograms are read, so each write is
-   * counted at the speed it was written with. Stopped members write nothing.
+   * Count the writes committed since the last call into each running member's disk histograms at
+   * the disk's current speed. Called before a disk's speed or a member's running state changes and
+   * before the histograms are read, so each write is counted as it was written, whenever it is read.
    */
-  foldDisk(revision: number): void {
+  foldDisk(): void {
+    const written = this.writes();
     for (const m of this.members) {
       const d = (m.disk ??= {
         slow: false,
@@ -153,8 +158,8 @@ export class Etcd {
         commit: DISK_BUCKETS.map(() => 0),
         commitSum: 0
       });
-      const n = m.running ? Math.max(0, revision - d.folded) : 0;
-      d.folded = revision;
+      const n = m.running ? Math.max(0, written - d.folded) : 0;
+      d.folded = written;
       if (!n) continue;
       const f = (d.slow ? DISK.slowFsyncMs : DISK.fsyncMs) / 1000;
       const c = (d.slow ? DISK.slowCommitMs : DISK.commitMs) / 1000;
@@ -168,9 +173,9 @@ export class Etcd {
   }
 
   /** A member's disk starts failing (slow) or is replaced (healthy). */
-  setDiskSlow(name: string, slow: boolean, revision: number): void {
+  setDiskSlow(name: string, slow: boolean): void {
     const m = this.member(name);
-    this.foldDisk(revision);
+    this.foldDisk();
     m.disk!.slow = slow;
   }
 

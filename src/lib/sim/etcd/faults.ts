@@ -37,7 +37,7 @@ export const faultSlowEtcdDisk = defineFault(
     const name = memberName(cluster, params, 'SlowEtcdDisk');
     if (cluster.etcd.member(name).disk?.slow)
       throw new FaultError(`etcd member "${name}" already has a failing disk`);
-    cluster.etcd.setDiskSlow(name, true, cluster.api.resourceVersion);
+    cluster.etcd.setDiskSlow(name, true);
   }
 );
 
@@ -48,6 +48,6 @@ export const faultFixEtcdDisk = defineFault(
     const name = memberName(cluster, params, 'FixEtcdDisk');
     if (!cluster.etcd.member(name).disk?.slow)
       throw new FaultError(`etcd member "${name}" has a healthy disk`);
-    cluster.etcd.setDiskSlow(name, false, cluster.api.resourceVersion);
+    cluster.etcd.setDiskSlow(name, false);
   }
 );

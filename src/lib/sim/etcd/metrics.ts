@@ -22,7 +22,7 @@ const gauge = (name: string, help: string, value: number): Family => ({
 
 /** The families etcd member `m` serves (its disk histograms counted up to now). */
 export function etcdFamilies(cluster: Cluster, m: EtcdMember, dbSizeBytes: number): Family[] {
-  cluster.etcd.foldDisk(cluster.api.resourceVersion);
+  cluster.etcd.foldDisk();
   const d = cluster.etcd.member(m.name).disk!;
   const leader = cluster.etcd.leader;
   const count = d.fsync[d.fsync.length - 1];

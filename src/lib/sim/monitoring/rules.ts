@@ -212,4 +212,3 @@ export const RULES: readonly Rule[] = [
     'etcd_disk_backend_commit_duration_seconds'
   )
 ];
-

@@ -105,7 +105,7 @@ export function scrape(cluster: Cluster): Scrape {
     up[t.job][0]++;
     if (t.job === 'apiserver') apiUp = true;
   }
-  cluster.etcd.foldDisk(cluster.api.resourceVersion);
+  cluster.etcd.foldDisk();
   for (const t of ts) {
     if (t.job !== 'etcd' || !t.up) continue;
     const m = cluster.etcd.members.find((x) => x.host === t.host)!;
