@@ -36,8 +36,8 @@ const REFUSALS = [
 
 /** Words a shown command starts with (inline `code` that starts otherwise is not a command). */
 const WORKSTATION = ['kubectl', 'ssh', 'node-shell', 'nodeplane', 'help', 'clear', 'history'];
-/** Tools of kubeadm's control-plane hosts. */
-const CONTROL_PLANE = ['etcdctl', 'etcdutl', 'scp'];
+/** Tools of kubeadm's control-plane hosts (curl: the components' /metrics on 127.0.0.1). */
+const CONTROL_PLANE = ['etcdctl', 'etcdutl', 'scp', 'curl'];
 
 const NODE = [
   'systemctl',

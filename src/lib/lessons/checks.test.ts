@@ -164,3 +164,47 @@ describe('event checks relative to a fault', () => {
     expect(ev(c2, check).ok).toBe(true);
   });
 });
+
+// upstream: prometheus/prometheus rules/alerting.go (alert states); kubernetes-mixin / etcd mixin rules
+describe('alert and metric checks', () => {
+  it('follow the lab Prometheus: an alert is pending, then firing; a metric is summed over the job’s targets', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { createCluster } = await import('../sim/scenario');
+    const { cluster: c } = createCluster(readFileSync('scenarios/three-nodes.yaml', 'utf8'));
+    c.runUntil(100_000);
+    const down: Check = { alert: { name: 'KubeSchedulerDown', state: 'firing' } };
+    const ctx = { cluster: c, answers: {} };
+    expect(evaluate({ alert: { name: 'KubeSchedulerDown', state: 'inactive' } }, ctx).ok).toBe(true);
+    c.applyFault('StopScheduler', {});
+    c.runUntil(130_000);
+    expect(evaluate(down, ctx)).toEqual({
+      ok: false,
+      detail: 'alert KubeSchedulerDown is pending, not firing'
+    });
+    expect(evaluate({ alert: { name: 'KubeSchedulerDown', state: 'pending' } }, ctx).ok).toBe(true);
+    c.runUntil(120_000 + 15 * 60_000);
+    expect(evaluate(down, ctx).ok).toBe(true);
+    expect(
+      evaluate({ alert: { name: 'KubeSchedulerDown', state: 'firing', severity: 'warning' } }, ctx).ok
+    ).toBe(false);
+    // The kubelets' pods, summed over the three workers; a stopped scheduler serves nothing.
+    expect(evaluate({ metric: { job: 'kubelet', name: 'kubelet_running_pods', min: 6 } }, ctx).ok).toBe(true);
+    expect(evaluate({ metric: { job: 'etcd', name: 'etcd_server_has_leader', equals: 1 } }, ctx).ok).toBe(
+      true
+    );
+    expect(
+      evaluate({ metric: { job: 'etcd', name: 'etcd_disk_wal_fsync_duration_seconds_count', min: 1 } }, ctx)
+        .ok
+    ).toBe(true);
+    expect(evaluate({ metric: { job: 'kube-scheduler', name: 'scheduler_pending_pods' } }, ctx)).toEqual({
+      ok: false,
+      detail: 'no kube-scheduler target serves scheduler_pending_pods'
+    });
+    expect(
+      evaluate(
+        { metric: { job: 'etcd', name: 'etcd_server_leader_changes_seen_total', max: 0 } },
+        { ...ctx, lang: 'ru' }
+      )
+    ).toEqual({ ok: false, detail: 'etcd_server_leader_changes_seen_total у etcd равно 1, а нужно ≤ 0' });
+  });
+});

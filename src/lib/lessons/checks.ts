@@ -17,6 +17,8 @@ import { parseQuantity } from '../sim/api/quantity';
 import { collectServicePorts, endpointString, type ServicePortInfo } from '../sim/network/model';
 import { nodeProgram } from '../sim/network/provider';
 import { staticPods } from '../sim/etcd/staticpods';
+import { prometheus } from '../sim/monitoring/prometheus';
+import { targets, type Job } from '../sim/metrics/registry';
 import type { Language } from './format';
 
 export interface PodCheck {
@@ -90,6 +92,25 @@ export interface EtcdCheck {
   quorum?: boolean;
 }
 
+/** An alert's state in the lab's Prometheus (monitoring/rules.ts). */
+export interface AlertCheck {
+  name: string;
+  /** inactive: neither pending nor firing. */
+  state: 'pending' | 'firing' | 'resolved' | 'inactive';
+  severity?: 'critical' | 'warning';
+}
+
+/** A sample on the /metrics page of a job's targets, summed over the targets that answer. */
+export interface MetricCheck {
+  job: Job;
+  /** A counter or gauge name, or a histogram's `<name>_count` / `<name>_sum`. */
+  name: string;
+  labels?: Record<string, string>;
+  equals?: number;
+  min?: number;
+  max?: number;
+}
+
 export type Check =
   | { all: Check[] }
   | { any: Check[] }
@@ -102,7 +123,9 @@ export type Check =
   | { lease: { node: string; renewedWithin: string } }
   | { object: ObjectCheck }
   | { serviceRouting: ServiceRoutingCheck }
-  | { etcd: EtcdCheck };
+  | { etcd: EtcdCheck }
+  | { alert: AlertCheck }
+  | { metric: MetricCheck };
 
 export const CHECK_KINDS = [
   'all',
@@ -116,7 +139,9 @@ export const CHECK_KINDS = [
   'lease',
   'object',
   'serviceRouting',
-  'etcd'
+  'etcd',
+  'alert',
+  'metric'
 ] as const;
 
 export interface CheckContext {
@@ -161,6 +186,9 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     etcdNotRestored: () => 'etcd runs on data restored from a snapshot',
     etcdQuorum: () => 'etcd has no quorum',
     etcdNoQuorum: () => 'etcd still has quorum',
+    alertState: (p) => `alert ${p.alert} is ${p.actual}, not ${p.expected}`,
+    metricMissing: (p) => `no ${p.job} target serves ${p.metric}`,
+    metricValue: (p) => `${p.metric} on ${p.job} is ${p.actual}, not ${p.expected}`,
     routeStale: (p) =>
       `${p.node} still sends Service ${p.service} to ${p.endpoint}, which is no longer a ready endpoint`,
     routeMissing: (p) => `${p.node} does not send Service ${p.service} to its endpoint ${p.endpoint} yet`,
@@ -194,6 +222,9 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     etcdNotRestored: () => 'etcd работает на данных, восстановленных из снимка',
     etcdQuorum: () => 'у etcd нет кворума',
     etcdNoQuorum: () => 'у etcd всё ещё есть кворум',
+    alertState: (p) => `алерт ${p.alert} в состоянии ${p.actual}, а нужно ${p.expected}`,
+    metricMissing: (p) => `ни одна цель ${p.job} не отдаёт ${p.metric}`,
+    metricValue: (p) => `${p.metric} у ${p.job} равно ${p.actual}, а нужно ${p.expected}`,
     routeStale: (p) =>
       `${p.node} всё ещё направляет Service ${p.service} на ${p.endpoint}, а это больше не готовый эндпоинт`,
     routeMissing: (p) => `${p.node} пока не направляет Service ${p.service} на его эндпоинт ${p.endpoint}`,
@@ -273,7 +304,69 @@ export function evaluate(check: Check, ctx: CheckContext): CheckResult {
   }
   if ('serviceRouting' in check) return checkRouting(check.serviceRouting, ctx);
   if ('etcd' in check) return checkEtcd(check.etcd, ctx);
+  if ('alert' in check) return checkAlert(check.alert, ctx);
+  if ('metric' in check) return checkMetric(check.metric, ctx);
   throw new Error(`unknown check ${JSON.stringify(check)}`);
+}
+
+function checkAlert(c: AlertCheck, ctx: CheckContext): CheckResult {
+  const alerts = (prometheus(ctx.cluster)?.alerts() ?? []).filter(
+    (a) => a.alert === c.name && (!c.severity || a.severity === c.severity)
+  );
+  const states = new Set<string>(alerts.map((a) => a.state));
+  const actual = states.has('firing')
+    ? 'firing'
+    : states.has('pending')
+      ? 'pending'
+      : states.has('resolved')
+        ? 'resolved'
+        : 'inactive';
+  const ok = c.state === 'inactive' ? !states.has('firing') && !states.has('pending') : states.has(c.state);
+  return ok ? OK : fail(ctx, 'alertState', { alert: c.name, actual, expected: c.state });
+}
+
+function checkMetric(c: MetricCheck, ctx: CheckContext): CheckResult {
+  const label = `${c.name}${
+    c.labels
+      ? `{${Object.entries(c.labels)
+          .map(([k, v]) => `${k}="${v}"`)
+          .join(',')}}`
+      : ''
+  }`;
+  const base = c.name.replace(/_(count|sum)$/, '');
+  const part = c.name.endsWith('_count') ? 'count' : c.name.endsWith('_sum') ? 'sum' : undefined;
+  let value: number | undefined;
+  for (const t of targets(ctx.cluster)) {
+    if (t.job !== c.job || !t.up) continue;
+    for (const f of t.families()) {
+      const histogram = f.type === 'histogram';
+      if (f.name !== (histogram ? base : c.name) || (histogram && !part)) continue;
+      for (const smp of f.samples) {
+        if (c.labels && Object.entries(c.labels).some(([k, v]) => smp.labels[k] !== v)) continue;
+        const v = 'value' in smp ? smp.value : part === 'count' ? smp.count : smp.sum;
+        value = (value ?? 0) + v;
+      }
+    }
+  }
+  if (value === undefined) return fail(ctx, 'metricMissing', { job: c.job, metric: label });
+  const bad =
+    (c.equals !== undefined && value !== c.equals) ||
+    (c.min !== undefined && value < c.min) ||
+    (c.max !== undefined && value > c.max);
+  if (!bad) return OK;
+  const expected = [
+    c.equals !== undefined ? `${c.equals}` : '',
+    c.min !== undefined ? `≥ ${c.min}` : '',
+    c.max !== undefined ? `≤ ${c.max}` : ''
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return fail(ctx, 'metricValue', {
+    job: c.job,
+    metric: label,
+    actual: Math.round(value * 1000) / 1000,
+    expected
+  });
 }
 
 function checkEtcd(c: EtcdCheck, ctx: CheckContext): CheckResult {

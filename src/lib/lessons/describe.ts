@@ -42,6 +42,8 @@ type Words = {
   objectEquals: (o: string, path: string, v: string) => string;
   objectExists: (o: string, path: string, exists: boolean) => string;
   routing: (node: string, service: string) => string;
+  alert: (name: string, state: string, severity?: string) => string;
+  metric: (job: string, metric: string, expected: string) => string;
 };
 
 const podsCountEn = (n?: { min?: number; count?: number }) =>
@@ -98,7 +100,12 @@ const WORDS: Record<Language, Words> = {
     objectEquals: (o, path, v) => `${o} has ${path} set to ${v}`,
     objectExists: (o, path, exists) => (exists ? `${o} has ${path} set` : `${o} has no ${path}`),
     routing: (node, service) =>
-      `kube-proxy on ${node} sends Service ${service} to exactly its ready endpoints`
+      `kube-proxy on ${node} sends Service ${service} to exactly its ready endpoints`,
+    alert: (name, state, severity) =>
+      state === 'inactive'
+        ? `the alert ${name}${severity ? ` (${severity})` : ''} is neither pending nor firing`
+        : `the alert ${name}${severity ? ` (${severity})` : ''} is ${state}`,
+    metric: (job, metric, expected) => `${job}'s /metrics shows ${metric} ${expected}`
   },
   ru: {
     all: 'Всё это сразу:',
@@ -140,7 +147,17 @@ const WORDS: Record<Language, Words> = {
     objectEquals: (o, path, v) => `У ${o} поле ${path} равно ${v}`,
     objectExists: (o, path, exists) => (exists ? `У ${o} задано поле ${path}` : `У ${o} нет поля ${path}`),
     routing: (node, service) =>
-      `kube-proxy на ${node} направляет Service ${service} ровно на его готовые эндпоинты`
+      `kube-proxy на ${node} направляет Service ${service} ровно на его готовые эндпоинты`,
+    alert: (name, state, severity) => {
+      const st: Record<string, string> = {
+        pending: 'ожидает (pending)',
+        firing: 'сработал (firing)',
+        resolved: 'снят (resolved)',
+        inactive: 'не ожидает и не сработал'
+      };
+      return `Алерт ${name}${severity ? ` (${severity})` : ''}: ${st[state] ?? state}`;
+    },
+    metric: (job, metric, expected) => `В /metrics у ${job} значение ${metric} ${expected}`
   }
 };
 
@@ -254,6 +271,23 @@ export function explainCheck(check: Check, lang: Language, depth = 0): CheckLine
   if ('serviceRouting' in check) {
     const r = check.serviceRouting;
     return line(w.routing(r.node, `${r.namespace ?? 'default'}/${r.service}`));
+  }
+  if ('alert' in check) return line(w.alert(check.alert.name, check.alert.state, check.alert.severity));
+  if ('metric' in check) {
+    const m = check.metric;
+    const sel = m.labels
+      ? `{${Object.entries(m.labels)
+          .map(([k, v]) => `${k}="${v}"`)
+          .join(',')}}`
+      : '';
+    const expected = [
+      m.equals !== undefined ? `= ${m.equals}` : '',
+      m.min !== undefined ? `≥ ${m.min}` : '',
+      m.max !== undefined ? `≤ ${m.max}` : ''
+    ]
+      .filter(Boolean)
+      .join(', ');
+    return line(w.metric(m.job, m.name + sel, expected));
   }
   return [];
 }

@@ -12,7 +12,16 @@ export const LANGUAGES = ['en', 'ru'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 export type LabView =
-  'map' | 'timeline' | 'scheduling' | 'network' | 'controlplane' | 'events' | 'console' | 'editor' | 'faults';
+  | 'map'
+  | 'timeline'
+  | 'scheduling'
+  | 'network'
+  | 'controlplane'
+  | 'health'
+  | 'events'
+  | 'console'
+  | 'editor'
+  | 'faults';
 
 export interface DisabledAction {
   /** A console command prefix, e.g. "kubectl delete" or "kubectl drain". */

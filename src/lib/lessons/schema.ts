@@ -146,6 +146,29 @@ const check: Record<string, unknown> = {
         quorum: { type: 'boolean' }
       }
     },
+    alert: {
+      type: 'object',
+      required: ['name', 'state'],
+      additionalProperties: false,
+      properties: {
+        name: str,
+        state: { enum: ['pending', 'firing', 'resolved', 'inactive'] },
+        severity: { enum: ['critical', 'warning'] }
+      }
+    },
+    metric: {
+      type: 'object',
+      required: ['job', 'name'],
+      additionalProperties: false,
+      properties: {
+        job: { enum: ['apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd', 'kubelet'] },
+        name: str,
+        labels: { type: 'object', additionalProperties: { type: 'string' } },
+        equals: { type: 'number' },
+        min: { type: 'number' },
+        max: { type: 'number' }
+      }
+    },
     object: {
       type: 'object',
       required: ['kind', 'name', 'path'],
@@ -198,6 +221,7 @@ export const lessonSpecSchema = {
               'scheduling',
               'network',
               'controlplane',
+              'health',
               'events',
               'console',
               'editor',

@@ -23,7 +23,12 @@ import {
   faultFixMachineBoot
 } from './controllers/cluster-autoscaler/autoscaler';
 import { kubeSchedulerComponent, faultStartScheduler, faultStopScheduler } from './scheduler/component';
-import { faultStartEtcdMember, faultStopEtcdMember } from './etcd/faults';
+import {
+  faultFixEtcdDisk,
+  faultSlowEtcdDisk,
+  faultStartEtcdMember,
+  faultStopEtcdMember
+} from './etcd/faults';
 import {
   kubeProxyComponent,
   faultSetProxyMode,
@@ -45,6 +50,7 @@ import {
 } from './controlplane/sizing';
 import { scenarioComponent } from './scenario/component';
 import { staticPodsComponent } from './etcd/staticpods';
+import { prometheusComponent } from './monitoring/prometheus';
 
 function componentTable(): ComponentDef[] {
   return [
@@ -59,6 +65,7 @@ function componentTable(): ComponentDef[] {
     leaderElectionComponent,
     apiServerLoadComponent,
     staticPodsComponent,
+    prometheusComponent,
     scenarioComponent
   ];
 }
@@ -106,6 +113,8 @@ function faultTable(): FaultEntry[] {
     { fault: faultStartScheduler, target: 'none', scenario: true, controlPlane: true },
     { fault: faultStopEtcdMember, target: 'etcdMember', scenario: true, controlPlane: true },
     { fault: faultStartEtcdMember, target: 'etcdMember', scenario: true, controlPlane: true },
+    { fault: faultSlowEtcdDisk, target: 'etcdMember', scenario: true, controlPlane: true },
+    { fault: faultFixEtcdDisk, target: 'etcdMember', scenario: true, controlPlane: true },
     { fault: faultStopKubeProxy, target: 'node', scenario: true },
     { fault: faultStartKubeProxy, target: 'node', scenario: true },
     { fault: faultSetProxyMode, target: 'nodeOrAll', scenario: true },

@@ -87,6 +87,8 @@ export interface ApiServerSnapshot {
   resourceVersion: number;
   objects: KubeObject[];
   requests: Record<string, number>;
+  /** Failed requests by "<verb> <resource> <code>" (apiserver_request_total's error codes). */
+  requestErrors?: Record<string, number>;
   /**
    * The order of the pods-by-node and by-controller indexes (object keys). An object moves to the
    * end of its index entry when it is updated, so the order differs from the store's; controllers
@@ -106,12 +108,19 @@ const STATUS_KINDS = new Set([
   'PodDisruptionBudget'
 ]);
 
+const MUTATING_VERB = /^(create|update|patch|delete|deletecollection) /;
+
 export class ApiServer {
   /** Scenario epoch: creationTimestamp = epoch + virtual time. */
   epochMs = Date.UTC(2026, 0, 1);
   readonly admission: AdmissionPlugin[] = [];
   /** Request counts per "<verb> <resource>", e.g. "update leases". */
   requests = new Map<string, number>();
+  /** Requests that failed inside the API server, by "<verb> <resource> <code>". */
+  requestErrors = new Map<string, number>();
+  /** The request being served (its "<verb> <resource>"), for the error count. */
+  private current = '';
+  private nested = false;
   /** Connectivity hook set by the cluster: throws ConnectionError when `ctx` cannot reach any API server. */
   reachable: (ctx: RequestContext) => void = () => {};
   /** The request log, while a view draws the traffic (observation only; see requestlog.ts). */
@@ -413,6 +422,21 @@ export class ApiServer {
     this.countOnly(verb, kind, ctx);
   }
 
+  /** Writes that reached etcd: mutating requests less those that failed in the API server. */
+  committedWrites(): number {
+    let n = 0;
+    for (const [key, c] of this.requests) if (MUTATING_VERB.test(key)) n += c;
+    for (const [key, c] of this.requestErrors) if (MUTATING_VERB.test(key)) n -= c;
+    return n;
+  }
+
+  /** Requests that failed with a server error, by "<verb> <resource> <code>". */
+  requestErrorCounts(): Record<string, number> {
+    return Object.fromEntries(
+      [...this.requestErrors.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    );
+  }
+
   requestCounts(): Record<string, number> {
     return Object.fromEntries([...this.requests.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
@@ -431,7 +455,13 @@ export class ApiServer {
       for (const [uid, m] of byOwner) if (m.size > 1) o[uid] = [...m.keys()];
       if (Object.keys(o).length) owned[kind] = o;
     }
-    return { resourceVersion: this.rv, objects, requests: this.requestCounts(), indexOrder: { pods, owned } };
+    return {
+      resourceVersion: this.rv,
+      objects,
+      requests: this.requestCounts(),
+      requestErrors: this.requestErrorCounts(),
+      indexOrder: { pods, owned }
+    };
   }
 
   /** Frozen objects (from `snapshot()`) are stored as they are; others (parsed JSON) are copied and frozen. */
@@ -457,6 +487,7 @@ export class ApiServer {
     }
     this.rv = s.resourceVersion;
     this.requests = new Map(Object.entries(s.requests));
+    this.requestErrors = new Map(Object.entries(s.requestErrors ?? {}));
   }
 
   /**
@@ -495,11 +526,13 @@ export class ApiServer {
     const saved = this.requests;
     this.requests = new Map();
     this.ownsInput = merged;
+    this.nested = true;
     try {
       return this.update(merged, undefined, opts);
     } finally {
       this.ownsInput = undefined;
       this.requests = saved;
+      this.nested = false;
     }
   }
 
@@ -548,6 +581,7 @@ export class ApiServer {
     const resource = `${r.plural}${sub ? '/' + sub : ''}`;
     const key = `${verb} ${resource}`;
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    if (!this.nested) this.current = key;
     if (!this.requestLog || !ctx) return undefined;
     if (binding) return this.requestLog.record(this.engine.now, 'in', ctx, 'create', 'pods/binding', obj);
     return this.requestLog.record(this.engine.now, 'in', ctx, verb, resource, obj);
@@ -565,7 +599,11 @@ export class ApiServer {
   }
 
   private requireQuorum(): void {
-    if (!this.etcd.hasQuorum()) throw etcdUnavailable();
+    if (this.etcd.hasQuorum()) return;
+    const err = etcdUnavailable();
+    const key = `${this.current} ${err.code}`;
+    this.requestErrors.set(key, (this.requestErrors.get(key) ?? 0) + 1);
+    throw err;
   }
 
   private gracePassed(obj: KubeObject): boolean {

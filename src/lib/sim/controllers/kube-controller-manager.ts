@@ -46,6 +46,8 @@ interface ManagerState {
   queues: Record<string, WorkQueueState>;
   controllers: Record<string, unknown>;
   errors: ControllerError[];
+  /** workqueue_adds_total by controller: keys added that were not already waiting. */
+  adds?: Record<string, number>;
 }
 
 const MAX_ERRORS = 200;
@@ -144,6 +146,15 @@ export class KubeControllerManager implements Component {
     this.state.controllers = {};
   }
 
+  /** Each controller's work queue: keys waiting now and keys added so far. */
+  workQueues(): { controller: string; depth: number; adds: number }[] {
+    return this.controllers.map((c) => ({
+      controller: c.name,
+      depth: this.state.queues[c.name]?.keys.length ?? 0,
+      adds: this.state.adds?.[c.name] ?? 0
+    }));
+  }
+
   dispose(): void {
     for (const u of this.unwatch) u();
     this.unwatch = [];
@@ -157,6 +168,8 @@ export class KubeControllerManager implements Component {
     if (!dirty.has(key)) {
       dirty.add(key);
       q.keys.push(key);
+      const adds = (this.state.adds ??= {});
+      adds[name] = (adds[name] ?? 0) + 1;
     }
     if (!q.scheduled) {
       q.scheduled = true;

@@ -46,6 +46,8 @@ export interface LoadInput {
   electedComponents?: number;
   /** Reads per write by controllers and clients (modelled, default 0.5). */
   readsPerWrite?: number;
+  /** What etcd adds to each write beyond a healthy disk's fsync (ms): a slow quorum of disks. */
+  etcdExtraMs?: number;
 }
 
 export interface LoadEstimate {
@@ -58,6 +60,10 @@ export interface LoadEstimate {
   perServerLoad: number;
   utilisation: number;
   p99MutatingMs: number;
+  /** The fixed part of a write's latency (ms): API-server overhead and etcd's commit wait. */
+  writeBaseMs: number;
+  /** The queueing part of the p99 (ms), the same for reads and writes. */
+  queueMs: number;
   sloMet: boolean;
 }
 
@@ -86,7 +92,8 @@ export function estimateLoad(input: LoadInput): LoadEstimate {
     utilisation >= 1
       ? REQUEST_TIMEOUT_MS
       : Math.min(REQUEST_TIMEOUT_MS, (Math.log(100) / (mu - perServerLoad)) * 1000);
-  const p99MutatingMs = Math.min(REQUEST_TIMEOUT_MS, BASE_WRITE_MS + queueMs);
+  const writeBaseMs = BASE_WRITE_MS + Math.max(0, input.etcdExtraMs ?? 0);
+  const p99MutatingMs = Math.min(REQUEST_TIMEOUT_MS, writeBaseMs + queueMs);
   return {
     writes: { nodeLeases, nodeStatus, leaderElection, podChurn, total },
     readsPerSecond,
@@ -94,6 +101,8 @@ export function estimateLoad(input: LoadInput): LoadEstimate {
     perServerLoad,
     utilisation,
     p99MutatingMs,
+    writeBaseMs,
+    queueMs,
     sloMet: p99MutatingMs <= MUTATING_P99_SLO_MS
   };
 }

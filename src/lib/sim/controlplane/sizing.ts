@@ -12,7 +12,8 @@ import type { SimEvent } from '../engine/engine';
 import { ApiError, ConnectionError } from '../api/errors';
 import { clone, type KubeObject, type RequestContext } from '../api/types';
 import { estimateLoad, type LoadEstimate, type LoadInput } from './load';
-import { quorumOf } from '../etcd/etcd';
+import { DISK, quorumOf } from '../etcd/etcd';
+import { foldLatency, type LatencyState } from '../api/metrics';
 
 export const LOAD_ID = 'apiserver-load';
 export const LOAD_KIND = 'apiserver-load';
@@ -45,6 +46,8 @@ interface State {
   samples: Sample[];
   /** The last data written to the ConfigMap (JSON), to write only on change. */
   published: string;
+  /** apiserver_request_duration_seconds, counted at each sample at the latency the model gives. */
+  latency?: LatencyState;
 }
 
 export interface MeasuredRates {
@@ -94,6 +97,11 @@ export class ApiServerLoad implements Component {
     this.state = structuredClone(s) as State;
   }
 
+  /** The request-duration histograms up to the last sample. */
+  get latency(): LatencyState | undefined {
+    return this.state.latency;
+  }
+
   get cores(): number {
     return this.state.cores;
   }
@@ -108,7 +116,9 @@ export class ApiServerLoad implements Component {
   private sample(): void {
     const now = this.cluster.now;
     const samples = this.state.samples;
-    samples.push({ t: now, counts: this.cluster.api.requestCounts() });
+    const counts = this.cluster.api.requestCounts();
+    samples.push({ t: now, counts });
+    this.state.latency = foldLatency(this.state.latency, counts, this.load().liveEstimate);
     // Keep the newest sample at or before the window's start, so the window is always covered.
     while (samples.length > 2 && samples[1].t <= now - RATE_WINDOW_MS) samples.shift();
   }
@@ -151,7 +161,8 @@ export class ApiServerLoad implements Component {
       nodes,
       podChurnPerSecond: measured.podStartsPerSecond,
       apiServers,
-      cores: this.state.cores
+      cores: this.state.cores,
+      etcdExtraMs: this.cluster.etcd.hasQuorum() ? this.cluster.etcd.commitWaitMs() - DISK.fsyncMs : 0
     };
     const plan = this.args.plan;
     return {

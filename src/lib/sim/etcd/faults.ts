@@ -29,3 +29,25 @@ export const faultStartEtcdMember = defineFault(
     cluster.etcd.start(memberName(cluster, params, 'StartEtcdMember'));
   }
 );
+
+export const faultSlowEtcdDisk = defineFault(
+  'SlowEtcdDisk',
+  'The disk under one etcd member starts failing: its WAL fsyncs take 1.2 s (target = member name).',
+  (cluster, params) => {
+    const name = memberName(cluster, params, 'SlowEtcdDisk');
+    if (cluster.etcd.member(name).disk?.slow)
+      throw new FaultError(`etcd member "${name}" already has a failing disk`);
+    cluster.etcd.setDiskSlow(name, true);
+  }
+);
+
+export const faultFixEtcdDisk = defineFault(
+  'FixEtcdDisk',
+  'Replace the failing disk under an etcd member: fsyncs are fast again (target = member name).',
+  (cluster, params) => {
+    const name = memberName(cluster, params, 'FixEtcdDisk');
+    if (!cluster.etcd.member(name).disk?.slow)
+      throw new FaultError(`etcd member "${name}" has a healthy disk`);
+    cluster.etcd.setDiskSlow(name, false);
+  }
+);

@@ -116,6 +116,8 @@ export const PKI_FILES = [
   '/etc/kubernetes/pki/apiserver.key',
   '/etc/kubernetes/pki/apiserver-etcd-client.crt',
   '/etc/kubernetes/pki/apiserver-etcd-client.key',
+  '/etc/kubernetes/pki/apiserver-kubelet-client.crt',
+  '/etc/kubernetes/pki/apiserver-kubelet-client.key',
   '/etc/kubernetes/pki/etcd/ca.crt',
   '/etc/kubernetes/pki/etcd/ca.key',
   '/etc/kubernetes/pki/etcd/healthcheck-client.crt',

@@ -17,6 +17,7 @@ import { kubernetesServiceStep } from '../network';
 import { clusterAutoscalerStep } from '../controllers/cluster-autoscaler';
 import { apiserverLoadStep, leaderElectionStep } from '../controlplane';
 import { staticPodsStep } from '../etcd/staticpods';
+import { prometheusStep } from '../monitoring/prometheus';
 
 /**
  * The scenario-level setup steps, in the order they run after the kubelets are added: the
@@ -29,7 +30,8 @@ export function bootstrapSteps(): { name: string; step: BootstrapStep }[] {
     { name: 'cluster-autoscaler', step: clusterAutoscalerStep },
     { name: 'leader-election', step: leaderElectionStep },
     { name: 'apiserver-load', step: apiserverLoadStep },
-    { name: 'static-pods', step: staticPodsStep }
+    { name: 'static-pods', step: staticPodsStep },
+    { name: 'prometheus', step: prometheusStep }
   ];
 }
 

@@ -149,7 +149,7 @@ describe('scenario errors', () => {
     expect(issues.map((i) => [i.line, i.message])).toEqual([
       [
         8,
-        'spec.faults[0].action: Unsupported value: "RebootNode": supported values: "StopKubelet", "StartKubelet", "StopRuntime", "StartRuntime", "PartitionNode", "HealNode", "FillMemory", "FillDisk", "RemoveCNI", "InstallCNI", "DeleteNode", "StopControllerManager", "StartControllerManager", "StopScheduler", "StartScheduler", "FailMachineBoot", "FixMachineBoot", "StopEtcdMember", "StartEtcdMember", "StopControlPlaneNode", "StartControlPlaneNode", "SetProxyMode", "StopKubeProxy", "StartKubeProxy", "ShutdownNode", "PowerOnNode", "UpgradeKubelet"'
+        'spec.faults[0].action: Unsupported value: "RebootNode": supported values: "StopKubelet", "StartKubelet", "StopRuntime", "StartRuntime", "PartitionNode", "HealNode", "FillMemory", "FillDisk", "RemoveCNI", "InstallCNI", "DeleteNode", "StopControllerManager", "StartControllerManager", "StopScheduler", "StartScheduler", "FailMachineBoot", "FixMachineBoot", "StopEtcdMember", "StartEtcdMember", "SlowEtcdDisk", "FixEtcdDisk", "StopControlPlaneNode", "StartControlPlaneNode", "SetProxyMode", "StopKubeProxy", "StartKubeProxy", "ShutdownNode", "PowerOnNode", "UpgradeKubelet"'
       ]
     ]);
     const issues2 = issuesOf(
@@ -237,6 +237,8 @@ describe('createCluster', () => {
       'kubelet/worker-2',
       // three API servers: kube-scheduler and kube-controller-manager elect leaders
       'leader-election',
+      // Prometheus scrapes every /metrics target and evaluates the alerts (monitoring/prometheus.ts)
+      'prometheus',
       'scenario',
       // the control-plane hosts' kubelets run kubeadm's static pods (etcd/staticpods.ts)
       'static-pods'

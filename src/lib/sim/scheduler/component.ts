@@ -55,6 +55,8 @@ interface SchedulerState {
   cycleAt: number | null;
   flushAt: number | null;
   errors: SchedulerLogEntry[];
+  /** scheduler_schedule_attempts_total by "<result> <profile>" (scheduled, unschedulable, error). */
+  attempts?: Record<string, number>;
 }
 
 const MAX_ERRORS = 200;
@@ -118,6 +120,11 @@ export class KubeScheduler implements Component {
 
   history(podKey: string): SchedulingAttempt[] {
     return this.state.history[podKey] ?? [];
+  }
+
+  /** Scheduling attempts so far by "<result> <profile>". */
+  attemptCounts(): Record<string, number> {
+    return { ...(this.state.attempts ?? {}) };
   }
 
   /** Pods waiting in the queue, by where they wait. */
@@ -319,6 +326,9 @@ export class KubeScheduler implements Component {
       bind: (pi, node) => this.bind(pi.pod, node, fw.name)
     });
     this.state.nextStartNodeIndex = r.nextStartNodeIndex;
+    const result = `${r.selectedNode ? 'scheduled' : r.error ? 'error' : 'unschedulable'} ${fw.name}`;
+    const attempts = (this.state.attempts ??= {});
+    attempts[result] = (attempts[result] ?? 0) + 1;
     if (r.attempt) this.recordAttempt(entry.key, r.attempt);
     if (r.selectedNode) {
       this.queue.remove(entry.key);

@@ -25,6 +25,8 @@ export const SCENARIO_FAULT_ACTIONS = [
   'FixMachineBoot',
   'StopEtcdMember',
   'StartEtcdMember',
+  'SlowEtcdDisk',
+  'FixEtcdDisk',
   'StopControlPlaneNode',
   'StartControlPlaneNode',
   'SetProxyMode',

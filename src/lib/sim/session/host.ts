@@ -22,6 +22,8 @@ import { formatClock } from '../engine/duration';
 import { createCluster } from '../scenario/bootstrap';
 import { LessonRunner } from '../../lessons/runner';
 import { buildCpModel, type CpModel } from '../observe/controlplane';
+import { alertMarks, healthModel } from '../observe/health';
+import { prometheus } from '../monitoring/prometheus';
 import { ViewBuilder, type LabView, type NodeView } from '../observe/cluster-map';
 import { networkModel, type NetworkModel } from '../observe/network';
 import { enableTraffic, trafficModel } from '../observe/traffic';
@@ -90,6 +92,9 @@ interface Sent {
   readyHistory?: unknown;
   snapshots: string;
   cp: string;
+  /** Last scrape time and alert transitions the health model and the alert marks were built from. */
+  health: string;
+  alertMarks: string;
   network: string;
   /** The request log the traffic dots were read from, and the last record sent. */
   trafficLog?: unknown;
@@ -112,6 +117,8 @@ const freshSent = (): Sent => ({
   faults: 0,
   snapshots: '',
   cp: '',
+  health: '',
+  alertMarks: '',
   network: '',
   trafficSeq: 0,
   lesson: '',
@@ -730,6 +737,20 @@ export class SessionHost {
     if (cpKey !== sent.cp) {
       msg.cp = cp;
       sent.cp = cpKey;
+    }
+    // Prometheus' data change only at a scrape: rebuild the health model and the marks then.
+    const prom = prometheus(cluster);
+    const promKey = prom
+      ? `${prom.scrapes[prom.scrapes.length - 1]?.t ?? -1}:${prom.transitions.length}`
+      : '';
+    const healthKey = this.subs.health ? promKey : '';
+    if (healthKey !== sent.health) {
+      msg.health = this.subs.health ? healthModel(cluster) : null;
+      sent.health = healthKey;
+    }
+    if (promKey !== sent.alertMarks) {
+      msg.alertMarks = alertMarks(cluster);
+      sent.alertMarks = promKey;
     }
     const net: NetworkModel | null = this.subs.network ? networkModel(cluster, this.subs.network) : null;
     const netKey = net ? JSON.stringify(net) : '';

@@ -14,6 +14,7 @@ import type { CpModel } from '../observe/controlplane';
 import type { NetworkModel, NetworkSubscription } from '../observe/network';
 import type { ReadyChange } from '../observe/ready-history';
 import type { TrafficModel } from '../observe/traffic';
+import type { AlertMark, HealthModel } from '../observe/health';
 import type { PodSequence } from '../observe/sequence';
 import type { SchedulingExplanation } from '../observe/scheduling';
 import type { Language, Lesson } from '../../lessons/format';
@@ -107,6 +108,8 @@ export interface Subscriptions {
   network?: NetworkSubscription;
   /** The cluster diagram: API traffic (kube-apiserver's request log). */
   traffic?: boolean;
+  /** The control-plane health view: Prometheus' series and alerts. */
+  health?: boolean;
 }
 
 export type LessonOp =
@@ -297,6 +300,10 @@ export interface FrameMessage {
   readyHistory?: Record<string, ReadyChange[]>;
   snapshotTimes?: number[];
   cp?: CpModel | null;
+  /** While subscribed, after each scrape. */
+  health?: HealthModel | null;
+  /** Alerts' pending/firing/resolved changes for the timeline, after each scrape that changed them. */
+  alertMarks?: AlertMark[];
   network?: NetworkModel | null;
   /** Sent in every frame while subscribed: rates change as time passes. */
   traffic?: TrafficModel | null;

@@ -7,7 +7,9 @@
  */
 import type {
   ControlPlaneView,
+  AlertMark,
   CpModel,
+  HealthModel,
   EventLogEntry,
   LabView,
   NetworkModel,
@@ -108,6 +110,10 @@ export class Lab {
   trace = $state.raw<TraceResult | undefined>(undefined);
   /** Read models of the views that subscribed (control plane, network of one node). */
   controlPlaneModel = $state.raw<CpModel | undefined>(undefined);
+  /** The control-plane health view's model, while it is shown. */
+  healthModel = $state.raw<HealthModel | undefined>(undefined);
+  /** Alerts' pending/firing/resolved changes (the timeline's marks). */
+  alertMarks = $state.raw<AlertMark[]>([]);
   networkModel = $state.raw<NetworkModel | undefined>(undefined);
   /** API traffic for the cluster diagram (while it is shown). */
   trafficModel = $state.raw<TrafficModel | undefined>(undefined);
@@ -328,6 +334,7 @@ export class Lab {
     if (JSON.stringify(next) === JSON.stringify(this.subs)) return;
     this.subs = next;
     if (!next.controlPlane) this.controlPlaneModel = undefined;
+    if (!next.health) this.healthModel = undefined;
     if (!next.network) this.networkModel = undefined;
     if (!next.traffic) this.trafficModel = undefined;
     void this.send({ type: 'subscribe', subscriptions: next }).catch(() => {});
@@ -418,6 +425,8 @@ export class Lab {
     if (f.readyHistory) this.readyHistory = f.readyHistory;
     if (f.snapshotTimes) this.snapshotTimes = f.snapshotTimes;
     if (f.cp !== undefined) this.controlPlaneModel = f.cp ?? undefined;
+    if (f.health !== undefined) this.healthModel = f.health ?? undefined;
+    if (f.alertMarks !== undefined) this.alertMarks = f.alertMarks;
     if (f.traffic !== undefined) this.trafficModel = f.traffic ?? undefined;
     if (f.network !== undefined) this.networkModel = f.network ?? undefined;
     if (f.selection !== undefined) this.selection = f.selection ?? undefined;

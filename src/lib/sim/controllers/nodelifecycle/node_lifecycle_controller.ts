@@ -56,6 +56,8 @@ interface State {
   nodesToRetry: Record<string, true>;
   /** Time of the scheduled tainting pass, if any. */
   tickAt: number | null;
+  /** node_collector_evictions_total by zone key: NoExecute taints this instance added. */
+  evictions?: Record<string, number>;
 }
 
 export class NodeLifecycleController implements Controller {
@@ -70,6 +72,11 @@ export class NodeLifecycleController implements Controller {
   };
 
   constructor(private host: ControllerHost) {}
+
+  /** node_collector_evictions_total by zone key. */
+  evictionCounts(): Record<string, number> {
+    return { ...(this.s.evictions ?? {}) };
+  }
 
   private get cfg() {
     return this.host.cluster.config.controllerManager;
@@ -101,6 +108,8 @@ export class NodeLifecycleController implements Controller {
   onRestart(): void {
     // A restarted controller has no probe timestamps: every node starts a fresh grace period.
     this.s.health = {};
+    // A new process starts its counters from zero.
+    delete this.s.evictions;
   }
 
   /** Zone states keyed by zone key ("" when nodes carry no topology labels). */
@@ -309,7 +318,10 @@ export class NodeLifecycleController implements Controller {
         if (ready.status === 'False') [add, opposite] = [NOT_READY_TAINT, UNREACHABLE_TAINT];
         else if (ready.status === 'Unknown') [add, opposite] = [UNREACHABLE_TAINT, NOT_READY_TAINT];
         else return { ok: true, waitMs: 0 };
-        return { ok: swapNodeControllerTaint(this.host, item.value, [add], [opposite]), waitMs: 0 };
+        const ok = swapNodeControllerTaint(this.host, item.value, [add], [opposite]);
+        // doNoExecuteTaintingPass counts each tainting as an eviction of the node's zone.
+        if (ok) (this.s.evictions ??= {})[zone] = (this.s.evictions?.[zone] ?? 0) + 1;
+        return { ok, waitMs: 0 };
       });
     }
   }

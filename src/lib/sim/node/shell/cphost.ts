@@ -5,9 +5,9 @@
  * Any change tells the host's kubelet (etcd/staticpods.ts), which starts or stops static pods.
  */
 import type { Cluster } from '../../cluster';
-import { keyspaceSizeBytes, staticPods, type HostFile, type StaticPods } from '../../etcd/staticpods';
+import { staticPods, type HostFile, type StaticPods } from '../../etcd/staticpods';
 import { etcdctl, etcdutl } from './etcdctl';
-import { etcdMetrics } from '../../etcd/metrics';
+import { curl } from './curl';
 import { runOnNode, type ShellResult } from './shell';
 import { nodeShellHelp } from './help';
 import type { Language } from '../../../lessons/format';
@@ -278,41 +278,6 @@ function sed(cluster: Cluster, sp: StaticPods, host: string, args: string[]): Sh
   return { stdout, stderr, exitCode: stderr ? 2 : 0 };
 }
 
-/** `curl` for etcd's metrics listener (http://127.0.0.1:2381/metrics, /health). */
-function curl(cluster: Cluster, sp: StaticPods, host: string, args: string[]): ShellResult {
-  const url = args.find((a) => !a.startsWith('-'));
-  const silent = args.some((a) => /^-\w*s/.test(a)) && !args.some((a) => /^-\w*S/.test(a));
-  const err = (code: number, msg: string): ShellResult => ({
-    stdout: '',
-    stderr: silent ? '' : `curl: (${code}) ${msg}\n`,
-    exitCode: code
-  });
-  if (!url) return fail("curl: try 'curl --help' or 'curl --manual' for more information\n", 2);
-  const m = /^(https?):\/\/(127\.0\.0\.1|localhost):(\d+)(\/[^?]*)?/.exec(url);
-  if (!m || m[3] !== '2381')
-    return err(
-      7,
-      `Failed to connect to ${url
-        .replace(/^\w+:\/\//, '')
-        .split('/')[0]
-        .replace(/:(\d+)$/, ' port $1')} after 0 ms: Couldn't connect to server`
-    );
-  if (m[1] === 'https') return err(35, 'OpenSSL/3.0.13: error:0A00010B:SSL routines::wrong version number');
-  const db = keyspaceSizeBytes(cluster.api.snapshot().objects);
-  const page = etcdMetrics(cluster, sp, host, db);
-  if (page === null)
-    return err(7, "Failed to connect to 127.0.0.1 port 2381 after 0 ms: Couldn't connect to server");
-  const path = m[4] ?? '/';
-  if (path === '/metrics') return ok(page);
-  if (path === '/health')
-    return ok(
-      cluster.etcd.hasQuorum()
-        ? '{"health":"true","reason":""}'
-        : '{"health":"false","reason":"RAFT NO LEADER"}'
-    );
-  return ok('404 page not found\n');
-}
-
 /** `scp <file> <host>:<path>` between control-plane hosts (root's keys are shared, as kubeadm operators set up). */
 function scp(cluster: Cluster, sp: StaticPods, host: string, args: string[]): ShellResult {
   const paths = args.filter((a) => !a.startsWith('-'));
@@ -395,7 +360,7 @@ export function controlPlaneShell(
     case 'scp':
       return scp(cluster, sp, host, args);
     case 'curl':
-      return curl(cluster, sp, host, args);
+      return curl(cluster, host, args);
     case 'help':
       return ok(nodeShellHelp(lang, true));
     case 'vi':

@@ -43,6 +43,9 @@ const CONTROL_PLANE: Record<Language, string> = {
   etcdctl get /registry/... --prefix --keys-only | snapshot save FILE
   etcdutl snapshot status FILE [-w table] | snapshot restore FILE --data-dir DIR
   curl -s http://127.0.0.1:2381/metrics
+  curl -sk --cert /etc/kubernetes/pki/apiserver-kubelet-client.crt \\
+    --key /etc/kubernetes/pki/apiserver-kubelet-client.key https://127.0.0.1:6443/metrics
+    (also :10257 kube-controller-manager, :10259 kube-scheduler, <node-ip>:10250 a kubelet)
 `,
   ru: `На хосте control plane:
   ls -l /etc/kubernetes/manifests | cat | mv | cp | mkdir -p | rm -r | scp ФАЙЛ ХОСТ:ПУТЬ
@@ -51,6 +54,9 @@ const CONTROL_PLANE: Record<Language, string> = {
   etcdctl get /registry/... --prefix --keys-only | snapshot save ФАЙЛ
   etcdutl snapshot status ФАЙЛ [-w table] | snapshot restore ФАЙЛ --data-dir КАТАЛОГ
   curl -s http://127.0.0.1:2381/metrics
+  curl -sk --cert /etc/kubernetes/pki/apiserver-kubelet-client.crt \\
+    --key /etc/kubernetes/pki/apiserver-kubelet-client.key https://127.0.0.1:6443/metrics
+    (а также :10257 kube-controller-manager, :10259 kube-scheduler, <ip-узла>:10250 — kubelet)
 `
 };
 

@@ -1,4 +1,5 @@
 /** The shell on a node (`ssh <node>`): dispatches the tools a node engineer reaches for. */
+import { curl } from './curl';
 import type { Cluster } from '../../cluster';
 import type { ConsoleResult } from '../../kubectl/console';
 import { controlPlaneShell } from './cphost';
@@ -205,6 +206,8 @@ export function runOnNode(
       return journalctl(cluster, host, args);
     case 'crictl':
       return crictl(cluster, host, args);
+    case 'curl':
+      return curl(cluster, node, args);
     case 'ip':
       return ip(cluster, host, args);
     case 'iptables-save':
