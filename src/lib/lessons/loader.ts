@@ -24,7 +24,7 @@ interface Parsed<T> {
   issues: LessonIssue[];
 }
 
-function lineOf(
+export function lineOf(
   doc: Document,
   lc: LineCounter,
   path: (string | number)[],
