@@ -8,7 +8,15 @@ import svelteConfig from './svelte.config.js';
 
 export default defineConfig(
   {
-    ignores: ['build/', '.svelte-kit/', 'node_modules/', 'test-results/', 'playwright-report/', 'coverage/']
+    ignores: [
+      'build/',
+      '.svelte-kit/',
+      'src/lib/lessons/validators.generated.ts',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'coverage/'
+    ]
   },
   js.configs.recommended,
   ...ts.configs.recommended,

@@ -31,11 +31,11 @@ beforeEach(async () => {
 });
 
 describe('database schema', () => {
-  it('creates version 2 with the progress, sandboxes and settings stores', async () => {
+  it('creates version 3 with the progress, sandboxes, settings, packs and drafts stores', async () => {
     const db = await openDatabase();
     expect(db.name).toBe(DB_NAME);
-    expect(db.version).toBe(2);
-    expect([...db.objectStoreNames].sort()).toEqual(['progress', 'sandboxes', 'settings']);
+    expect(db.version).toBe(3);
+    expect([...db.objectStoreNames].sort()).toEqual(['drafts', 'packs', 'progress', 'sandboxes', 'settings']);
     db.close();
   });
 
@@ -82,7 +82,7 @@ describe('database schema', () => {
 describe('corrupt records', () => {
   it('reports a record that fails to parse once and still loads the others', async () => {
     await putProgress({ slug: 'good', status: 'started' }, 10);
-    const raw = await openDB(DB_NAME, 2);
+    const raw = await openDB(DB_NAME, 3);
     await raw.put('progress', { schema: 2, slug: 'broken', status: 42, completedSteps: [] });
     await raw.put('settings', { schema: 1, name: 'theme', value: 'dark' });
     raw.close();
@@ -171,13 +171,13 @@ describe('export and import', () => {
     const text = JSON.stringify(await exportAll(new Date('2026-01-02T03:04:05Z')));
     expect(JSON.parse(text)).toMatchObject({
       format: 'nodeplane-backup',
-      version: 2,
+      version: 3,
       exportedAt: '2026-01-02T03:04:05.000Z'
     });
 
     await closeDatabase();
     globalThis.indexedDB = new IDBFactory();
-    expect(await importAll(text)).toEqual({ progress: 1, sandboxes: 1, settings: 1 });
+    expect(await importAll(text)).toEqual({ progress: 1, sandboxes: 1, settings: 1, packs: 0, drafts: 0 });
     expect(await getProgress('lease')).toMatchObject({ status: 'completed', completedAt: 50 });
     expect((await listSandboxes())[0]).toMatchObject({ id: 's1', scenario: 'nodes: 3\n' });
     expect(await getSetting('locale')).toBe('ru');
@@ -200,7 +200,7 @@ describe('export and import', () => {
       'not a Nodeplane backup (format is missing)'
     );
     await expect(importAll({ format: 'nodeplane-backup', version: 9 })).rejects.toThrow(
-      'backup version 9 is not supported (expected 2)'
+      'backup version 9 is not supported (expected 2 or 3)'
     );
   });
 

@@ -113,7 +113,7 @@ describe('storage faults', () => {
     [
       'wrong schema',
       '{"format":"nodeplane-backup","version":9}',
-      'backup version 9 is not supported (expected 2)'
+      'backup version 9 is not supported (expected 2 or 3)'
     ],
     ['a huge file', ' '.repeat(51 * 1024 * 1024), 'the file is 51 MB; a Nodeplane backup is at most 50 MB']
   ])('an import with %s is rejected with a reason; existing progress untouched', async (_n, text, reason) => {

@@ -1,8 +1,8 @@
 /**
  * The lessons shipped with the app: every file under `lessons/` bundled by Vite and loaded with
  * the same loader the CLI uses. It runs at build time (the lesson routes load it on the server and
- * are prerendered): the loader validates with Ajv, whose generated code the app's
- * Content-Security-Policy (no 'unsafe-eval') would refuse in the browser.
+ * are prerendered) so the roadmap and lesson pages need no YAML parsing. (The validators are
+ * precompiled and would run in the browser too: imported packs are validated there.)
  */
 import { LANGUAGES, type Language, type Lesson, type LessonError } from './format';
 import { loadLessons } from './loader';
@@ -56,6 +56,16 @@ export function summarize(lesson: Lesson): LessonSummary {
 
 export function lessonSummaries(): LessonSummary[] {
   return bundledLessons().lessons.map(summarize);
+}
+
+/** A built-in lesson's files as they are in the repository: file name → text. */
+export function lessonFolder(slug: string): Record<string, string> {
+  const prefix = `/lessons/${slug}/`;
+  return Object.fromEntries(
+    Object.entries(files)
+      .filter(([k]) => k.startsWith(prefix) && !k.slice(prefix.length).includes('/'))
+      .map(([k, v]) => [k.slice(prefix.length), v])
+  );
 }
 
 export function findLesson(slug: string): Lesson | undefined {

@@ -3,7 +3,7 @@
  * runs in Node (the CLI reads the folder) and in the browser (Vite bundles the files).
  * Every problem names the file, the line and the field.
  */
-import Ajv, { type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { findExcessiveNesting, MAX_YAML_DEPTH } from '../sim/manifests/depth';
 import {
@@ -15,12 +15,7 @@ import {
   type LessonSpec,
   type LessonText
 } from './format';
-import { checkSchema, lessonSpecSchema, lessonTextSchema } from './schema';
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-ajv.addSchema(checkSchema);
-const validateSpec = ajv.compile<LessonSpec>(lessonSpecSchema);
-const validateText = ajv.compile(lessonTextSchema);
+import { validateSpec, validateText } from './validators';
 
 const DIR_RE = /^(\d{2})-([a-z0-9][-a-z0-9]*)$/;
 
@@ -29,7 +24,7 @@ interface Parsed<T> {
   issues: LessonIssue[];
 }
 
-function lineOf(
+export function lineOf(
   doc: Document,
   lc: LineCounter,
   path: (string | number)[],
@@ -42,7 +37,7 @@ function lineOf(
   return undefined;
 }
 
-function ajvIssues(
+export function ajvIssues(
   errors: ErrorObject[] | null | undefined,
   file: string,
   doc: Document,
@@ -87,7 +82,7 @@ function ajvIssues(
   return out;
 }
 
-function parseYaml<T>(
+export function parseYaml<T>(
   text: string,
   file: string,
   lineOffset = 0
@@ -130,8 +125,17 @@ function sameKeys(a: string[], b: string[]): boolean {
   return a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
 }
 
+export interface LoadOptions {
+  /**
+   * The languages every lesson must be written in (a pack's `languages`; default both). A lesson
+   * without text in another language shows the first of these instead.
+   */
+  languages?: readonly Language[];
+}
+
 /** Load one lesson folder. `files` maps a file name inside the folder (lesson.yaml, ...) to its text. */
-export function loadLesson(dir: string, files: Record<string, string>): Lesson {
+export function loadLesson(dir: string, files: Record<string, string>, options: LoadOptions = {}): Lesson {
+  const required = options.languages?.length ? options.languages : LANGUAGES;
   const issues: LessonIssue[] = [];
   const folder = dir.split('/').filter(Boolean).pop() ?? dir;
   const m = DIR_RE.exec(folder);
@@ -163,7 +167,14 @@ export function loadLesson(dir: string, files: Record<string, string>): Lesson {
     const file = textPaths[lang];
     const md = files[`lesson.${lang}.md`];
     if (md === undefined) {
-      issues.push({ file, message: 'file is missing (every lesson has English and Russian text)' });
+      if (!required.includes(lang)) continue;
+      issues.push({
+        file,
+        message:
+          required === LANGUAGES
+            ? 'file is missing (every lesson has English and Russian text)'
+            : `file is missing (the pack's languages are ${required.join(', ')})`
+      });
       continue;
     }
     const fm = splitFrontmatter(md);
@@ -345,6 +356,8 @@ export function loadLesson(dir: string, files: Record<string, string>): Lesson {
   }
 
   if (issues.length) throw new LessonError(issues);
+  // A language the lesson is not written in shows the first language it is written in.
+  for (const lang of LANGUAGES) text[lang] ??= text[required[0]];
   return {
     slug: folder,
     order: Number(m![1]),
@@ -420,7 +433,10 @@ function challengeIssues(
  * Load every lesson from a map of paths like `lessons/06-heartbeats/lesson.yaml` → text.
  * Returns the lessons in order and the problems of the ones that failed (they are skipped).
  */
-export function loadLessons(files: Record<string, string>): { lessons: Lesson[]; errors: LessonError[] } {
+export function loadLessons(
+  files: Record<string, string>,
+  options: LoadOptions = {}
+): { lessons: Lesson[]; errors: LessonError[] } {
   const dirs = new Map<string, Record<string, string>>();
   for (const [path, text] of Object.entries(files)) {
     const parts = path.split('/');
@@ -433,7 +449,7 @@ export function loadLessons(files: Record<string, string>): { lessons: Lesson[];
   const errors: LessonError[] = [];
   for (const [dir, f] of [...dirs.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     try {
-      lessons.push(loadLesson(dir, f));
+      lessons.push(loadLesson(dir, f, options));
     } catch (e) {
       if (e instanceof LessonError) errors.push(e);
       else throw e;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { scenarioSchema } from '../sim/schemas/scenario';
+import { packManifestSchema } from '../packs/schema';
 import { checkSchema, lessonSpecSchema, lessonTextSchema } from './schema';
 
 // The JSON Schema files teachers point their editor at (`# yaml-language-server: $schema=...`)
@@ -8,7 +9,8 @@ import { checkSchema, lessonSpecSchema, lessonTextSchema } from './schema';
 const files: [string, unknown][] = [
   ['schemas/lesson.schema.json', { ...lessonSpecSchema, $defs: { check: checkSchema } }],
   ['schemas/lesson-text.schema.json', lessonTextSchema],
-  ['schemas/scenario.schema.json', scenarioSchema]
+  ['schemas/scenario.schema.json', scenarioSchema],
+  ['schemas/pack.schema.json', packManifestSchema]
 ];
 
 describe('published JSON Schemas', () => {

@@ -257,17 +257,31 @@ export function timedSteps(
  * plays for the whole time budget: the fault does not go away by itself.
  */
 export function startingStateFailures(lesson: Lesson, runtime: LessonRuntime): string[] {
+  return startingState(lesson, runtime).failures;
+}
+
+/** The starting-state check with the ids of the tasks that wrongly hold (see startingStateFailures). */
+export function startingState(
+  lesson: Lesson,
+  runtime: LessonRuntime
+): { failures: string[]; passing: { id: string; message: string }[] } {
   const s = new LessonSession(lesson, runtime.createCluster(lesson.scenario, lesson.paths.scenario));
   const out: string[] = [];
+  const passing: { id: string; message: string }[] = [];
+  const fail = (id: string, message: string) => {
+    out.push(message);
+    passing.push({ id, message });
+  };
   const where = variantPrefix(lesson);
   s.evaluateTasks();
   for (const t of s.tasks) {
     if (t.done)
-      out.push(
+      fail(
+        t.id,
         `${lesson.paths.spec}: ${where}task "${t.id}" already holds in the starting state: the learner would have nothing to do`
       );
   }
-  if (!lesson.variant || out.length) return out;
+  if (!lesson.variant || out.length) return { failures: out, passing };
   const gated = lesson.variant.gated;
   const steps = timedSteps(lesson, false);
   const budget = parseDuration(lesson.spec.spec.timeBudget);
@@ -286,13 +300,14 @@ export function startingStateFailures(lesson: Lesson, runtime: LessonRuntime): s
     const done = s.tasks.filter((x) => x.done && gated.includes(x.id));
     if (done.length) {
       for (const x of done)
-        out.push(
+        fail(
+          x.id,
           `${lesson.paths.spec}: ${where}task "${x.id}" is done at t=${t / 1000}s with only the setup played: the fault fixes itself or never shows`
         );
       break;
     }
   }
-  return out;
+  return { failures: out, passing };
 }
 
 /** Resolve every variant of a challenge lesson (or the lesson itself when it is not one). */

@@ -2,9 +2,11 @@
  * Export and import of everything the learner has stored, as one JSON document. An import is
  * validated completely first and then written in a single transaction: all of it or none of it.
  */
-import { DB_VERSION, database, listProgress, listSandboxes, listSettings } from './db';
+import { DB_VERSION, database, listDrafts, listPacks, listProgress, listSandboxes, listSettings } from './db';
 import {
   recordProblem,
+  type DraftRecord,
+  type PackRecord,
   type ProgressRecord,
   type SandboxRecord,
   type SettingRecord,
@@ -20,12 +22,18 @@ export interface Backup {
   progress: ProgressRecord[];
   sandboxes: SandboxRecord[];
   settings: SettingRecord[];
+  /** Imported lesson packs (since version 3; a version 2 backup has none). */
+  packs: PackRecord[];
+  /** Lesson drafts (since version 3). */
+  drafts: DraftRecord[];
 }
 
 export interface ImportResult {
   progress: number;
   sandboxes: number;
   settings: number;
+  packs: number;
+  drafts: number;
 }
 
 export class ImportError extends Error {
@@ -35,14 +43,20 @@ export class ImportError extends Error {
   }
 }
 
-const STORES: StoreName[] = ['progress', 'sandboxes', 'settings'];
+const STORES: StoreName[] = ['progress', 'sandboxes', 'settings', 'packs', 'drafts'];
+/** Stores a backup of an older version does not have (read as empty). */
+const ADDED_IN: Partial<Record<StoreName, number>> = { packs: 3, drafts: 3 };
+/** Backup versions this app reads: version 3 only added stores, so a version 2 file still imports. */
+const READABLE_VERSIONS = [2, DB_VERSION];
 
 /** Every valid record (corrupt ones are reported and left out). */
 export async function exportAll(now = new Date()): Promise<Backup> {
-  const [progress, sandboxes, settings] = await Promise.all([
+  const [progress, sandboxes, settings, packs, drafts] = await Promise.all([
     listProgress(),
     listSandboxes(),
-    listSettings()
+    listSettings(),
+    listPacks(),
+    listDrafts()
   ]);
   return {
     format: BACKUP_FORMAT,
@@ -50,7 +64,9 @@ export async function exportAll(now = new Date()): Promise<Backup> {
     exportedAt: now.toISOString(),
     progress,
     sandboxes,
-    settings
+    settings,
+    packs,
+    drafts
   };
 }
 
@@ -86,11 +102,14 @@ export function backupIssues(data: unknown): string[] {
   const bad = forbiddenKey(b, '');
   if (bad) return [`${bad}: a key named "${bad.split(/[.[]/).pop()}" is not allowed`];
   if (b.format !== BACKUP_FORMAT) return ['not a Nodeplane backup (format is missing)'];
-  if (b.version !== DB_VERSION)
-    return [`backup version ${JSON.stringify(b.version)} is not supported (expected ${DB_VERSION})`];
+  if (!READABLE_VERSIONS.includes(b.version as number))
+    return [
+      `backup version ${JSON.stringify(b.version)} is not supported (expected ${READABLE_VERSIONS.join(' or ')})`
+    ];
   const issues: string[] = [];
   for (const store of STORES) {
     const list = b[store];
+    if (list === undefined && (b.version as number) < (ADDED_IN[store] ?? 0)) continue;
     if (!Array.isArray(list)) {
       issues.push(`${store} must be a list`);
       continue;
@@ -131,12 +150,14 @@ export async function importAll(input: unknown, options: { replace?: boolean } =
   const writes: Promise<unknown>[] = [];
   for (const store of STORES) {
     if (options.replace) writes.push(tx.objectStore(store).clear());
-    for (const record of backup[store]) writes.push(tx.objectStore(store).put(record));
+    for (const record of backup[store] ?? []) writes.push(tx.objectStore(store).put(record));
   }
   await Promise.all([...writes, tx.done]);
   return {
     progress: backup.progress.length,
     sandboxes: backup.sandboxes.length,
-    settings: backup.settings.length
+    settings: backup.settings.length,
+    packs: backup.packs?.length ?? 0,
+    drafts: backup.drafts?.length ?? 0
   };
 }

@@ -1,16 +1,19 @@
 /**
- * The learner's data in one IndexedDB database, `nodeplane`: lesson progress, saved sandboxes and
- * settings. Each write is its own transaction (one record is written whole or not at all); reads
+ * The learner's data in one IndexedDB database, `nodeplane`: lesson progress, saved sandboxes,
+ * settings, imported lesson packs and lesson drafts. Each write is its own transaction (one record is written whole or not at all); reads
  * validate every record and skip, after reporting once, any that do not parse.
  */
 import { openDB, type IDBPDatabase } from 'idb';
 import { reportCorrupt } from './corrupt';
+import { compareVersions } from '../packs/format';
 import { LATEST_VERSION, upgrade } from './migrations';
 import {
   RECORD_SCHEMA,
   recordProblem,
+  type DraftRecord,
   type JsonValue,
   type LessonStatus,
+  type PackRecord,
   type ProgressRecord,
   type SandboxRecord,
   type SettingRecord,
@@ -237,4 +240,111 @@ export async function setSetting(name: string, value: JsonValue): Promise<void> 
 
 export async function listSettings(): Promise<SettingRecord[]> {
   return listValid('settings');
+}
+
+// --- lesson packs ---
+
+/** A pack that is older than the one installed: refused, nothing changes. */
+export class PackVersionError extends Error {
+  constructor(
+    readonly id: string,
+    readonly installed: string,
+    readonly offered: string
+  ) {
+    super(
+      `pack "${id}" version ${offered} is older than the installed version ${installed}: remove the installed pack first to go back`
+    );
+    this.name = 'PackVersionError';
+  }
+}
+
+export interface PackInput {
+  manifest: PackRecord['manifest'];
+  files: Record<string, string>;
+}
+
+/**
+ * Save an accepted pack. A newer (or the same) version of an installed pack replaces it in one
+ * transaction; an older one is refused with PackVersionError. Progress is kept: it is keyed by
+ * `pack:<id>/<lesson name>`, not by version. Returns the record and the version it replaced.
+ */
+export async function savePack(
+  input: PackInput,
+  now = Date.now()
+): Promise<{ record: PackRecord; replaced?: string }> {
+  const tx = (await database()).transaction('packs', 'readwrite');
+  const previous: unknown = await tx.store.get(input.manifest.id);
+  const prev = recordProblem('packs', previous) === null ? (previous as PackRecord) : undefined;
+  const abort = async (e: Error) => {
+    tx.abort();
+    await tx.done.catch(() => undefined);
+    throw e;
+  };
+  if (prev && compareVersions(input.manifest.version, prev.manifest.version) < 0)
+    return abort(new PackVersionError(prev.id, prev.manifest.version, input.manifest.version));
+  const record: PackRecord = {
+    schema: RECORD_SCHEMA,
+    id: input.manifest.id,
+    manifest: input.manifest,
+    files: input.files,
+    importedAt: now,
+    firstImportedAt: prev?.firstImportedAt ?? now
+  };
+  const problem = recordProblem('packs', record);
+  if (problem) return abort(new TypeError(`refusing to save an invalid pack record: ${problem}`));
+  try {
+    await Promise.all([tx.store.put(record), tx.done]);
+  } catch (e) {
+    throw describeStorageError(e);
+  }
+  return { record, ...(prev ? { replaced: prev.manifest.version } : {}) };
+}
+
+/** Installed packs, by id. */
+export async function listPacks(): Promise<PackRecord[]> {
+  return (await listValid('packs')).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+export function getPack(id: string): Promise<PackRecord | undefined> {
+  return getValid('packs', id);
+}
+
+/** Remove a pack; the progress of its lessons stays (importing it again brings it back). */
+export async function removePack(id: string): Promise<void> {
+  await (await database()).delete('packs', id);
+}
+
+// --- lesson drafts (authoring view) ---
+
+export interface DraftInput {
+  /** Omit to save a new draft; pass an existing id to overwrite it. */
+  id?: string;
+  name: string;
+  files: Record<string, string>;
+}
+
+export async function saveDraft(input: DraftInput, now = Date.now()): Promise<DraftRecord> {
+  const id = input.id ?? crypto.randomUUID();
+  const previous = input.id ? await getValid('drafts', input.id) : undefined;
+  return put('drafts', {
+    schema: RECORD_SCHEMA,
+    id,
+    name: input.name,
+    files: input.files,
+    createdAt: previous?.createdAt ?? now,
+    updatedAt: now
+  });
+}
+
+export function getDraft(id: string): Promise<DraftRecord | undefined> {
+  return getValid('drafts', id);
+}
+
+/** Drafts, most recently saved first. */
+export async function listDrafts(): Promise<DraftRecord[]> {
+  return (await listValid('drafts')).sort((a, b) => b.updatedAt - a.updatedAt);
+}
+
+export async function removeDraft(id: string): Promise<void> {
+  await (await database()).delete('drafts', id);
 }

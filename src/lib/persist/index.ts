@@ -1,8 +1,19 @@
-/** The learner's stored data: lesson progress, saved sandboxes, settings, backup. */
+/** The learner's stored data: lesson progress, saved sandboxes, settings, lesson packs, drafts, backup. */
 export {
   DB_NAME,
   DB_VERSION,
   closeDatabase,
+  getDraft,
+  getPack,
+  listDrafts,
+  listPacks,
+  PackVersionError,
+  removeDraft,
+  removePack,
+  saveDraft,
+  savePack,
+  type DraftInput,
+  type PackInput,
   deleteSandbox,
   getProgress,
   getSandbox,
@@ -29,4 +40,12 @@ export {
   type ImportResult
 } from './backup';
 export { corruptRecords, onCorrupt, type CorruptRecord } from './corrupt';
-export type { JsonValue, LessonStatus, ProgressRecord, SandboxRecord, SettingRecord } from './records';
+export type {
+  DraftRecord,
+  JsonValue,
+  LessonStatus,
+  PackRecord,
+  ProgressRecord,
+  SandboxRecord,
+  SettingRecord
+} from './records';

@@ -52,10 +52,16 @@ const migrations: Record<number, Migration> = {
       if (typeof old === 'object' && old !== null) await settings.update({ ...old, schema: RECORD_SCHEMA });
       settings = await settings.continue();
     }
+  },
+  // v3: lesson packs imported by the learner and lesson drafts of the authoring view. Records of
+  // the older stores keep their shape (and their `schema`).
+  3: async (db) => {
+    db.createObjectStore('packs', { keyPath: 'id' });
+    db.createObjectStore('drafts', { keyPath: 'id' });
   }
 };
 
-export const LATEST_VERSION = 2;
+export const LATEST_VERSION = 3;
 
 export async function upgrade(
   db: UpgradeDB,

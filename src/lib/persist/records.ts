@@ -1,7 +1,10 @@
 /**
  * Record shapes stored in IndexedDB and their validators. Every record carries `schema`, the
- * database version that wrote it; a record that does not validate is reported and skipped.
+ * version of the record shapes (2 since database version 2; version 3 added the `packs` and
+ * `drafts` stores without changing any shape); a record that does not validate is reported and
+ * skipped.
  */
+import { SEMVER_RE } from '../packs/schema';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -42,12 +45,45 @@ export interface SettingRecord {
   value: JsonValue;
 }
 
-export type StoreName = 'progress' | 'sandboxes' | 'settings';
+/** An accepted lesson pack (validated and replayed before it was saved). */
+export interface PackRecord {
+  schema: typeof RECORD_SCHEMA;
+  /** The pack id from pack.yaml, the key. */
+  id: string;
+  manifest: {
+    id: string;
+    title: string | { en?: string; ru?: string };
+    author: string;
+    languages: ('en' | 'ru')[];
+    version: string;
+  };
+  /** Path inside the pack → text, `pack.yaml` included. */
+  files: Record<string, string>;
+  /** When this version was imported. */
+  importedAt: number;
+  /** When the pack was first imported (kept across versions). */
+  firstImportedAt: number;
+}
+
+/** A lesson being written in the authoring view: its files, not validated. */
+export interface DraftRecord {
+  schema: typeof RECORD_SCHEMA;
+  id: string;
+  name: string;
+  /** File name → text (lesson.yaml, lesson.en.md, ...; a pack draft keys them by folder). */
+  files: Record<string, string>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type StoreName = 'progress' | 'sandboxes' | 'settings' | 'packs' | 'drafts';
 
 export interface StoreRecords {
   progress: ProgressRecord;
   sandboxes: SandboxRecord;
   settings: SettingRecord;
+  packs: PackRecord;
+  drafts: DraftRecord;
 }
 
 /** Why a value is not a valid record, or null when it is. */
@@ -65,6 +101,35 @@ export function isJson(v: unknown, depth = 0): v is JsonValue {
   if (Array.isArray(v)) return v.every((x) => isJson(x, depth + 1));
   if (isObject(v)) return Object.values(v).every((x) => isJson(x, depth + 1));
   return false;
+}
+
+const isTextFiles = (v: unknown): v is Record<string, string> =>
+  isObject(v) && Object.values(v).every((x) => typeof x === 'string');
+const SLUG_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+function manifestProblem(m: unknown, id: unknown): string | false {
+  if (!isObject(m)) return 'manifest must be an object';
+  const title = m.title;
+  return (
+    first(
+      !(typeof m.id === 'string' && SLUG_RE.test(m.id)) && 'manifest.id must be a pack id',
+      m.id !== id && 'manifest.id must equal id',
+      !(
+        (typeof title === 'string' && title.length > 0) ||
+        (isObject(title) &&
+          Object.keys(title).length > 0 &&
+          Object.entries(title).every(([k, v]) => (k === 'en' || k === 'ru') && nonEmpty(v)))
+      ) && 'manifest.title must be a string or one per language',
+      !nonEmpty(m.author) && 'manifest.author must be a non-empty string',
+      !(
+        Array.isArray(m.languages) &&
+        m.languages.length > 0 &&
+        m.languages.every((l) => l === 'en' || l === 'ru')
+      ) && 'manifest.languages must list en and/or ru',
+      !(typeof m.version === 'string' && SEMVER_RE.test(m.version)) &&
+        'manifest.version must be a semantic version'
+    ) ?? false
+  );
 }
 
 function first(...problems: (string | false)[]): string | null {
@@ -94,7 +159,24 @@ const checks: { [S in StoreName]: Check } = {
       !isTime(r.updatedAt) && 'updatedAt must be a time'
     ),
   settings: (r) =>
-    first(!nonEmpty(r.name) && 'name must be a non-empty string', !isJson(r.value) && 'value must be JSON')
+    first(!nonEmpty(r.name) && 'name must be a non-empty string', !isJson(r.value) && 'value must be JSON'),
+  packs: (r) =>
+    first(
+      !(typeof r.id === 'string' && SLUG_RE.test(r.id)) && 'id must be a pack id',
+      manifestProblem(r.manifest, r.id),
+      !isTextFiles(r.files) && 'files must map paths to text',
+      isTextFiles(r.files) && typeof r.files['pack.yaml'] !== 'string' && 'files must hold pack.yaml',
+      !isTime(r.importedAt) && 'importedAt must be a time',
+      !isTime(r.firstImportedAt) && 'firstImportedAt must be a time'
+    ),
+  drafts: (r) =>
+    first(
+      !nonEmpty(r.id) && 'id must be a non-empty string',
+      typeof r.name !== 'string' && 'name must be a string',
+      !isTextFiles(r.files) && 'files must map file names to text',
+      !isTime(r.createdAt) && 'createdAt must be a time',
+      !isTime(r.updatedAt) && 'updatedAt must be a time'
+    )
 };
 
 /** Null when `value` is a valid current record for `store`, else the first problem found. */
