@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { loadLesson } from '$lib/lessons/loader';
 import { simRuntime } from '$lib/lessons/runtime';
 import { replaySolution, startingStateFailures } from '$lib/lessons/session';
+import { replayLesson } from '$lib/packs/replay';
+import { validatePack } from '$lib/packs/validate';
+import { defaultManifest, packFiles } from './draft';
 import { LESSON_FILES, slugOf, templateLesson, TEMPLATE_DIR } from './files';
 
 // The "New lesson" template must be a lesson the app accepts as is: the same loader and the same
@@ -34,5 +37,17 @@ describe('the new-lesson template', () => {
     // The pod is applied at 2s; the scheduler binds it and the kubelet starts nginx a few seconds later.
     expect(r.completedAt).toBeGreaterThan(2_000);
     expect(r.completedAt).toBeLessThan(30_000);
+  });
+
+  it('passes the replay a pack gets before it is accepted, as it is ("Add to my packs")', () => {
+    const m = { ...defaultManifest(t.dir), title: 'Template', author: 'Nodeplane' };
+    const { pack, issues } = validatePack(packFiles(t, m));
+    expect(issues).toEqual([]);
+    const r = replayLesson(pack!.lessons[0]);
+    expect(r.problems).toEqual([]);
+    expect(r.ok).toBe(true);
+    expect(r.tasks).toHaveLength(1);
+    expect(r.tasks[0]).toMatchObject({ id: 'run-hello', passesAtStart: false });
+    expect(r.tasks[0].solutionPassedAt).toBeGreaterThan(2_000);
   });
 });
