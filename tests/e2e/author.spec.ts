@@ -167,3 +167,74 @@ test('keyboard: the file tabs are a tablist, Escape leaves the editor; no seriou
     page.getByTestId('author-preview').getByRole('heading', { level: 1, name: 'Мой первый урок' })
   ).toBeVisible();
 });
+
+test('the editor validates lesson.yaml with the lesson schema and completes the front matter', async ({
+  page
+}) => {
+  await open(page);
+  const monaco = page.getByTestId('author-monaco');
+  const squiggles = monaco.locator('.squiggly-error, .squiggly-warning');
+  // The template is clean in every tab (lesson.yaml is not checked as a Kubernetes object).
+  for (const tab of ['lesson.yaml', 'scenario.yaml', 'lesson.en.md']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await page.waitForTimeout(1500);
+    await expect(squiggles).toHaveCount(0);
+  }
+  // An unknown field under spec: monaco-yaml flags it from the lesson schema.
+  await page.getByRole('tab', { name: 'lesson.yaml' }).click();
+  await editLineEnd(page, 7, 0, '\ncolour: red');
+  await expect(squiggles.first()).toBeAttached({ timeout: 30_000 });
+  await expect(page.getByTestId('author-problem').first()).toHaveText(
+    '90-my-first-lesson/lesson.yaml:8: spec.colour: unknown field'
+  );
+
+  // lesson.en.md: at the start of a front-matter line, completion offers the text schema's fields.
+  await page.getByRole('tab', { name: 'lesson.en.md' }).click();
+  await editLineEnd(page, 1, 0, '\n');
+  await page.keyboard.press('Control+Space');
+  const suggest = page.locator('.suggest-widget');
+  await expect(suggest).toBeVisible();
+  await expect(suggest.getByRole('option', { name: /^learned/ })).toBeVisible();
+});
+
+test('keyboard only: from the file name through the checks, and "Add to my packs" installs the pack', async ({
+  page
+}) => {
+  await open(page);
+  await page.getByLabel('File name').focus();
+  await page.keyboard.insertText('pod.yaml');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('tab', { name: 'pod.yaml' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByLabel('File name').focus();
+  await page.keyboard.insertText('../x.yaml');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('p[role="alert"]')).toHaveText(
+    'name "../x.yaml": letters, digits, dots, dashes and underscores only, no folders (at most 64)'
+  );
+  // Tab on from the extra-file controls reaches the checks.
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    if (
+      await page
+        .getByRole('button', { name: 'Check the start state' })
+        .evaluate((b) => b === document.activeElement)
+    )
+      break;
+  }
+  await expect(page.getByRole('button', { name: 'Check the start state' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Run the reference solution' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('author-results')).toContainText(/passes every task by t=\d+s/, {
+    timeout: 60_000
+  });
+
+  await page.getByLabel('Title').fill('Class 7B');
+  await page.getByLabel('Author').fill('A. Teacher');
+  await page.getByLabel('Pack id').fill('class-7b');
+  await page.getByRole('button', { name: 'Add to my packs' }).click();
+  await expect(page.getByTestId('author-export-status')).toHaveText(
+    'Added pack class-7b 1.0.0 to your packs on the roadmap.',
+    { timeout: 60_000 }
+  );
+});

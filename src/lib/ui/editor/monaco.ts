@@ -5,6 +5,7 @@
 import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/register.all';
 import 'monaco-editor/languages/definitions/yaml/register';
+import 'monaco-editor/languages/definitions/markdown/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import YamlWorker from '$lib/workers/yaml.worker?worker';
 import { configureMonacoYaml, type SchemasSettings } from 'monaco-yaml';
