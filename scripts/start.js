@@ -33,7 +33,8 @@ const types = {
   '.png': 'image/png',
   '.ttf': 'font/ttf',
   '.yaml': 'text/yaml; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8'
+  '.md': 'text/markdown; charset=utf-8',
+  '.zip': 'application/zip'
 };
 async function file(p) {
   try {

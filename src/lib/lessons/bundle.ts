@@ -4,25 +4,17 @@
  * are prerendered) so the roadmap and lesson pages need no YAML parsing. (The validators are
  * precompiled and would run in the browser too: imported packs are validated there.)
  */
-import { LANGUAGES, type Language, type Lesson, type LessonError } from './format';
+import type { Lesson, LessonError } from './format';
 import { loadLessons } from './loader';
+import { summarize, type LessonSummary } from './summary';
+
+export { summarize, type LessonSummary };
 
 const files = import.meta.glob('/lessons/**/*', {
   query: '?raw',
   import: 'default',
   eager: true
 }) as Record<string, string>;
-
-/** What the roadmap shows of a lesson: no scenario, no checks, no body. */
-export interface LessonSummary {
-  slug: string;
-  order: number;
-  title: Record<Language, string>;
-  summary: Record<Language, string>;
-  minutes: number;
-  /** Task ids, in lesson order (progress counts them). */
-  tasks: string[];
-}
 
 let cache: { lessons: Lesson[]; errors: LessonError[] } | undefined;
 
@@ -39,19 +31,6 @@ export function bundledLessons(source: Record<string, string> = files): {
 /** Vite's keys are root-relative (`/lessons/06-x/lesson.yaml`); the loader names files like the CLI. */
 function relative(source: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(source).map(([k, v]) => [k.replace(/^\//, ''), v]));
-}
-
-export function summarize(lesson: Lesson): LessonSummary {
-  const pick = (f: (l: Language) => string) =>
-    Object.fromEntries(LANGUAGES.map((l) => [l, f(l)])) as Record<Language, string>;
-  return {
-    slug: lesson.slug,
-    order: lesson.order,
-    title: pick((l) => lesson.text[l].title),
-    summary: pick((l) => lesson.text[l].summary),
-    minutes: lesson.text.en.minutes,
-    tasks: lesson.spec.spec.tasks.map((t) => t.id)
-  };
 }
 
 export function lessonSummaries(): LessonSummary[] {

@@ -10,7 +10,7 @@ import type { PackManifest } from './format';
 import type { LessonReplay } from './replay';
 import { replayInWorker } from './replay-client';
 import { validatePack } from './validate';
-import { readPackZip } from './zip';
+import { archiveTooLarge, readPackZip } from './zip';
 
 export type ImportProgress =
   | { stage: 'reading' }
@@ -61,6 +61,16 @@ export function replayIssues(r: LessonReplay, files: Record<string, string>): Le
   return out;
 }
 
+/** Let the page paint the progress before the next synchronous stage. */
+const paint = () => new Promise<void>((r) => setTimeout(r, 0));
+
+/** Import a pack from a file the learner chose or dropped; too large a file is not even read. */
+export async function importPackFile(file: File, options: ImportOptions = {}): Promise<ImportOutcome> {
+  const tooLarge = archiveTooLarge(file.size, file.name);
+  if (tooLarge) return { ok: false, issues: [tooLarge], replays: [] };
+  return importPack(new Uint8Array(await file.arrayBuffer()), file.name, options);
+}
+
 export async function importPack(
   bytes: Uint8Array,
   fileName: string,
@@ -70,9 +80,11 @@ export async function importPack(
   const replay = options.replay ?? replayInWorker;
   const save = options.save ?? savePack;
   progress({ stage: 'reading' });
+  await paint();
   const zip = readPackZip(bytes, fileName);
   if (!zip.files) return { ok: false, issues: zip.issues, replays: [] };
   progress({ stage: 'validating' });
+  await paint();
   const { pack, issues } = validatePack(zip.files);
   if (!pack) return { ok: false, issues, replays: [] };
   const replays: LessonReplay[] = [];

@@ -25,6 +25,12 @@ const JUNK_RE = /(^|\/)(__MACOSX\/.*|\.DS_Store|Thumbs\.db|desktop\.ini)$/;
 
 const MiB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
 
+/** The issue of an archive larger than a pack may be, before reading it. */
+export function archiveTooLarge(bytes: number, file: string): LessonIssue | undefined {
+  if (bytes <= ZIP_LIMITS.archiveBytes) return undefined;
+  return { file, message: `the archive is ${MiB(bytes)}; a pack is at most ${MiB(ZIP_LIMITS.archiveBytes)}` };
+}
+
 /** Why `name` is not a path a pack may contain, or undefined when it is fine. */
 export function pathProblem(name: string): string | undefined {
   if (name.includes('\\')) return 'a path with a backslash is not allowed';
@@ -53,8 +59,8 @@ export function readPackZip(
     issues.push({ file: at, message });
     return { issues };
   };
-  if (bytes.length > ZIP_LIMITS.archiveBytes)
-    return refuse(`the archive is ${MiB(bytes.length)}; a pack is at most ${MiB(ZIP_LIMITS.archiveBytes)}`);
+  const tooLarge = archiveTooLarge(bytes.length, file);
+  if (tooLarge) return { issues: [tooLarge] };
 
   const entries: { name: string }[] = [];
   let total = 0;
