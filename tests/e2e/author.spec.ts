@@ -97,7 +97,9 @@ test('copy a built-in lesson, save it, reload and reopen the draft', async ({ pa
   await expect(page.getByTestId('author-status')).toHaveText(/^Opened ".+ \(06-heartbeats\)"\.$/);
 });
 
-test('export as pack downloads a zip with pack.yaml and the lesson folder', async ({ page }) => {
+test('export as pack downloads a zip with pack.yaml and the lesson folder, which imports on the roadmap', async ({
+  page
+}) => {
   await open(page);
   await page.getByLabel('Title').fill('Class 7B');
   await page.getByLabel('Author').fill('A. Teacher');
@@ -120,6 +122,22 @@ test('export as pack downloads a zip with pack.yaml and the lesson folder', asyn
     'id: class-7b\ntitle: Class 7B\nauthor: A. Teacher\nlanguages:\n  - en\n  - ru\nversion: 1.2.0\n'
   );
   expect(strFromU8(zip['90-my-first-lesson/lesson.yaml'])).toBe(template);
+
+  // The exported pack imports on the roadmap: replayed, installed under its title.
+  await page.goto('/');
+  await expect(page.getByTestId('packs')).toBeVisible();
+  await page.getByTestId('pack-file').setInputFiles({
+    name: 'class-7b-1.2.0.zip',
+    mimeType: 'application/zip',
+    buffer: readFileSync(await file.path())
+  });
+  await expect(page.getByTestId('pack-accepted')).toHaveText('“Class 7B” 1.2.0 is installed: 1 lesson.', {
+    timeout: 60_000
+  });
+  await expect(page.getByRole('link', { name: /My first lesson/ })).toBeVisible();
+
+  await page.goto('/author');
+  await expect(page.getByTestId('author-preview').locator('[data-lesson]')).toBeVisible({ timeout: 30_000 });
 
   // A bad version is refused with the field named, and nothing is downloaded.
   await page.getByLabel('Version (semver)').fill('one');
