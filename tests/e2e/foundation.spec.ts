@@ -49,6 +49,7 @@ test.describe('languages', () => {
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
       'Roadmap',
       'Sandbox',
+      'Write a lesson',
       'Settings'
     ]);
 
@@ -58,6 +59,7 @@ test.describe('languages', () => {
     await expect(page.getByRole('navigation', { name: 'Основная навигация' }).getByRole('link')).toHaveText([
       'Дорожная карта',
       'Песочница',
+      'Написать урок',
       'Настройки'
     ]);
     await expect(page.getByRole('link', { name: 'Перейти к основному содержимому' })).toBeAttached();

@@ -4,6 +4,7 @@ import type { EntryGenerator, RequestHandler } from './$types';
 
 // A built-in lesson's files as written (not parsed), for "Copy a built-in lesson" in the
 // authoring view: prerendered to one static file per lesson, fetched only when one is copied.
+// Not under /author/: a folder beside author.html would make static hosts look for its index.
 export const prerender = true;
 
 const raw = import.meta.glob('/lessons/*/*', { query: '?raw', import: 'default', eager: true }) as Record<
