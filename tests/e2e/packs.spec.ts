@@ -75,7 +75,7 @@ test('a valid pack is replayed, installed under its title, and its lesson plays;
   await expect(page).toHaveURL(/\/pack\?pack=night-shift&lesson=cordon$/);
   await expect(page.locator('.player[data-ready="true"]')).toBeAttached({ timeout: 30_000 });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Cordon a node');
-  await expect(page.getByTestId('pack-origin')).toHaveText('From the pack “Night shift” 1.0.0');
+  await expect(page.getByTestId('lesson-origin')).toHaveText('· From the pack “Night shift” 1.0.0');
   // Complete the prediction task: cordoned nodes get no new pods.
   const q = page.locator('[data-question="new-pods"]');
   await q.getByLabel('No').check();
