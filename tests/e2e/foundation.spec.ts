@@ -49,6 +49,8 @@ test.describe('languages', () => {
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
       'Roadmap',
       'Sandbox',
+      'Class',
+      'Write a lesson',
       'Settings'
     ]);
 
@@ -58,6 +60,8 @@ test.describe('languages', () => {
     await expect(page.getByRole('navigation', { name: 'Основная навигация' }).getByRole('link')).toHaveText([
       'Дорожная карта',
       'Песочница',
+      'Группа',
+      'Написать урок',
       'Настройки'
     ]);
     await expect(page.getByRole('link', { name: 'Перейти к основному содержимому' })).toBeAttached();

@@ -5,10 +5,12 @@
 import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/register.all';
 import 'monaco-editor/languages/definitions/yaml/register';
+import 'monaco-editor/languages/definitions/markdown/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import YamlWorker from '$lib/workers/yaml.worker?worker';
 import { configureMonacoYaml, type SchemasSettings } from 'monaco-yaml';
 import { editorSchemas } from '$lib/sim/observe/schemas';
+import { lessonSchemaSettings } from '$lib/ui/author/schemas';
 
 globalThis.MonacoEnvironment = {
   getWorker: (_id: string, label: string) => (label === 'yaml' ? new YamlWorker() : new EditorWorker())
@@ -47,13 +49,17 @@ const original = monaco.editor.createWebWorker;
 };
 
 // One schema for any manifest: it picks the kind's schema from `kind:`, so an editor model
-// validates whatever kind it holds, with the same unknown-field rules as kubectl apply here.
+// validates whatever kind it holds, with the same unknown-field rules as kubectl apply here. The
+// authoring view's lesson.yaml files (file:///lessons/<dir>/lesson.yaml) get the lesson schema.
 configureMonacoYaml(monaco, {
   enableSchemaRequest: false,
   validate: true,
   hover: true,
   completion: true,
-  schemas: editorSchemas(['**/*.yaml']) as SchemasSettings[]
+  schemas: [
+    ...editorSchemas(['**/*.yaml', '!lessons/*/lesson.yaml']),
+    lessonSchemaSettings()
+  ] as SchemasSettings[]
 });
 
 export { monaco };
