@@ -118,8 +118,8 @@ test('the host page on another origin gets ready, lesson-started and task-comple
   await input.fill('kubectl apply -f hello.yaml');
   await input.press('Enter');
   await expect(frame.getByRole('log', { name: 'Вывод консоли' })).toContainText('pod/hello created');
-  // The fault panel's button (its accessible name is the English action name in every language).
-  const start = frame.getByRole('button', { name: 'Start scheduler' });
+  // The fault panel's button, named in the frame's language.
+  const start = frame.getByRole('button', { name: 'Запустить планировщик' });
   await expect(start).toHaveText('Запустить планировщик');
   await start.click();
   await expect.poll(() => ofType(page, 'task-completed'), { timeout: 45_000 }).toHaveLength(1);

@@ -16,7 +16,12 @@ describe('text exposition format 0.0.4', () => {
           { labels: { b: 'a', a: 'a' }, value: 1e6 }
         ]
       },
-      { name: 'aa_gauge', help: 'Back\\slash\nnew line.', type: 'gauge', samples: [{ labels: {}, value: 0.5 }] },
+      {
+        name: 'aa_gauge',
+        help: 'Back\\slash\nnew line.',
+        type: 'gauge',
+        samples: [{ labels: {}, value: 0.5 }]
+      },
       { name: 'empty_total', help: 'No samples: left out.', type: 'counter', samples: [] }
     ]);
     expect(text).toBe(
