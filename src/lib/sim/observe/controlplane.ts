@@ -34,7 +34,10 @@ export interface SizingAction {
   values: Record<string, string | number>;
   /** English accessible name. */
   label: string;
+  /** The command that does the same on a real cluster ('' when it is only a note). */
   command: string;
+  /** What the command leaves to the operator, as an i18n key: shown as a shell comment. */
+  note?: { key: string; values: Record<string, string | number> };
 }
 
 export interface CpModel {
@@ -119,7 +122,8 @@ function sizingActions(cluster: Cluster, cores: number): SizingAction[] {
       key,
       values: { cores: to },
       label: `${word} control plane to ${to} cores`,
-      command: `# each control-plane machine in turn: stop it, resize the VM to ${to} vCPUs, start it`
+      command: '',
+      note: { key: 'ops.cp.notes.resize', values: { cores: to } }
     });
   if (i > 0) resize(CORE_SIZES[i - 1], 'ops.cp.actions.sizeDown', 'Size down');
   if (i >= 0 && i < CORE_SIZES.length - 1) resize(CORE_SIZES[i + 1], 'ops.cp.actions.sizeUp', 'Size up');
@@ -141,7 +145,8 @@ function sizingActions(cluster: Cluster, cores: number): SizingAction[] {
       key: 'ops.cp.actions.remove',
       values: { name: last },
       label: `Remove API server ${last}`,
-      command: `sudo kubeadm reset  # on ${host}, then take it out of the load balancer`
+      command: 'sudo kubeadm reset',
+      note: { key: 'ops.cp.notes.reset', values: { host } }
     });
   }
   return out;

@@ -4,7 +4,7 @@ import { SessionHost } from '$lib/sim/session/host';
 import type { FrameMessage, SessionMessage } from '$lib/sim/session/protocol';
 import type { NodeView } from '$lib/sim/observe';
 import { setLocale, t } from '$lib/i18n/index.svelte';
-import { clusterFaults, controlPlaneFaults, nodeFaults } from './faults';
+import { clusterFaults, controlPlaneFaults, nodeFaults, sameAs } from './faults';
 
 const THREE_NODES = readFileSync(new URL('../../../../scenarios/three-nodes.yaml', import.meta.url), 'utf8');
 
@@ -33,11 +33,11 @@ describe('the kube-proxy mode in the fault menu', () => {
       ['ipvs', 'Restart kube-proxy in ipvs mode on worker-1'],
       ['nftables', 'Restart kube-proxy in nftables mode on worker-1']
     ]);
-    expect(proxy[1].command).toBe(
+    expect(sameAs(proxy[1])).toBe(
       'kubectl edit configmap kube-proxy -n kube-system  # mode: nftables; ssh worker-1 sudo systemctl restart kube-proxy'
     );
     const all = clusterFaults(view());
-    expect(all[0].command).toBe(
+    expect(sameAs(all[0])).toBe(
       'kubectl edit configmap kube-proxy -n kube-system  # mode: ipvs; ssh <node> sudo systemctl restart kube-proxy'
     );
     expect(all.map((f) => [f.target, f.mode])).toEqual([
@@ -92,6 +92,11 @@ describe("fault buttons name themselves in the learner's language", () => {
       controllerManager: { present: false, running: false }
     } as unknown as Parameters<typeof controlPlaneFaults>[0]);
     expect(cp.map(name)).toEqual(['Остановить член etcd etcd-1', 'Запустить планировщик']);
+    // The "Same as:" notes are the learner's language too; the commands stay as typed.
+    expect(sameAs(cp[0])).toBe('sudo mv /etc/kubernetes/manifests/etcd.yaml /root/  # на хосте etcd-1');
+    expect(sameAs(clusterFaults(view())[0])).toBe(
+      'kubectl edit configmap kube-proxy -n kube-system  # mode: ipvs; затем ssh <node> sudo systemctl restart kube-proxy'
+    );
     await setLocale('en');
   });
 });
@@ -104,7 +109,7 @@ describe('control-plane faults', () => {
     controllerManager: { present: true, running: true }
   };
   it('a kubeadm control plane offers its static pods to stop, each with the manifest move', () => {
-    expect(controlPlaneFaults(cp).map((f) => [f.action, f.command])).toEqual([
+    expect(controlPlaneFaults(cp).map((f) => [f.action, sameAs(f)])).toEqual([
       ['StopEtcdMember', "sudo mv /etc/kubernetes/manifests/etcd.yaml /root/  # on etcd-0's host"],
       ['StopScheduler', 'sudo mv /etc/kubernetes/manifests/kube-scheduler.yaml /root/'],
       ['StopControllerManager', 'sudo mv /etc/kubernetes/manifests/kube-controller-manager.yaml /root/']

@@ -3,6 +3,7 @@
  * real kubeadm cluster (shown next to the button, so the panel teaches the console too).
  */
 import type { NodeView, ControlPlaneView } from '$lib/sim/observe';
+import { t } from '$lib/i18n/index.svelte';
 
 export interface FaultButton {
   action: string;
@@ -14,7 +15,10 @@ export interface FaultButton {
   name: { key: string; args: Record<string, string> };
   /** i18n key of the visible label. */
   key: string;
+  /** The command that does the same on a real cluster, without its note. */
   command: string;
+  /** A note shown after the command as a shell comment (`# …`), in the learner's language. */
+  note?: { key: string; args: Record<string, string> };
   danger?: boolean;
   /** SetProxyMode: the kube-proxy mode to switch to. */
   mode?: string;
@@ -38,7 +42,8 @@ function proxyModeFaults(node: NodeView): FaultButton[] {
     mode: m,
     key: PROXY_KEY[m],
     name: { key: 'lab.faultName.proxyNode', args: { mode: m, node: node.name } },
-    command: `${CONFIG_EDIT}  # mode: ${m === 'iptables' ? '""' : m}; ssh ${node.name} sudo systemctl restart kube-proxy`
+    command: CONFIG_EDIT,
+    note: { key: 'lab.faultNote.proxyMode', args: { mode: m === 'iptables' ? '""' : m, node: node.name } }
   }));
 }
 
@@ -57,7 +62,8 @@ export function clusterFaults(nodes: readonly NodeView[]): FaultButton[] {
     mode: m,
     key: PROXY_KEY[m],
     name: { key: 'lab.faultName.proxyAll', args: { mode: m } },
-    command: `${CONFIG_EDIT}  # mode: ${m === 'iptables' ? '""' : m}; ssh <node> sudo systemctl restart kube-proxy`
+    command: CONFIG_EDIT,
+    note: { key: 'lab.faultNote.proxyMode', args: { mode: m === 'iptables' ? '""' : m, node: '<node>' } }
   }));
 }
 
@@ -112,14 +118,16 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
             target: m.name,
             key: 'lab.fault.stopEtcd',
             name: { key: 'lab.faultName.named', args: { name: m.name } },
-            command: `sudo mv ${MANIFESTS}/etcd.yaml /root/  # on ${m.name}'s host`
+            command: `sudo mv ${MANIFESTS}/etcd.yaml /root/`,
+            note: { key: 'lab.faultNote.onHost', args: { member: m.name } }
           }
         : {
             action: 'StartEtcdMember',
             target: m.name,
             key: 'lab.fault.startEtcd',
             name: { key: 'lab.faultName.named', args: { name: m.name } },
-            command: `sudo mv /root/etcd.yaml ${MANIFESTS}/  # on ${m.name}'s host`
+            command: `sudo mv /root/etcd.yaml ${MANIFESTS}/`,
+            note: { key: 'lab.faultNote.onHost', args: { member: m.name } }
           }
     );
   }
@@ -167,4 +175,9 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
     'ControllerManager'
   );
   return out;
+}
+
+/** A fault's "Same as:" line: the command, then its note as a shell comment in the learner's language. */
+export function sameAs(f: Pick<FaultButton, 'command' | 'note'>): string {
+  return f.note ? `${f.command}  # ${t(f.note.key, f.note.args)}` : f.command;
 }
