@@ -51,6 +51,8 @@ import {
 import { scenarioComponent } from './scenario/component';
 import { staticPodsComponent } from './etcd/staticpods';
 import { prometheusComponent } from './monitoring/prometheus';
+import { kubeAggregatorComponent } from './api/aggregator';
+import { metricsServerComponent } from './metrics-server/metrics-server';
 
 function componentTable(): ComponentDef[] {
   return [
@@ -66,6 +68,8 @@ function componentTable(): ComponentDef[] {
     apiServerLoadComponent,
     staticPodsComponent,
     prometheusComponent,
+    kubeAggregatorComponent,
+    metricsServerComponent,
     scenarioComponent
   ];
 }

@@ -31,6 +31,7 @@ import {
   type WatchEventType
 } from './types';
 import { objectLogKey, type RequestLog, type RequestRecord } from './requestlog';
+import type { AggregatedServer } from './aggregator';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -105,7 +106,8 @@ const STATUS_KINDS = new Set([
   'ReplicaSet',
   'DaemonSet',
   'Service',
-  'PodDisruptionBudget'
+  'PodDisruptionBudget',
+  'APIService'
 ]);
 
 const MUTATING_VERB = /^(create|update|patch|delete|deletecollection) /;
@@ -125,6 +127,11 @@ export class ApiServer {
   reachable: (ctx: RequestContext) => void = () => {};
   /** The request log, while a view draws the traffic (observation only; see requestlog.ts). */
   requestLog: RequestLog | undefined;
+  /**
+   * Aggregated API servers by the Service they sit behind ("kube-system/metrics-server"): the
+   * process each one is, registered by its component; kube-aggregator proxies to it (aggregator.ts).
+   */
+  readonly aggregatedServers = new Map<string, AggregatedServer>();
   private watchOwner: RequestContext | undefined;
 
   private rv = 0;

@@ -143,10 +143,44 @@ export const RESOURCES: ResourceInfo[] = [
     namespaced: false,
     group: 'scheduling.k8s.io',
     version: 'v1'
+  },
+  {
+    kind: 'APIService',
+    plural: 'apiservices',
+    singular: 'apiservice',
+    shortNames: [],
+    namespaced: false,
+    group: 'apiregistration.k8s.io',
+    version: 'v1'
   }
 ];
 
-const byKind = new Map(RESOURCES.map((r) => [r.kind, r]));
+/**
+ * Resources an aggregated API server serves behind kube-apiserver (kube-aggregator proxies them):
+ * discovery lists them only while their APIService is Available (api/aggregator.ts). Not stored.
+ */
+export const AGGREGATED_RESOURCES: ResourceInfo[] = [
+  {
+    kind: 'NodeMetrics',
+    plural: 'nodes',
+    singular: '',
+    shortNames: [],
+    namespaced: false,
+    group: 'metrics.k8s.io',
+    version: 'v1beta1'
+  },
+  {
+    kind: 'PodMetrics',
+    plural: 'pods',
+    singular: '',
+    shortNames: [],
+    namespaced: true,
+    group: 'metrics.k8s.io',
+    version: 'v1beta1'
+  }
+];
+
+const byKind = new Map([...RESOURCES, ...AGGREGATED_RESOURCES].map((r) => [r.kind, r]));
 
 export function resourceForKind(kind: string): ResourceInfo {
   const r = byKind.get(kind);
@@ -154,8 +188,9 @@ export function resourceForKind(kind: string): ResourceInfo {
   return r;
 }
 
+/** A kind the API server stores (aggregated kinds are served by their own server). */
 export function isKnownKind(kind: string): boolean {
-  return byKind.has(kind);
+  return byKind.has(kind) && !AGGREGATED_RESOURCES.some((r) => r.kind === kind);
 }
 
 /** Find a resource by any name kubectl accepts: kind, plural, singular or short name (case-insensitive). */

@@ -47,7 +47,7 @@ function bytesOf(q: string | undefined): number {
 }
 
 /** Working set of a running container, in bytes (whole pages). */
-function containerMemory(k: Kubelet, c: RuntimeContainer): number {
+export function containerMemory(k: Kubelet, c: RuntimeContainer): number {
   if (c.state !== 'CONTAINER_RUNNING') return 0;
   return Math.floor(usageAt(c.memory, k.now - (c.startedAt ?? k.now)) / PAGE) * PAGE;
 }

@@ -34,6 +34,18 @@ export interface RuntimeState {
   images: RuntimeImage[];
   sandboxes: CriSandbox[];
   containers: RuntimeContainer[];
+  /**
+   * CPU time (core-nanoseconds) of the containers the runtime no longer holds, so the node's
+   * cumulative CPU counter (/metrics/resource) never goes down when one is removed.
+   */
+  cpuRetiredNs?: number;
+}
+
+/** CPU time a container has used so far, in core-nanoseconds (cAdvisor's usageCoreNanoSeconds). */
+export function containerCpuNs(c: RuntimeContainer, now: number): number {
+  if (c.startedAt === undefined) return 0;
+  const end = c.state === 'CONTAINER_RUNNING' ? now : (c.finishedAt ?? now);
+  return c.cpuMilli * Math.max(0, end - c.startedAt) * 1000;
 }
 
 /** Plausible runtime releases for the modelled Kubernetes minor; CRI-O versions follow Kubernetes minors. */
@@ -168,8 +180,15 @@ export class ContainerRuntime {
   }
 
   removePod(uid: string): void {
+    this.retire(this.state.containers.filter((c) => c.podUid === uid));
     this.state.containers = this.state.containers.filter((c) => c.podUid !== uid);
     this.state.sandboxes = this.state.sandboxes.filter((s) => s.podUid !== uid);
+  }
+
+  private retire(gone: RuntimeContainer[]): void {
+    let ns = 0;
+    for (const c of gone) ns += containerCpuNs(c, this.engine.now);
+    if (ns) this.state.cpuRetiredNs = (this.state.cpuRetiredNs ?? 0) + ns;
   }
 
   // ---- containers --------------------------------------------------------------------------
@@ -217,6 +236,7 @@ export class ContainerRuntime {
       (x) => x.podUid === c.podUid && x.name === c.name && x.state === 'CONTAINER_EXITED'
     );
     const drop = new Set(old.slice(0, -1).map((x) => x.id));
+    this.retire(old.slice(0, -1));
     this.state.containers = this.state.containers.filter((x) => !drop.has(x.id));
     this.state.containers.push(c);
     this.log({

@@ -18,6 +18,7 @@ import { clusterAutoscalerStep } from '../controllers/cluster-autoscaler';
 import { apiserverLoadStep, leaderElectionStep } from '../controlplane';
 import { staticPodsStep } from '../etcd/staticpods';
 import { prometheusStep } from '../monitoring/prometheus';
+import { metricsServerObjectSet, metricsServerStep } from './addons/metrics-server';
 
 /**
  * The scenario-level setup steps, in the order they run after the kubelets are added: the
@@ -31,7 +32,8 @@ export function bootstrapSteps(): { name: string; step: BootstrapStep }[] {
     { name: 'leader-election', step: leaderElectionStep },
     { name: 'apiserver-load', step: apiserverLoadStep },
     { name: 'static-pods', step: staticPodsStep },
-    { name: 'prometheus', step: prometheusStep }
+    { name: 'prometheus', step: prometheusStep },
+    { name: 'metrics-server', step: metricsServerStep }
   ];
 }
 
@@ -41,7 +43,7 @@ export function bootstrapSteps(): { name: string; step: BootstrapStep }[] {
  * once the example scenarios' pinned event logs and the autoscaler's scale-down cases move with them.
  */
 export function bootstrapObjectSets(): { name: string; objects: BootstrapObjects }[] {
-  return [];
+  return [{ name: 'metrics-server', objects: metricsServerObjectSet }];
 }
 
 export interface CreateClusterOptions {

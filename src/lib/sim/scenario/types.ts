@@ -69,6 +69,8 @@ export interface ScenarioSpec {
   faults?: FaultSpec[];
   /** Cluster Autoscaler flags (controllers/cluster-autoscaler). */
   clusterAutoscaler?: Record<string, string | number>;
+  /** Addons installed with the cluster (scenario/addons). */
+  addons?: { metricsServer?: boolean };
 }
 
 export interface ScheduledFault {

@@ -224,7 +224,15 @@ export const scenarioSchema: JsonSchema = {
           )
         }),
         faults: arr(fault),
-        clusterAutoscaler: clusterAutoscalerFlags
+        clusterAutoscaler: clusterAutoscalerFlags,
+        addons: obj(
+          {
+            metricsServer: bool(
+              'Deploy metrics-server v0.8.0 in kube-system (components.yaml) and register metrics.k8s.io, so kubectl top works. Default false.'
+            )
+          },
+          { description: 'Cluster addons installed with the cluster.' }
+        )
       })
     },
     { required: ['apiVersion', 'kind', 'metadata', 'spec'] }
