@@ -419,8 +419,14 @@ describe('cluster errors and informational verbs', () => {
       "Kubernetes control plane is running at https://10.0.0.10:6443\n\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n"
     );
     const ar = run('kubectl api-resources').stdout.split('\n');
-    expect(ar[0]).toBe('NAME                   SHORTNAMES   APIVERSION               NAMESPACED   KIND');
-    expect(ar).toContain('pods                   po           v1                       true         Pod');
+    // apiservices (apiregistration.k8s.io/v1) is always served, so APIVERSION is that wide.
+    expect(ar[0]).toBe('NAME                   SHORTNAMES   APIVERSION                  NAMESPACED   KIND');
+    expect(ar).toContain('pods                   po           v1                          true         Pod');
+    expect(ar).toContain(
+      'apiservices                         apiregistration.k8s.io/v1   false        APIService'
+    );
+    // Without metrics-server nothing serves metrics.k8s.io.
+    expect(ar.some((l) => l.includes('metrics.k8s.io'))).toBe(false);
     expect(run('kubectl auth can-i delete nodes').stdout).toBe('yes\n');
     expect(
       run('kubectl explain pod.spec.nodeName').stdout.startsWith(

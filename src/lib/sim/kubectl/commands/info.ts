@@ -1,5 +1,6 @@
 /** `version`, `cluster-info`, `api-resources`, `auth can-i`, `kubectl events`. */
-import { RESOURCES, apiVersionOf } from '../../api/resources';
+import { apiVersionOf } from '../../api/resources';
+import { discovery } from '../../api/aggregator';
 import type { KubeObject } from '../../api/types';
 import { parseFlags, str, bool } from '../args';
 import type { ConsoleResult } from '../console';
@@ -7,6 +8,7 @@ import {
   apiList,
   apiTryGet,
   CommandError,
+  KUBECTL,
   lastSeen,
   nowEpoch,
   resolveResource,
@@ -49,12 +51,24 @@ export function clusterInfo(ctx: KubectlContext): ConsoleResult {
   return { stdout: out, stderr: '', exitCode: 0 };
 }
 
-export function apiResources(_ctx: KubectlContext, argv: string[]): ConsoleResult {
+/**
+ * `kubectl api-resources` (pkg/cmd/apiresources): what discovery lists, so metrics.k8s.io appears
+ * only while its APIService is Available. A stale group version is reported after the table
+ * (`unable to retrieve the complete list of server APIs`, client-go ErrGroupDiscoveryFailed).
+ */
+export function apiResources(ctx: KubectlContext, argv: string[]): ConsoleResult {
   const p = parseFlags(argv, [
     { name: 'namespaced', value: true },
     { name: 'api-group', value: true }
   ]);
-  const sorted = [...RESOURCES].sort((a, b) =>
+  ctx.cluster.api.reachable(KUBECTL);
+  const found = discovery(ctx.cluster.api);
+  const failed = found.stale.length
+    ? `error: unable to retrieve the complete list of server APIs: ${found.stale
+        .map((gv) => `${gv}: stale GroupVersion discovery: ${gv}`)
+        .join(', ')}\n`
+    : '';
+  const sorted = [...found.resources].sort((a, b) =>
     a.group !== b.group ? (a.group < b.group ? -1 : 1) : a.plural < b.plural ? -1 : 1
   );
   const rows = sorted
@@ -63,14 +77,14 @@ export function apiResources(_ctx: KubectlContext, argv: string[]): ConsoleResul
   if (str(p, 'output') === 'name') {
     return {
       stdout: rows.map((r) => (r.group ? `${r.plural}.${r.group}` : r.plural) + '\n').join(''),
-      stderr: '',
-      exitCode: 0
+      stderr: failed,
+      exitCode: failed ? 1 : 0
     };
   }
   let text = 'NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND\n';
   for (const r of rows)
     text += `${r.plural}\t${r.shortNames.join(',')}\t${apiVersionOf(r)}\t${r.namespaced}\t${r.kind}\n`;
-  return { stdout: tabbed(text, GET_TABLE), stderr: '', exitCode: 0 };
+  return { stdout: tabbed(text, GET_TABLE), stderr: failed, exitCode: failed ? 1 : 0 };
 }
 
 /** Nodeplane simulates no RBAC: every request is allowed. */

@@ -210,6 +210,22 @@ export const TABLES: Record<string, TableDef> = {
       age(o, now)
     ]
   },
+  // kube-aggregator's table (pkg/registry/apiservice/etcd/etcd.go): SERVICE is Local or
+  // namespace/name; AVAILABLE is the condition's status, with the reason when not True.
+  APIService: {
+    columns: ['NAME', 'SERVICE', 'AVAILABLE', 'AGE'],
+    wideColumns: [],
+    row: (o, now) => {
+      const svc = o.spec?.service;
+      const cond = ((o.status?.conditions ?? []) as Any[]).find((c) => c.type === 'Available');
+      const available = !cond
+        ? 'Unknown'
+        : cond.status === 'True'
+          ? 'True'
+          : `${cond.status} (${cond.reason})`;
+      return [o.metadata.name, svc ? `${svc.namespace}/${svc.name}` : 'Local', available, age(o, now)];
+    }
+  },
   PriorityClass: {
     columns: ['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'AGE', 'PREEMPTIONPOLICY'],
     wideColumns: [],

@@ -416,18 +416,4 @@ describe('kubectl reading through the node', () => {
       'Error from server: Get "https://10.0.0.11:10250/containerLogs/default/web/web": dial tcp 10.0.0.11:10250: connect: connection refused\n'
     );
   });
-  it('top reads the simulated usage', () => {
-    const { cluster, run } = withPod();
-    cluster.advance(60_000);
-    expect(run('kubectl top pods').stdout).toBe(
-      'NAME   CPU(cores)   MEMORY(bytes)\nweb    200m         130Mi\n'
-    );
-    cluster.advance(60_000);
-    expect(run('kubectl top pod web').stdout).toBe(
-      'NAME   CPU(cores)   MEMORY(bytes)\nweb    200m         150Mi\n'
-    );
-    expect(run('kubectl top nodes').stdout).toBe(
-      'NAME       CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)\nworker-1   200m         10%      1024Mi          25%\n'
-    );
-  });
 });
