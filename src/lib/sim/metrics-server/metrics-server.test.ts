@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregatedGet, aggregatedList, availableCondition } from '../api/aggregator';
 import type { KubeObject } from '../api/types';
+import { Cluster } from '../cluster';
 import { ConsoleSession } from '../kubectl/console';
 import { createCluster } from '../scenario';
 import {
@@ -305,5 +306,17 @@ describe('metrics-server behind kube-aggregator', () => {
     at(120_000);
     expect(availableCondition(apiService())?.status).toBe('True');
     expect(run('kubectl top nodes').exitCode).toBe(0);
+  });
+
+  it('a snapshot keeps the scrapes: the restored cluster answers top as the original does', () => {
+    const { cluster, at } = lab();
+    at(50_000);
+    const restored = Cluster.restore(cluster.snapshot());
+    at(95_000);
+    restored.runUntil(95_000);
+    const top = (c: Cluster) => new ConsoleSession(c).exec('kubectl top pods -A').stdout;
+    expect(top(restored)).toBe(top(cluster));
+    expect(aggregatedList(restored.api, 'NodeMetrics')).toEqual(aggregatedList(cluster.api, 'NodeMetrics'));
+    expect(top(cluster)).toMatch(/metrics-server-/);
   });
 });
