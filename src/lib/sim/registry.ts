@@ -53,6 +53,7 @@ import { staticPodsComponent } from './etcd/staticpods';
 import { prometheusComponent } from './monitoring/prometheus';
 import { kubeAggregatorComponent } from './api/aggregator';
 import { metricsServerComponent } from './metrics-server/metrics-server';
+import { nodeAutoRepairComponent } from './controlplane/autorepair';
 
 function componentTable(): ComponentDef[] {
   return [
@@ -70,6 +71,7 @@ function componentTable(): ComponentDef[] {
     prometheusComponent,
     kubeAggregatorComponent,
     metricsServerComponent,
+    nodeAutoRepairComponent,
     scenarioComponent
   ];
 }

@@ -153,9 +153,8 @@ export function responsibilities(p: ManagedProvider): ResponsibilityRow[] {
 }
 
 /**
- * Node auto-repair, the one documented place where a provider acts on a NotReady node itself.
- * Nodeplane does not model the repair: the node lifecycle controller's timings are upstream's
- * on all three, and the repair is stated, not simulated.
+ * Node auto-repair, the one documented place where a provider acts on a NotReady node itself
+ * (the repair runs in autorepair.ts; the node lifecycle controller's timings stay upstream's).
  * - GKE: on by default for Standard node pools; repair after NotReady for about 10 minutes
  *   (cloud.google.com/kubernetes-engine/docs/how-to/node-auto-repair).
  * - AKS: on for every cluster; a node NotReady on consecutive checks within 10 minutes and

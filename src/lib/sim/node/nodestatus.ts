@@ -287,6 +287,7 @@ export function syncNodeStatus(k: Kubelet): void {
   }
   computeConditions(k, cur);
   if (cur) recordSchedulableEvent(k, cur);
+  if (cur) recordRebootEvent(k, cur);
   if (cur) {
     const foreign = ((cur.status?.conditions ?? []) as { type: string }[]).filter(
       (c) => !(OWN_CONDITIONS as readonly string[]).includes(c.type)
@@ -326,6 +327,18 @@ function recordSchedulableEvent(k: Kubelet, node: KubeObject): void {
   k.state.lastUnschedulable = now;
   const event = now ? 'NodeNotSchedulable' : 'NodeSchedulable';
   k.nodeEvent('Normal', event, `Node ${k.name} status is now: ${event}`);
+}
+
+/**
+ * The MachineInfo setter (pkg/kubelet/nodestatus/setters.go): a boot ID that differs from the one
+ * in the Node's status means the machine was restarted, and the kubelet records `Rebooted` (a
+ * Warning) before it writes the new boot ID.
+ */
+function recordRebootEvent(k: Kubelet, node: KubeObject): void {
+  const posted = (node.status?.nodeInfo as { bootID?: string } | undefined)?.bootID;
+  const boot = k.state.ids.bootID;
+  if (!posted || posted === boot) return;
+  k.nodeEvent('Warning', 'Rebooted', `Node ${k.name} has been rebooted, boot id: ${boot}`);
 }
 
 /** nodeStatusHasChanged: any difference but the conditions' lastHeartbeatTime. */

@@ -19,6 +19,7 @@ import { apiserverLoadStep, leaderElectionStep } from '../controlplane';
 import { staticPodsStep } from '../etcd/staticpods';
 import { prometheusStep } from '../monitoring/prometheus';
 import { metricsServerObjectSet, metricsServerStep } from './addons/metrics-server';
+import { nodeAutoRepairStep } from '../controlplane/autorepair';
 
 /**
  * The scenario-level setup steps, in the order they run after the kubelets are added: the
@@ -33,7 +34,8 @@ export function bootstrapSteps(): { name: string; step: BootstrapStep }[] {
     { name: 'apiserver-load', step: apiserverLoadStep },
     { name: 'static-pods', step: staticPodsStep },
     { name: 'prometheus', step: prometheusStep },
-    { name: 'metrics-server', step: metricsServerStep }
+    { name: 'metrics-server', step: metricsServerStep },
+    { name: 'node-auto-repair', step: nodeAutoRepairStep }
   ];
 }
 
