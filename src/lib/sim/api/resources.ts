@@ -163,7 +163,8 @@ export const AGGREGATED_RESOURCES: ResourceInfo[] = [
   {
     kind: 'NodeMetrics',
     plural: 'nodes',
-    singular: '',
+    // metrics-server serves no singular name; kubectl's name printer uses the kind.
+    singular: 'nodemetrics',
     shortNames: [],
     namespaced: false,
     group: 'metrics.k8s.io',
@@ -172,7 +173,7 @@ export const AGGREGATED_RESOURCES: ResourceInfo[] = [
   {
     kind: 'PodMetrics',
     plural: 'pods',
-    singular: '',
+    singular: 'podmetrics',
     shortNames: [],
     namespaced: true,
     group: 'metrics.k8s.io',
@@ -194,10 +195,10 @@ export function isKnownKind(kind: string): boolean {
 }
 
 /** Find a resource by any name kubectl accepts: kind, plural, singular or short name (case-insensitive). */
-export function lookupResource(name: string): ResourceInfo | undefined {
+export function lookupResource(name: string, pool: ResourceInfo[] = RESOURCES): ResourceInfo | undefined {
   const n = name.toLowerCase();
   const [base, group] = n.split(/\.(.*)/s);
-  return RESOURCES.find(
+  return pool.find(
     (r) =>
       (r.plural === base ||
         r.singular === base ||

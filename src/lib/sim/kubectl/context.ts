@@ -44,8 +44,8 @@ export function errorText(e: unknown): string {
 }
 
 /** `error: the server doesn't have a resource type "x"` (E2). */
-export function resolveResource(name: string): ResourceInfo {
-  const r = lookupResource(name);
+export function resolveResource(name: string, discovered?: ResourceInfo[]): ResourceInfo {
+  const r = lookupResource(name, discovered);
   if (!r) throw new CommandError(`error: the server doesn't have a resource type "${name}"`);
   return r;
 }

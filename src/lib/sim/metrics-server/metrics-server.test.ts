@@ -1,6 +1,7 @@
 // upstream: kubernetes-sigs/metrics-server manifests/base/deployment.yaml, service.yaml, apiservice.yaml (components.yaml v0.8.0)
 // upstream: kubernetes-sigs/metrics-server pkg/storage/node.go, pod.go, types.go (last two points, CPU rate, window)
 // upstream: kubernetes-sigs/metrics-server pkg/api/node.go, pod.go (NodeMetrics / PodMetrics, nodemetrics.metrics.k8s.io not found)
+// upstream: kubernetes-sigs/metrics-server pkg/api/table.go (kubectl get: NAME CPU MEMORY WINDOW)
 // upstream: staging/src/k8s.io/kube-aggregator/pkg/controllers/status/remote/remote_available_controller.go
 // upstream: staging/src/k8s.io/kube-aggregator/pkg/registry/apiservice/etcd/etcd.go (NAME SERVICE AVAILABLE AGE)
 // upstream: staging/src/k8s.io/client-go/discovery/aggregated_discovery.go (stale group versions are dropped)
@@ -318,5 +319,26 @@ describe('metrics-server behind kube-aggregator', () => {
     expect(top(restored)).toBe(top(cluster));
     expect(aggregatedList(restored.api, 'NodeMetrics')).toEqual(aggregatedList(cluster.api, 'NodeMetrics'));
     expect(top(cluster)).toMatch(/metrics-server-/);
+  });
+
+  it('kubectl get reads metrics.k8s.io as discovery has it: nodes.metrics.k8s.io, podmetrics', () => {
+    const { run, at } = lab();
+    at(5_000);
+    // Stale while the APIService is not Available: the name is unknown to kubectl.
+    expect(run('kubectl get nodes.metrics.k8s.io').stderr).toBe(
+      'error: the server doesn\'t have a resource type "nodes.metrics.k8s.io"\n'
+    );
+    at(60_000);
+    const nodes = run('kubectl get nodes.metrics.k8s.io').stdout.split('\n');
+    expect(nodes[0]).toMatch(/^NAME +CPU +MEMORY +WINDOW$/);
+    expect(nodes[1]).toMatch(/^worker-1 +\d+m +\d+Ki +15s$/);
+    // `nodes` alone is still the core resource.
+    expect(run('kubectl get nodes').stdout).toMatch(/^NAME +STATUS +ROLES +AGE +VERSION\n/);
+    const pods = run('kubectl get podmetrics').stdout.split('\n');
+    expect(pods[0]).toMatch(/^NAME +CPU +MEMORY +WINDOW$/);
+    expect(pods[1]).toMatch(/^web-[a-z0-9]+-[a-z0-9]+ +250m +\d+Ki +15s$/);
+    expect(run('kubectl get podmetrics -n kube-system -o name').stdout).toMatch(
+      /^podmetrics\.metrics\.k8s\.io\/metrics-server-[a-z0-9-]+\n$/
+    );
   });
 });

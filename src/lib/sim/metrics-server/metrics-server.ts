@@ -16,7 +16,7 @@
 import { ApiError, ConnectionError, notFound } from '../api/errors';
 import type { ListOptions } from '../api/apiserver';
 import { AGGREGATOR_ID, type AggregatedServer, type KubeAggregator } from '../api/aggregator';
-import { formatBytes } from '../api/quantity';
+import { formatBytes, tryParseQuantity } from '../api/quantity';
 import { matchRequirements, parseLabelSelector } from '../api/selectors';
 import type { KubeObject, RequestContext } from '../api/types';
 import { defineComponent, type Cluster, type Component } from '../cluster';
@@ -68,6 +68,14 @@ export function formatNanoCores(n: number): string {
   if (v % 1e6 === 0) return `${v / 1e6}m`;
   if (v % 1e3 === 0) return `${v / 1e3}u`;
   return `${v}n`;
+}
+
+/** Nanocores of a CPU quantity as metrics-server writes it ("123n", "45u", "200m", "1"). */
+export function parseNanoCores(q: unknown): number {
+  const s = String(q ?? '0');
+  const m = /^(\d+)(n|u|m)?$/.exec(s);
+  if (m) return Number(m[1]) * (m[2] === 'n' ? 1 : m[2] === 'u' ? 1e3 : m[2] === 'm' ? 1e6 : 1e9);
+  return (tryParseQuantity(s) ?? 0) * 1e6;
 }
 
 /** resourceUsage (pkg/storage/types.go): the CPU rate between two points and the last memory. */

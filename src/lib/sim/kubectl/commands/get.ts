@@ -1,5 +1,6 @@
 /** `kubectl get` (tables, wide, labels, sort, other output formats) and `get -w`. */
-import type { ResourceInfo } from '../../api/resources';
+import { AGGREGATED_RESOURCES, type ResourceInfo } from '../../api/resources';
+import { aggregatedGet, aggregatedList, discovery } from '../../api/aggregator';
 import type { KubeObject } from '../../api/types';
 import { matchRequirements, parseLabelSelector } from '../../api/selectors';
 import { parseFlags, str, bool, list } from '../args';
@@ -19,6 +20,8 @@ import { parseOutput, printObjects, type OutputKind } from '../printers/output';
 import { headerFor, tableFor } from '../printers/table';
 import { GET_TABLE, TabWriter } from '../tabwriter';
 
+const isAggregated = (r: ResourceInfo) => AGGREGATED_RESOURCES.includes(r);
+
 /** The `all` category, in the order kubectl prints it (for the kinds Nodeplane serves). */
 const ALL = ['pods', 'services', 'daemonsets', 'deployments', 'replicasets'];
 
@@ -28,7 +31,7 @@ export interface GetTarget {
 }
 
 /** `po,svc`, `pod web`, `pod/web deploy/api`: what kubectl builder resolves from the arguments. */
-export function resolveTargets(args: string[]): GetTarget[] {
+export function resolveTargets(args: string[], discovered?: ResourceInfo[]): GetTarget[] {
   if (!args.length) {
     throw new CommandError(
       'You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of supported resources.'
@@ -43,7 +46,7 @@ export function resolveTargets(args: string[]): GetTarget[] {
           `error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'`
         );
       }
-      const r = resolveResource(t);
+      const r = resolveResource(t, discovered);
       const prev = out.find((x) => x.r === r);
       if (prev) prev.names.push(n);
       else out.push({ r, names: [n] });
@@ -54,7 +57,9 @@ export function resolveTargets(args: string[]): GetTarget[] {
   return types
     .split(',')
     .flatMap((t) =>
-      t === 'all' ? ALL.map((k) => ({ r: resolveResource(k), names })) : [{ r: resolveResource(t), names }]
+      t === 'all'
+        ? ALL.map((k) => ({ r: resolveResource(k), names }))
+        : [{ r: resolveResource(t, discovered), names }]
     );
 }
 
@@ -137,7 +142,8 @@ export function get(ctx: KubectlContext, argv: string[]): ConsoleResult {
     { name: 'chunk-size', value: true }
   ]);
   const output: OutputKind = parseOutput(str(p, 'output'));
-  const targets = resolveTargets(p.positional);
+  // Discovery decides what the names mean: metrics.k8s.io only while its APIService is Available.
+  const targets = resolveTargets(p.positional, discovery(ctx.cluster.api).resources);
   const allNs = bool(p, 'all-namespaces');
   const ns = str(p, 'namespace') ?? 'default';
   const now = nowEpoch(ctx);
@@ -148,18 +154,24 @@ export function get(ctx: KubectlContext, argv: string[]): ConsoleResult {
     if (t.names.length) {
       for (const n of t.names) {
         try {
-          items.push({ r: t.r, obj: apiGet(ctx, t.r, ns, n) });
+          const obj = isAggregated(t.r)
+            ? aggregatedGet(ctx.cluster.api, t.r.kind, ns, n)
+            : apiGet<KubeObject>(ctx, t.r, ns, n);
+          items.push({ r: t.r, obj });
         } catch (e) {
           if (bool(p, 'ignore-not-found')) continue;
           stderr += errorText(e) + '\n';
         }
       }
     } else {
-      const objs = apiList(ctx, t.r.kind, {
+      const opts = {
         namespace: t.r.namespaced && !allNs ? ns : undefined,
         labelSelector: str(p, 'selector'),
         fieldSelector: str(p, 'field-selector')
-      });
+      };
+      const objs = isAggregated(t.r)
+        ? aggregatedList(ctx.cluster.api, t.r.kind, opts)
+        : apiList(ctx, t.r.kind, opts);
       for (const obj of objs) items.push({ r: t.r, obj });
     }
   }

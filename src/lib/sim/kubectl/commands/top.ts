@@ -14,6 +14,7 @@ import { aggregatedGet, aggregatedList, discovery } from '../../api/aggregator';
 import { tryParseQuantity } from '../../api/quantity';
 import type { KubeObject } from '../../api/types';
 import { formatGoDuration } from '../../engine/duration';
+import { parseNanoCores } from '../../metrics-server/metrics-server';
 import { parseFlags, str, bool } from '../args';
 import type { ConsoleResult } from '../console';
 import {
@@ -34,14 +35,6 @@ const MI = 1024 * 1024;
 /** top_pod.go metricsCreationDelay: a pod this old should have metrics. */
 const METRICS_CREATION_DELAY_MS = 2 * 60_000;
 
-/** A quantity in nano-units, exactly for the forms metrics-server writes (123n, 45u, 200m, 1). */
-function nanoValue(q: unknown): number {
-  const s = String(q ?? '0');
-  const m = /^(\d+)(n|u|m)?$/.exec(s);
-  if (m) return Number(m[1]) * (m[2] === 'n' ? 1 : m[2] === 'u' ? 1e3 : m[2] === 'm' ? 1e6 : 1e9);
-  return (tryParseQuantity(s) ?? 0) * 1e6;
-}
-
 /** Bytes of a memory quantity (Value(), rounded up). */
 function byteValue(q: unknown): number {
   return Math.ceil((tryParseQuantity(String(q ?? '0')) ?? 0) / 1000);
@@ -56,7 +49,7 @@ interface Usage {
 const cpuMilli = (u: Usage) => Math.ceil(u.cpuNano / 1e6);
 
 function usageOf(usage: Any): Usage {
-  return { cpuNano: nanoValue(usage?.cpu), memory: byteValue(usage?.memory) };
+  return { cpuNano: parseNanoCores(usage?.cpu), memory: byteValue(usage?.memory) };
 }
 
 function podUsage(m: KubeObject): Usage {

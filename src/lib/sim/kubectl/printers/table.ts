@@ -2,6 +2,8 @@
 import type { KubeObject } from '../../api/types';
 import { since } from '../timefmt';
 import { nodeRow, podRow } from './pod';
+import { formatBytes, tryParseQuantity } from '../../api/quantity';
+import { formatNanoCores, parseNanoCores } from '../../metrics-server/metrics-server';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Any = any;
@@ -224,6 +226,28 @@ export const TABLES: Record<string, TableDef> = {
           ? 'True'
           : `${cond.status} (${cond.reason})`;
       return [o.metadata.name, svc ? `${svc.namespace}/${svc.name}` : 'Local', available, age(o, now)];
+    }
+  },
+  // metrics-server's tables (pkg/api/table.go): the usage names sorted (cpu, memory), then the window.
+  NodeMetrics: {
+    columns: ['NAME', 'CPU', 'MEMORY', 'WINDOW'],
+    wideColumns: [],
+    row: (o) => {
+      const u: Any = o.usage ?? {};
+      return [o.metadata.name, String(u.cpu ?? ''), String(u.memory ?? ''), String(o.window ?? '')];
+    }
+  },
+  PodMetrics: {
+    columns: ['NAME', 'CPU', 'MEMORY', 'WINDOW'],
+    wideColumns: [],
+    row: (o) => {
+      let nano = 0;
+      let bytes = 0;
+      for (const c of (o.containers ?? []) as Any[]) {
+        nano += parseNanoCores(c.usage?.cpu);
+        bytes += Math.round((tryParseQuantity(String(c.usage?.memory ?? '0')) ?? 0) / 1000);
+      }
+      return [o.metadata.name, formatNanoCores(nano), formatBytes(bytes * 1000), String(o.window ?? '')];
     }
   },
   PriorityClass: {
