@@ -201,6 +201,9 @@ export class KubeProxy implements Component {
   state: KubeProxyState;
   private unwatch: (() => void)[] = [];
   private readonly ctx: RequestContext;
+  /** `state.dirty` as a set, for the array it was built from (thousands of Services change at once). */
+  private dirtyKeys = new Set<string>();
+  private dirtyOf: string[] | undefined;
 
   constructor(
     private cluster: Cluster,
@@ -222,7 +225,13 @@ export class KubeProxy implements Component {
       cleanups: []
     };
     const onChange = (key: string) => {
-      if (!this.state.dirty.includes(key)) this.state.dirty.push(key);
+      if (this.dirtyOf !== this.state.dirty) {
+        this.dirtyOf = this.state.dirty;
+        this.dirtyKeys = new Set(this.state.dirty);
+      }
+      if (this.dirtyKeys.has(key)) return this.requestSync();
+      this.dirtyKeys.add(key);
+      this.state.dirty.push(key);
       this.requestSync();
     };
     this.unwatch.push(
