@@ -61,3 +61,13 @@ test('lesson 20 is done by its reference solution; the Network view shows kube-p
   await expect(page.getByTestId('mode-changes')).toContainText('iptables → nftables');
   await expect(page.getByTestId('dump-excerpt')).toContainText('first 20 of 5,002 service ports');
 });
+
+test('the roadmap lists lessons 15–20 under Operating nodes, lesson 20 last', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('main[data-ready="true"]')).toBeAttached();
+  const part = page.locator('[data-section="operating"]');
+  await expect(part.getByRole('heading', { level: 2 })).toHaveText('Operating nodes');
+  await expect(part.locator('[data-lesson]')).toHaveCount(6);
+  await expect(part.locator('[data-lesson]').last()).toHaveAttribute('data-lesson', '20-kube-proxy-at-scale');
+  await expect(part.locator('[data-lesson="20-kube-proxy-at-scale"]')).toContainText('kube-proxy at scale');
+});
