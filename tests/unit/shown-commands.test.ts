@@ -57,6 +57,7 @@ const NODE = [
   'df',
   'rm',
   'mv',
+  'sed',
   'sudo',
   'fallocate',
   'stress-ng',

@@ -16,6 +16,7 @@ import { parseDuration } from '../sim/engine/duration';
 import { parseQuantity } from '../sim/api/quantity';
 import { collectServicePorts, endpointString, type ServicePortInfo } from '../sim/network/model';
 import { nodeProgram } from '../sim/network/provider';
+import type { KubeProxy, ProxyMode } from '../sim/network/kubeproxy';
 import { staticPods } from '../sim/etcd/staticpods';
 import { prometheus } from '../sim/monitoring/prometheus';
 import { targets, type Job } from '../sim/metrics/registry';
@@ -83,6 +84,16 @@ export interface ServiceRoutingCheck {
   node: string;
 }
 
+/**
+ * kube-proxy on `node` (on every node when absent) is running and has programmed its rules in
+ * `mode`, for at least `minServicePorts` service ports.
+ */
+export interface KubeProxyCheck {
+  node?: string;
+  mode?: ProxyMode;
+  minServicePorts?: number;
+}
+
 /** etcd as the control-plane hosts hold it: a saved snapshot file, a restore, quorum. */
 export interface EtcdCheck {
   /** A snapshot file (`etcdctl snapshot save`) exists on a control-plane host. */
@@ -123,6 +134,7 @@ export type Check =
   | { lease: { node: string; renewedWithin: string } }
   | { object: ObjectCheck }
   | { serviceRouting: ServiceRoutingCheck }
+  | { kubeProxy: KubeProxyCheck }
   | { etcd: EtcdCheck }
   | { alert: AlertCheck }
   | { metric: MetricCheck };
@@ -139,6 +151,7 @@ export const CHECK_KINDS = [
   'lease',
   'object',
   'serviceRouting',
+  'kubeProxy',
   'etcd',
   'alert',
   'metric'
@@ -192,6 +205,11 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     routeStale: (p) =>
       `${p.node} still sends Service ${p.service} to ${p.endpoint}, which is no longer a ready endpoint`,
     routeMissing: (p) => `${p.node} does not send Service ${p.service} to its endpoint ${p.endpoint} yet`,
+    proxyMissing: (p) => `no kube-proxy runs on ${p.node}`,
+    proxyStopped: (p) => `kube-proxy on ${p.node} is not running`,
+    proxyMode: (p) => `kube-proxy on ${p.node} has its rules in ${p.actual} mode, not ${p.expected}`,
+    proxyPorts: (p) =>
+      `kube-proxy on ${p.node} has programmed ${p.actual} service ports, not yet ${p.expected}`,
     not: (p) => `this must not be true: ${p.inner}`
   },
   ru: {
@@ -228,6 +246,11 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     routeStale: (p) =>
       `${p.node} всё ещё направляет Service ${p.service} на ${p.endpoint}, а это больше не готовый эндпоинт`,
     routeMissing: (p) => `${p.node} пока не направляет Service ${p.service} на его эндпоинт ${p.endpoint}`,
+    proxyMissing: (p) => `на узле ${p.node} нет kube-proxy`,
+    proxyStopped: (p) => `kube-proxy на ${p.node} не запущен`,
+    proxyMode: (p) => `правила kube-proxy на ${p.node} — в режиме ${p.actual}, а нужно ${p.expected}`,
+    proxyPorts: (p) =>
+      `kube-proxy на ${p.node} запрограммировал портов Service: ${p.actual}, нужно не меньше ${p.expected}`,
     not: (p) => `это не должно выполняться: ${p.inner}`
   }
 };
@@ -303,6 +326,7 @@ export function evaluate(check: Check, ctx: CheckContext): CheckResult {
     return OK;
   }
   if ('serviceRouting' in check) return checkRouting(check.serviceRouting, ctx);
+  if ('kubeProxy' in check) return checkKubeProxy(check.kubeProxy, ctx);
   if ('etcd' in check) return checkEtcd(check.etcd, ctx);
   if ('alert' in check) return checkAlert(check.alert, ctx);
   if ('metric' in check) return checkMetric(check.metric, ctx);
@@ -390,6 +414,23 @@ function readyEndpoints(ports: ServicePortInfo[], ns: string, name: string): str
     .filter((p) => p.namespace === ns && p.name === name)
     .flatMap((p) => p.endpoints.filter((e) => e.ready).map((e) => `${p.port}>${endpointString(e)}`))
     .sort();
+}
+
+function checkKubeProxy(c: KubeProxyCheck, ctx: CheckContext): CheckResult {
+  const proxies = ctx.cluster
+    .componentsOfKind<KubeProxy>('kube-proxy')
+    .filter((p) => !c.node || p.nodeName === c.node)
+    .sort((a, b) => (a.nodeName < b.nodeName ? -1 : 1));
+  if (!proxies.length) return fail(ctx, 'proxyMissing', { node: c.node ?? 'any node' });
+  for (const p of proxies) {
+    const node = p.nodeName;
+    if (p.state.stopped) return fail(ctx, 'proxyStopped', { node });
+    if (c.mode && p.state.programmedMode !== c.mode)
+      return fail(ctx, 'proxyMode', { node, actual: p.state.programmedMode ?? 'no', expected: c.mode });
+    if (c.minServicePorts !== undefined && p.state.ports.length < c.minServicePorts)
+      return fail(ctx, 'proxyPorts', { node, actual: p.state.ports.length, expected: c.minServicePorts });
+  }
+  return OK;
 }
 
 function checkRouting(c: ServiceRoutingCheck, ctx: CheckContext): CheckResult {

@@ -42,6 +42,7 @@ type Words = {
   objectEquals: (o: string, path: string, v: string) => string;
   objectExists: (o: string, path: string, exists: boolean) => string;
   routing: (node: string, service: string) => string;
+  kubeProxy: (node: string | undefined, mode: string | undefined, min: number | undefined) => string;
   alert: (name: string, state: string, severity?: string) => string;
   metric: (job: string, metric: string, expected: string) => string;
 };
@@ -101,6 +102,14 @@ const WORDS: Record<Language, Words> = {
     objectExists: (o, path, exists) => (exists ? `${o} has ${path} set` : `${o} has no ${path}`),
     routing: (node, service) =>
       `kube-proxy on ${node} sends Service ${service} to exactly its ready endpoints`,
+    kubeProxy: (node, mode, min) =>
+      `kube-proxy on ${node ?? 'every node'} is running` +
+      [
+        mode ? ` with its rules in ${mode} mode` : '',
+        min !== undefined ? ` for at least ${min} service ports` : ''
+      ]
+        .filter(Boolean)
+        .join(','),
     alert: (name, state, severity) =>
       state === 'inactive'
         ? `the alert ${name}${severity ? ` (${severity})` : ''} is neither pending nor firing`
@@ -148,6 +157,14 @@ const WORDS: Record<Language, Words> = {
     objectExists: (o, path, exists) => (exists ? `У ${o} задано поле ${path}` : `У ${o} нет поля ${path}`),
     routing: (node, service) =>
       `kube-proxy на ${node} направляет Service ${service} ровно на его готовые эндпоинты`,
+    kubeProxy: (node, mode, min) =>
+      `kube-proxy ${node ? `на ${node}` : 'на каждом узле'} запущен` +
+      [
+        mode ? ` и держит правила в режиме ${mode}` : '',
+        min !== undefined ? ` не меньше чем для ${min} портов Service` : ''
+      ]
+        .filter(Boolean)
+        .join(','),
     alert: (name, state, severity) => {
       const st: Record<string, string> = {
         pending: 'ожидает (pending)',
@@ -271,6 +288,10 @@ export function explainCheck(check: Check, lang: Language, depth = 0): CheckLine
   if ('serviceRouting' in check) {
     const r = check.serviceRouting;
     return line(w.routing(r.node, `${r.namespace ?? 'default'}/${r.service}`));
+  }
+  if ('kubeProxy' in check) {
+    const k = check.kubeProxy;
+    return line(w.kubeProxy(k.node, k.mode, k.minServicePorts));
   }
   if ('alert' in check) return line(w.alert(check.alert.name, check.alert.state, check.alert.severity));
   if ('metric' in check) {

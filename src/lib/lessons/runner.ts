@@ -25,8 +25,8 @@ export interface RunnerLab {
   /** A console line, printed in the console like the learner's own. */
   exec(line: string): void;
   apply(yaml: string, fileName: string): ApplyResult;
-  /** A fault as the fault panel applies it; returns the refusal. */
-  fault(action: string, target?: string): string | undefined;
+  /** A fault as the fault panel applies it (SetProxyMode with its mode); returns the refusal. */
+  fault(action: string, target?: string, mode?: string): string | undefined;
   /** A recorded action that prints nothing (a challenge's setup). */
   perform(a: LabActionInput): void;
   reset(): void;
@@ -233,7 +233,8 @@ export class LessonRunner {
       if (!r.ok) return r.message;
     }
     if (step.fault) {
-      const err = this.lab.fault(step.fault.action, step.fault.target);
+      const { action, target, mode } = step.fault;
+      const err = this.lab.fault(action, target, typeof mode === 'string' ? mode : undefined);
       if (err) return err;
     }
     if (step.answer) this.session.answer(step.answer.question, step.answer.value);

@@ -137,6 +137,15 @@ const check: Record<string, unknown> = {
       additionalProperties: false,
       properties: { service: str, namespace: str, node: str }
     },
+    kubeProxy: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        node: str,
+        mode: { enum: ['iptables', 'ipvs', 'nftables'] },
+        minServicePorts: { type: 'integer', minimum: 0 }
+      }
+    },
     etcd: {
       type: 'object',
       additionalProperties: false,

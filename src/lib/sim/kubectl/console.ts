@@ -5,6 +5,7 @@
  * command) and the node-shell mode.
  */
 import { renderTrace, trace, type TraceResult } from '../network/trace';
+import { loadServices } from '../load/services';
 import type { Cluster } from '../cluster';
 import { lookupResource, RESOURCES } from '../api/resources';
 import { ParseError, splitWords } from './args';
@@ -70,6 +71,9 @@ const CONSOLE_TEXT: Record<Language, string> = {
   nodeplane trace <from> <to>
                           trace a connection through kube-proxy's rules and the CNI:
                           from = [ns/]pod or external[:ip], to = ip:port or service[.ns]:port
+  nodeplane load services <N> --selector app=web
+                          bring the load Services (load-1 … load-N) selecting those pods to N,
+                          as clusterloader2 or kube-burner would on a real cluster
   clear                   clear the screen
   history                 list earlier commands (Up/Down recall them, Tab completes)
   help                    this list
@@ -89,6 +93,9 @@ kubectl auth can-i always answers yes: Nodeplane simulates no RBAC.
   nodeplane trace <откуда> <куда>
                           проследить соединение через правила kube-proxy и CNI:
                           откуда = [ns/]pod или external[:ip], куда = ip:port или service[.ns]:port
+  nodeplane load services <N> --selector app=web
+                          довести число нагрузочных Service (load-1 … load-N) на эти Pod'ы до N —
+                          в настоящем кластере это делают clusterloader2 или kube-burner
   clear                   очистить экран
   history                 список прошлых команд (стрелки вверх/вниз — повтор, Tab — дополнение)
   help                    этот список
@@ -236,7 +243,10 @@ export class ConsoleSession {
 
   /** `nodeplane trace <from> <to>`: the packet's path, rule by rule (network/trace.ts). */
   private nodeplane(args: string[]): ConsoleResult {
-    const usage = 'usage: nodeplane trace <from> <to>   e.g. nodeplane trace default/client web:80\n';
+    if (args[0] === 'load') return loadServices(this.cluster, args.slice(1));
+    const usage =
+      'usage: nodeplane trace <from> <to>   e.g. nodeplane trace default/client web:80\n' +
+      '       nodeplane load services <count> --selector <key>=<value> [--port <port>] [-n <namespace>]\n';
     if (args[0] !== 'trace' || args.length !== 3) return { stdout: '', stderr: usage, exitCode: 1 };
     try {
       // Each trace draws from its own seed so looking never changes the cluster's random sequence.

@@ -39,6 +39,12 @@ function usedIPs(api: ApiServer, except?: KubeObject): Set<string> {
   return s;
 }
 
+/** Whether a Service holds `ip` (one pass, no set: a pick usually succeeds at the first try). */
+function ipInUse(api: ApiServer, ip: string): boolean {
+  for (const svc of api.list('Service')) if (svc.spec?.clusterIP === ip) return true;
+  return false;
+}
+
 function usedPorts(api: ApiServer, except?: KubeObject): Set<number> {
   const s = new Set<number>();
   for (const svc of api.list('Service')) {
@@ -50,17 +56,19 @@ function usedPorts(api: ApiServer, except?: KubeObject): Set<number> {
 }
 
 export function serviceAllocator(cluster: Cluster): AdmissionPlugin {
+  /** Objects whose ClusterIP admission has just picked from the free addresses (validate need not look again). */
+  const picked = new WeakSet<KubeObject>();
   const pickIP = (api: ApiServer, name: string): string => {
     const cidr = cluster.config.network.serviceCIDR;
     const c = parseCidr(cidr);
-    const used = usedIPs(api);
     const band = ipBand(c.size);
     const usable = c.size - 2;
     for (let tries = 0; tries < 64; tries++) {
       const off = band + cluster.engine.random.int(usable - band) + 1;
       const ip = intToIp(c.base + off);
-      if (!used.has(ip)) return ip;
+      if (!ipInUse(api, ip)) return ip;
     }
+    const used = usedIPs(api);
     for (let off = 1; off <= usable; off++)
       if (!used.has(intToIp(c.base + off))) return intToIp(c.base + off);
     throw invalid('Service', name, [
@@ -105,6 +113,7 @@ export function serviceAllocator(cluster: Cluster): AdmissionPlugin {
           obj.metadata.namespace === 'default' && obj.metadata.name === 'kubernetes'
             ? addrAt(cluster.config.network.serviceCIDR, 1)
             : pickIP(api, obj.metadata.name);
+        picked.add(obj);
       }
       spec.clusterIPs ??= [spec.clusterIP];
       if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') {
@@ -149,7 +158,7 @@ export function serviceAllocator(cluster: Cluster): AdmissionPlugin {
               message: `Invalid value: []string{"${ip}"}: failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${cluster.config.network.serviceCIDR}`
             }
           ]);
-        if (!old && usedIPs(api).has(ip))
+        if (!old && !picked.has(obj) && usedIPs(api).has(ip))
           throw invalid('Service', name, [
             {
               reason: 'FieldValueInvalid',
@@ -158,8 +167,10 @@ export function serviceAllocator(cluster: Cluster): AdmissionPlugin {
             }
           ]);
       }
-      const used = usedPorts(api, old);
-      ((spec.ports ?? []) as Port[]).forEach((p, i) => {
+      const ports = (spec.ports ?? []) as Port[];
+      // Most Services have no NodePort: no need to collect the ones in use.
+      const used = ports.some((p) => p.nodePort) ? usedPorts(api, old) : new Set<number>();
+      ports.forEach((p, i) => {
         if (!p.nodePort) return;
         if (p.nodePort < NODE_PORT_RANGE.min || p.nodePort > NODE_PORT_RANGE.max)
           throw invalid('Service', name, [

@@ -62,6 +62,11 @@ export interface KubeProxyState {
   stopped?: boolean;
   /** The config a start read was invalid: the process exited with this message. */
   configError?: string;
+  /**
+   * /var/lib/kube-proxy/config.conf as edited on the node itself (a host-service kube-proxy);
+   * read at the next start in place of the ConfigMap. Undefined until someone edits it there.
+   */
+  hostConfig?: string;
 }
 
 const MAX_SYNC_RECORDS = 50;
@@ -163,6 +168,11 @@ export function readProxyMode(cluster: Cluster, ctx?: RequestContext): { mode?: 
   }
   const text = (cm?.data as Record<string, string> | undefined)?.[key];
   if (text === undefined) return {};
+  return parseProxyMode(text);
+}
+
+/** The mode in a KubeProxyConfiguration's text, validated as kube-proxy validates it on start. */
+export function parseProxyMode(text: string): { mode?: ProxyMode; error?: string } {
   let cfg: unknown;
   try {
     cfg = parse(text);
@@ -201,6 +211,9 @@ export class KubeProxy implements Component {
   state: KubeProxyState;
   private unwatch: (() => void)[] = [];
   private readonly ctx: RequestContext;
+  /** `state.dirty` as a set, for the array it was built from (thousands of Services change at once). */
+  private dirtyKeys = new Set<string>();
+  private dirtyOf: string[] | undefined;
 
   constructor(
     private cluster: Cluster,
@@ -222,7 +235,13 @@ export class KubeProxy implements Component {
       cleanups: []
     };
     const onChange = (key: string) => {
-      if (!this.state.dirty.includes(key)) this.state.dirty.push(key);
+      if (this.dirtyOf !== this.state.dirty) {
+        this.dirtyOf = this.state.dirty;
+        this.dirtyKeys = new Set(this.state.dirty);
+      }
+      if (this.dirtyKeys.has(key)) return this.requestSync();
+      this.dirtyKeys.add(key);
+      this.state.dirty.push(key);
       this.requestSync();
     };
     this.unwatch.push(
@@ -252,6 +271,9 @@ export class KubeProxy implements Component {
   }
 
   setMode(mode: ProxyMode): void {
+    // The switch stands for an edit of config.conf and a restart: a file edited on the node says so too.
+    if (this.state.hostConfig !== undefined)
+      this.state.hostConfig = this.state.hostConfig.replace(/^mode:.*$/m, `mode: ${mode}`);
     if (mode === this.state.mode) return;
     this.state.mode = mode;
     this.state.needFullSync = true;
@@ -270,7 +292,10 @@ export class KubeProxy implements Component {
   /** Start it again: a new process reads its config and syncs in full straight away. */
   restart(): void {
     if (!this.state.stopped) return;
-    const cfg = readProxyMode(this.cluster, this.ctx);
+    const cfg =
+      this.state.hostConfig !== undefined
+        ? parseProxyMode(this.state.hostConfig)
+        : readProxyMode(this.cluster, this.ctx);
     if (cfg.error) {
       // kube-proxy validates its config first and exits: it stays down, its old rules stay.
       this.state.configError = cfg.error;

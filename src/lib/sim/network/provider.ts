@@ -161,3 +161,40 @@ export function ciliumServiceList(cluster: Cluster, nodeName: string): string | 
 export function setKubeProxyReplacement(cluster: Cluster, on: boolean): void {
   networkExtension(cluster).kubeProxyReplacement = on;
 }
+
+/**
+ * The node's kube-proxy dump rendered from its first `limit` service ports only: the view's
+ * excerpt of a ruleset too large to print (5,000 Services are 160,000 iptables rules). The rules
+ * are the ones kube-proxy wrote for those ports; the counts of the whole ruleset come from the cost
+ * model. Undefined where kube-proxy programmed nothing.
+ */
+export function kubeProxyDumpExcerpt(
+  cluster: Cluster,
+  nodeName: string,
+  dump: 'iptables' | 'ipvs' | 'nft',
+  limit: number
+): string | undefined {
+  const self = nodeAddrs(cluster).find((n) => n.name === nodeName);
+  const kp = kubeProxyOf(cluster, nodeName);
+  const mode = kp?.state.programmedMode;
+  if (!self || !kp || !mode) return undefined;
+  const node: NodeNet = { nodeName, nodeIP: self.ip, clusterCIDR: cluster.config.network.clusterCIDR };
+  const ports = kp.state.ports.slice(0, limit);
+  const wall = cluster.api.epochMs + cluster.now;
+  if (dump === 'iptables') {
+    const tables =
+      mode === 'iptables'
+        ? buildIptables(ports, node).tables
+        : mode === 'ipvs'
+          ? ipvsIptables(buildIpvs(ports, node, kp.state.scheduler), node)
+          : canaryTables();
+    return renderIptablesSave(tables, wall);
+  }
+  if (dump === 'ipvs')
+    return renderIpvsadm(
+      mode === 'ipvs'
+        ? buildIpvs(ports, node, kp.state.scheduler)
+        : { virtualServers: [], dummyAddresses: [], ipsets: {} }
+    );
+  return mode === 'nftables' ? renderNft(buildNftables(ports, node)) : '';
+}

@@ -343,7 +343,7 @@ export class SessionHost {
         },
         exec: (line) => void this.exec(line),
         apply: (yaml, file) => this.apply(yaml, file),
-        fault: (action, target) => this.fault(action, target),
+        fault: (action, target, mode) => this.fault(action, target, mode),
         perform: (a: LabActionInput) => lab.perform(a),
         reset: () => this.resetCluster(),
         setPlaying: (on) => void this.setPlaying(on)

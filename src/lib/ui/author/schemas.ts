@@ -42,6 +42,8 @@ const CHECK_DOCS: Record<string, string> = {
   question: 'The learner answered that question correctly.',
   lease: "A node's Lease was renewed within the given time.",
   serviceRouting: "The node's kube-proxy routes the Service to ready endpoints.",
+  kubeProxy:
+    'kube-proxy on a node (or every node) runs, in a mode, with at least N service ports programmed.',
   etcd: 'etcd: a snapshot was saved, a restore happened, the members have quorum.',
   object: 'Any object field by path: equals a value or exists.'
 };

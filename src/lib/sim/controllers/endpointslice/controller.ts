@@ -159,8 +159,15 @@ export function syncEndpointSlices(cluster: Cluster, key: string, ctx: RequestCo
   const [ns, name] = key.split('/');
   const api = cluster.api;
   const svc = api.tryGet('Service', ns, name);
-  const existing = api
-    .list('EndpointSlice', { namespace: ns, labelSelector: `kubernetes.io/service-name=${name}` })
+  // The Service's own slices come from the owner index (a label selector over every slice would
+  // cost O(Services) per sync); without the Service, every slice labelled with its name.
+  const existing = (
+    svc
+      ? api
+          .listByController('EndpointSlice', svc.metadata.uid!, ns, { order: 'list' })
+          .filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === name)
+      : api.list('EndpointSlice', { namespace: ns, labelSelector: `kubernetes.io/service-name=${name}` })
+  )
     .filter((s) => s.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === MANAGED_BY)
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   if (!svc || !svc.spec?.selector || svc.spec?.type === 'ExternalName') {

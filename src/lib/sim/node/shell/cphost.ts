@@ -10,6 +10,7 @@ import { etcdctl, etcdutl } from './etcdctl';
 import { curl } from './curl';
 import { runOnNode, type ShellResult } from './shell';
 import { nodeShellHelp } from './help';
+import { parseSed, runSed } from './sed';
 import type { Language } from '../../../lessons/format';
 
 const ok = (stdout: string): ShellResult => ({ stdout, stderr: '', exitCode: 0 });
@@ -240,25 +241,13 @@ function rm(sp: StaticPods, host: string, args: string[]): ShellResult | undefin
   return { stdout: '', stderr, exitCode: stderr ? 1 : 0 };
 }
 
-/** GNU sed -i with one `s/a/b/[g]` expression (any delimiter). */
+/** GNU sed (sed.ts) on the host's files; -i writes them back. */
 function sed(cluster: Cluster, sp: StaticPods, host: string, args: string[]): ShellResult {
-  const inPlace = args.some((a) => a === '-i' || a.startsWith('-i'));
-  const rest = args.filter((a) => !a.startsWith('-'));
-  const [expr, ...targets] = rest;
-  if (!expr) return fail('Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n', 1);
-  const m = /^s(.)(.*?)\1(.*?)\1(g?)$/s.exec(expr);
-  if (!m) return fail(`sed: -e expression #1, char ${expr.length}: unknown command: \`${expr[0]}'\n`);
-  const [, , from, to, g] = m;
-  let re: RegExp;
-  try {
-    re = new RegExp(from.replace(/\\([|/#,])/g, '$1'), g ? 'g' : '');
-  } catch {
-    return fail(`sed: -e expression #1, char ${expr.length}: Invalid preceding regular expression\n`);
-  }
-  if (!targets.length) return fail('sed: no input files\n', 1);
+  const prog = parseSed(args);
+  if (typeof prog === 'string') return fail(prog);
   let stdout = '';
   let stderr = '';
-  for (const raw of targets) {
+  for (const raw of prog.files) {
     const p = resolvePath(raw);
     const f = sp.files(host)[p];
     if (!f || f.type !== 'file') {
@@ -267,14 +256,11 @@ function sed(cluster: Cluster, sp: StaticPods, host: string, args: string[]): Sh
         : `sed: can't read ${raw}: No such file or directory\n`;
       continue;
     }
-    const out = f.content
-      .split('\n')
-      .map((line) => line.replace(re, to.replace(/\\([|/#,])/g, '$1').replace(/&/g, '$$&')))
-      .join('\n');
-    if (inPlace) sp.files(host)[p] = { ...f, content: out, mtime: cluster.now };
+    const out = runSed(prog, f.content);
+    if (prog.inPlace) sp.files(host)[p] = { ...f, content: out, mtime: cluster.now };
     else stdout += out;
   }
-  if (inPlace) sp.changed();
+  if (prog.inPlace) sp.changed();
   return { stdout, stderr, exitCode: stderr ? 2 : 0 };
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Cluster } from '../../cluster';
 import type { KubeletConfig } from '../../config';
-import { kubeProxyConfigConf } from '../../network/kubeproxy-config';
+import { KUBE_PROXY_CONFIG_PATH, kubeProxyConfigOnNode } from '../../network/kubeproxy-config';
 import { kubeletConfigYaml, kubeletKubeconfig } from '../kubeletconfig';
 import type { KubeletArgs } from '../types';
 import type { ShellHost } from './host';
@@ -113,12 +113,8 @@ export function nodeFiles(cluster: Cluster, host: ShellHost): Record<string, str
   files['/etc/kubernetes/kubelet.conf'] = kubeletKubeconfig(node);
   if (host.view.runtimeName === 'cri-o') files['/etc/crio/crio.conf'] = CRIO_CONF;
   else files['/etc/containerd/config.toml'] = containerdConfig(host.view.runtimeVersion);
-  const proxy = cluster.component(`kube-proxy/${node}`) as unknown as { state: { mode: string } } | undefined;
-  if (proxy)
-    files['/var/lib/kube-proxy/config.conf'] = kubeProxyConfigConf(
-      proxy.state.mode,
-      cluster.config.network.clusterCIDR
-    );
+  const proxyConfig = kubeProxyConfigOnNode(cluster, node);
+  if (proxyConfig !== undefined) files[KUBE_PROXY_CONFIG_PATH] = proxyConfig;
   return files;
 }
 

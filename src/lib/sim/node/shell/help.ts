@@ -14,6 +14,8 @@ const NODE: Record<Language, string> = {
   ls, cat, less, head, tail: /var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet.conf,
     /etc/cni/net.d/*, /etc/containerd/config.toml (or /etc/crio/crio.conf),
     /var/lib/kube-proxy/config.conf
+  sed -i 's/mode: iptables/mode: nftables/' /var/lib/kube-proxy/config.conf, then
+    systemctl restart kube-proxy (it reads the file only when it starts)
   mv /etc/cni/net.d/<file> /root/ (and back) | fallocate -l 100G /var/lib/fill.img | rm /var/lib/fill.img
   stress-ng --vm 1 --vm-bytes 95% --vm-keep
   sudo <command> | sudo -i | free -m | df -h | hostname | whoami
@@ -28,6 +30,8 @@ const NODE: Record<Language, string> = {
   ls, cat, less, head, tail — файлы: /var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet.conf,
     /etc/cni/net.d/*, /etc/containerd/config.toml (или /etc/crio/crio.conf),
     /var/lib/kube-proxy/config.conf
+  sed -i 's/mode: iptables/mode: nftables/' /var/lib/kube-proxy/config.conf, затем
+    systemctl restart kube-proxy (kube-proxy читает файл только при запуске)
   mv /etc/cni/net.d/<файл> /root/ (и обратно) | fallocate -l 100G /var/lib/fill.img | rm /var/lib/fill.img
   stress-ng --vm 1 --vm-bytes 95% --vm-keep
   sudo <команда> | sudo -i | free -m | df -h | hostname | whoami

@@ -8,7 +8,9 @@ import { shellHost, type ShellHost } from './host';
 import { ip, iptables, iptablesSave, ipvsadm, nft } from './net';
 import { journalctl, systemctl } from './systemd';
 import { cat, df, free, headTail, ls } from './system';
-import { absPath, FILL_FILE, kubeletOf, nodeFiles } from './files';
+import { absPath, FILL_FILE, isDir, kubeletOf, nodeFiles } from './files';
+import { parseSed, runSed } from './sed';
+import { KUBE_PROXY_CONFIG_PATH, writeKubeProxyConfigOnNode } from '../../network/kubeproxy-config';
 import { nodeShellHelp } from './help';
 import type { Language } from '../../../lessons/format';
 
@@ -29,6 +31,7 @@ export const NODE_COMMANDS = [
   'head',
   'tail',
   'mv',
+  'sed',
   'fallocate',
   'stress-ng',
   'free',
@@ -96,6 +99,52 @@ function mv(cluster: Cluster, host: ShellHost, args: string[], root: boolean, ho
     return { stdout: '', stderr: '', exitCode: 0 };
   }
   return err(`mv: cannot stat '${srcWord}': No such file or directory\n`);
+}
+
+/**
+ * `sed`: prints any node file edited; `-i` writes /var/lib/kube-proxy/config.conf (the one file
+ * on a worker whose edits the lab models: kube-proxy reads it when it starts).
+ */
+function sed(cluster: Cluster, host: ShellHost, args: string[], root: boolean, home: string): ShellResult {
+  const prog = parseSed(args);
+  if (typeof prog === 'string') return err(prog);
+  const files = nodeFiles(cluster, host);
+  let stdout = '';
+  let stderr = '';
+  let exitCode = 0;
+  for (const word of prog.files) {
+    const path = absPath(word, home);
+    if (!(path in files)) {
+      stderr += isDir(files, path)
+        ? prog.inPlace
+          ? `sed: couldn't edit ${word}: not a regular file\n`
+          : `sed: read error on ${word}: Is a directory\n`
+        : `sed: can't read ${word}: No such file or directory\n`;
+      exitCode = Math.max(exitCode, 2);
+      continue;
+    }
+    const out = runSed(prog, files[path]);
+    if (!prog.inPlace) {
+      stdout += out;
+      continue;
+    }
+    if (!root) {
+      // GNU sed writes a temporary file next to the original and renames it over.
+      const dir = path.slice(0, path.lastIndexOf('/')) || '/';
+      return {
+        stdout,
+        stderr: stderr + `sed: couldn't open temporary file ${dir}/sedz4Qk1R: Permission denied\n`,
+        exitCode: 4
+      };
+    }
+    if (path !== KUBE_PROXY_CONFIG_PATH) {
+      stderr += `sed: ${word}: editing this file is not modelled in the lab; only ${KUBE_PROXY_CONFIG_PATH} can be changed on a worker\n`;
+      exitCode = Math.max(exitCode, 4);
+      continue;
+    }
+    writeKubeProxyConfigOnNode(cluster, host.view.nodeName, out);
+  }
+  return { stdout, stderr, exitCode };
 }
 
 /** `fallocate -l SIZE /var/lib/fill.img`: the lab's Fill disk (just past nodefs.available). */
@@ -229,6 +278,12 @@ export function runOnNode(
       return headTail(cluster, host, cmd, args, home);
     case 'mv':
       return mv(cluster, host, args, root, home);
+    case 'sed':
+      return sed(cluster, host, args, root, home);
+    case 'vi':
+    case 'vim':
+    case 'nano':
+      return err(`${cmd}: no terminal editor in this console; edit with sed -i 's|old|new|' <file>\n`);
     case 'fallocate':
       return fallocate(cluster, node, args, root);
     case 'stress-ng':

@@ -1,0 +1,11 @@
+import { chromium } from '@playwright/test';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark', serviceWorkers: 'block' });
+const page = await context.newPage();
+await page.goto('http://localhost:4205/lessons/20-kube-proxy-at-scale');
+await page.locator('.player[data-ready="true"]').waitFor({ state: 'attached', timeout: 30000 });
+await page.getByRole('tab', { name: 'Network' }).click();
+await page.getByTestId('dump').scrollIntoViewIfNeeded();
+await page.waitForTimeout(1000);
+await page.screenshot({ path: '/tmp/shots-les20/dump-dark.png' });
+await browser.close();
