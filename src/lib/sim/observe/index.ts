@@ -30,6 +30,15 @@ export type { EventLogEntry } from '../events/recorder';
 export type { TraceHop, TraceResult } from '../network/trace';
 export type { SchedulingAttempt } from '../scheduler/types';
 export type { Rejection, RejectionKind, SchedulingExplanation, SchedulingSummary } from './scheduling';
+export type {
+  AttemptResult,
+  ClusterEventLabel,
+  QueuedPodModel,
+  QueueMove,
+  QueueMoveLabel,
+  QueueName,
+  SchedulingQueueModel
+} from './schedqueue';
 export {
   CHART_NODES,
   curve,
