@@ -24,7 +24,7 @@ export type { ReadyChange } from './ready-history';
 export type { Process, TrafficDot, TrafficEdge, TrafficModel, VerbClass } from './traffic';
 export { VERB_CLASSES } from '../api/requestlog';
 export { nodeGroup } from './groups';
-export type { Lane, PodSequence, SequenceStep } from './sequence';
+export type { Lane, ObjectSequence, PodSequence, SequenceStep } from './sequence';
 export { LANES } from './sequence';
 export type { EventLogEntry } from '../events/recorder';
 export type { TraceHop, TraceResult } from '../network/trace';

@@ -27,7 +27,7 @@ import { prometheus } from '../monitoring/prometheus';
 import { ViewBuilder, type LabView, type NodeView } from '../observe/cluster-map';
 import { networkModel, type NetworkModel } from '../observe/network';
 import { enableTraffic, trafficModel } from '../observe/traffic';
-import { podSequence, type PodSequence } from '../observe/sequence';
+import { nodeSequence, podSequence, type ObjectSequence } from '../observe/sequence';
 import { attemptResults, queuedPodModel, schedulingQueueModel } from '../observe/schedqueue';
 import { recordReady, type ReadyChange } from '../observe/ready-history';
 import { LabSession } from './lab-session';
@@ -790,17 +790,21 @@ export class SessionHost {
     const key = s.kind === 'node' ? `node/${s.name}` : `pod/${s.key}`;
     let object: unknown;
     let attempts = 0;
-    let sequence: PodSequence | null = null;
+    let sequence: ObjectSequence | null;
     let queued = '';
-    if (s.kind === 'node') object = cluster.api.tryGet('Node', undefined, s.name);
-    else {
+    if (s.kind === 'node') {
+      object = cluster.api.tryGet('Node', undefined, s.name);
+      sequence = nodeSequence(cluster, s.name);
+    } else {
       const [ns, name] = s.key.split('/');
       object = cluster.api.tryGet('Pod', ns, name);
       attempts = getSchedulingHistory(cluster, s.key).length;
       sequence = podSequence(cluster, ns, name);
       queued = JSON.stringify(queuedPodModel(cluster, s.key));
     }
-    const steps = sequence?.steps.length ?? 0;
+    // Folded renewals grow a step's count, not the number of steps.
+    let steps = 0;
+    for (const st of sequence?.steps ?? []) steps += st.count ?? 1;
     const prev = sent.selection;
     if (
       prev &&
@@ -821,7 +825,7 @@ export class SessionHost {
             queue: queuedPodModel(cluster, s.key),
             sequence
           }
-        : {})
+        : { sequence })
     };
   }
 

@@ -15,7 +15,7 @@ import type { NetworkModel, NetworkSubscription } from '../observe/network';
 import type { ReadyChange } from '../observe/ready-history';
 import type { TrafficModel } from '../observe/traffic';
 import type { AlertMark, HealthModel } from '../observe/health';
-import type { PodSequence } from '../observe/sequence';
+import type { ObjectSequence } from '../observe/sequence';
 import type { SchedulingExplanation } from '../observe/scheduling';
 import type { AttemptResult, QueuedPodModel, SchedulingQueueModel } from '../observe/schedqueue';
 import type { Language, Lesson } from '../../lessons/format';
@@ -70,7 +70,7 @@ export interface SelectionModel {
   /** Where a pending pod waits in the scheduling queue (null: it does not). */
   queue?: QueuedPodModel | null;
   /** "Follow this pod" / "follow this node". */
-  sequence?: PodSequence | null;
+  sequence?: ObjectSequence | null;
 }
 
 export type Selection =
