@@ -78,6 +78,9 @@ test('follow this node: registration, folded Lease renewals and status patches, 
   const seq = page.getByTestId('node-sequence');
   await expect(seq.getByRole('heading', { name: 'Follow this node: worker-2' })).toBeVisible();
   const steps = seq.getByRole('listitem');
+  await expect(steps.filter({ hasText: /create nodes$/ })).toHaveCount(1);
+  // A minute on: the kubelet has renewed its Lease every 10 s, folded into counted steps.
+  await page.getByRole('button', { name: 'Jump forward 1 minute' }).click();
   await expect(steps.filter({ hasText: /kubelet \(worker-2\) → kube-apiserver: create nodes$/ })).toHaveCount(
     1
   );
@@ -90,6 +93,13 @@ test('follow this node: registration, folded Lease renewals and status patches, 
       .first()
   ).toBeVisible();
   expect(await seriousViolations(page, '[data-testid="node-sequence"]')).toEqual([]);
+  // Each step jumps the timeline to its time: registration is at 0 s.
+  await steps
+    .filter({ hasText: /create nodes$/ })
+    .getByRole('button')
+    .click();
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  await expect(page.getByRole('slider', { name: 'Jump to time' })).toHaveAttribute('aria-valuenow', '0');
 });
 
 test('above 40 nodes the diagram shows pools as tiles; selecting one zooms into its nodes', async ({
