@@ -11,14 +11,31 @@ export const QUEUES: readonly QueueName[] = ['active', 'backoff', 'unschedulable
 
 export const queueName = (q: QueueName): string => t(`lab.queue.names.${q}`);
 
-/** "Waiting in: unschedulable pods — moves back when: a Node is added; or …". */
-export function waitingText(q: QueuedPodModel): string {
+/**
+ * Where a pod waits, in parts a view lists: the head ("Waiting in: backoffQ — moves to activeQ
+ * when its back-off ends at 12s."), and for unschedulable pods the events that move it back and
+ * the leftover flush's deadline.
+ */
+export function waiting(q: QueuedPodModel): { head: string; events: string[]; latest?: string } {
   const where = t('lab.queue.waitingIn', { queue: queueName(q.queue) });
-  if (q.queue === 'active') return `${where} — ${t('lab.queue.activeNext')}`;
+  if (q.queue === 'active') return { head: `${where} — ${t('lab.queue.activeNext')}`, events: [] };
   if (q.queue === 'backoff')
-    return `${where} — ${t('lab.queue.backoffEnds', { time: formatClock(q.backoffUntil) })}`;
-  const events = q.movesOn.map((e) => t(`lab.queue.events.${e}`)).join(t('lab.queue.or'));
-  return `${where} — ${t('lab.queue.movesBack', { events, time: formatClock(q.leftoverAt ?? 0) })}`;
+    return {
+      head: `${where} — ${t('lab.queue.backoffEnds', { time: formatClock(q.backoffUntil) })}`,
+      events: []
+    };
+  return {
+    head: `${where} — ${t('lab.queue.movesBackWhen')}`,
+    events: q.movesOn.map((e) => t(`lab.queue.events.${e}`)),
+    latest: t('lab.queue.atTheLatest', { time: formatClock(q.leftoverAt ?? 0) })
+  };
+}
+
+/** The same as one sentence: "Waiting in: unschedulable pods — moves back when: a Node is added; or …". */
+export function waitingText(q: QueuedPodModel): string {
+  const w = waiting(q);
+  if (!w.latest) return w.head;
+  return `${w.head} ${[...w.events, w.latest].join(t('lab.queue.or'))}.`;
 }
 
 /** "Last moved at 55s by NodeAdd: unschedulable pods → activeQ" (the event keeps its upstream label). */
