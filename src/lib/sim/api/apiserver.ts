@@ -594,11 +594,12 @@ export class ApiServer {
     return this.requestLog.record(this.engine.now, 'in', ctx, verb, resource, obj);
   }
 
-  /** An Event is part of the story of the object it is about ("follow this pod"). */
+  /** An Event is part of the story of the object it is about ("follow this pod / node"). */
   private logEventAbout(rec: RequestRecord, ev: KubeObject): void {
     const io = ev.involvedObject as { kind?: string; namespace?: string; name?: string } | undefined;
-    if (io?.kind !== 'Pod' || !io.name) return;
-    this.requestLog?.about(rec, objectLogKey(resourceForKind(io.kind).plural, io.namespace, io.name), {
+    if ((io?.kind !== 'Pod' && io?.kind !== 'Node') || !io.name) return;
+    const ns = io.kind === 'Node' ? undefined : io.namespace;
+    this.requestLog?.about(rec, objectLogKey(resourceForKind(io.kind).plural, ns, io.name), {
       reason: String(ev.reason ?? ''),
       message: String(ev.message ?? ''),
       type: String(ev.type ?? 'Normal')

@@ -48,7 +48,7 @@ export interface EdgeRates {
 
 export const RECENT = 400;
 export const RATE_SECONDS = 10;
-/** Requests kept per Pod ("follow this pod"), and Pods followed at most (oldest dropped). */
+/** Requests kept per followed object ("follow this pod / node"), and objects followed at most (oldest dropped). */
 export const PER_OBJECT = 80;
 export const MAX_OBJECTS = 20_000;
 
@@ -58,9 +58,19 @@ export function objectLogKey(resource: string, namespace: string | undefined, na
   return `${slash < 0 ? resource : resource.slice(0, slash)}/${namespace ?? ''}/${name}`;
 }
 
-/** Objects whose own log is kept ("follow this pod"); the rest are only counted and drawn. */
-function followed(resource: string): boolean {
-  return resource === 'pods' || resource.startsWith('pods/');
+/** Namespace of the kubelets' Leases (their renewals are part of their node's story). */
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+
+/**
+ * Objects whose own log is kept ("follow this pod", "follow this node"); the rest are only
+ * counted and drawn. A Node's watch events are kept for the control plane's watchers only (every
+ * node's kube-proxy watches Nodes too); a node Lease keeps its writes.
+ */
+function followed(rec: RequestRecord): boolean {
+  const r = rec.resource;
+  if (r === 'pods' || r.startsWith('pods/')) return true;
+  if (r === 'nodes' || r.startsWith('nodes/')) return rec.dir === 'in' || !rec.node;
+  return r === 'leases' && rec.dir === 'in' && rec.namespace === NODE_LEASE_NAMESPACE;
 }
 
 export function verbClass(verb: string, resource: string): VerbClass {
@@ -151,7 +161,7 @@ export class RequestLog {
       e.buckets.fill(0, slot * 2 * K, (slot + 1) * 2 * K);
     }
     e.buckets[slot * 2 * K + (dir === 'in' ? 0 : K) + VERB_CLASSES.indexOf(cls)]++;
-    if (rec.name && followed(resource)) this.index(rec);
+    if (rec.name && followed(rec)) this.index(rec);
     return rec;
   }
 
@@ -159,7 +169,7 @@ export class RequestLog {
   named(rec: RequestRecord, name: string): void {
     if (rec.name) return;
     rec.name = name;
-    if (followed(rec.resource)) this.index(rec);
+    if (followed(rec)) this.index(rec);
   }
 
   /** Keep an Event's create in the log of the object it is about, too. */

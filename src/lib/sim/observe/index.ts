@@ -24,12 +24,21 @@ export type { ReadyChange } from './ready-history';
 export type { Process, TrafficDot, TrafficEdge, TrafficModel, VerbClass } from './traffic';
 export { VERB_CLASSES } from '../api/requestlog';
 export { nodeGroup } from './groups';
-export type { Lane, PodSequence, SequenceStep } from './sequence';
+export type { Lane, ObjectSequence, PodSequence, SequenceStep } from './sequence';
 export { LANES } from './sequence';
 export type { EventLogEntry } from '../events/recorder';
 export type { TraceHop, TraceResult } from '../network/trace';
 export type { SchedulingAttempt } from '../scheduler/types';
 export type { Rejection, RejectionKind, SchedulingExplanation, SchedulingSummary } from './scheduling';
+export type {
+  AttemptResult,
+  ClusterEventLabel,
+  QueuedPodModel,
+  QueueMove,
+  QueueMoveLabel,
+  QueueName,
+  SchedulingQueueModel
+} from './schedqueue';
 export {
   CHART_NODES,
   curve,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '$lib/sim/scenario';
 import type { KubeObject } from '$lib/sim/api/types';
-import { podSequence } from './sequence';
+import { nodeSequence, podSequence } from './sequence';
 import { enableTraffic } from './traffic';
 
 const three = readFileSync(new URL('../../../../scenarios/three-nodes.yaml', import.meta.url), 'utf8');
@@ -66,5 +66,50 @@ describe('follow this pod', () => {
     // Only what happened since: the bind (the scheduler works after the create), not the create.
     expect(seq.steps.some((s) => s.label === 'create pods')).toBe(false);
     expect(seq.steps.some((s) => s.label === 'create pods/binding')).toBe(true);
+  });
+});
+
+// upstream: pkg/kubelet/kubelet_node_status.go (registerWithAPIServer), pkg/kubelet/nodelease
+// (renewInterval 10s), pkg/controller/nodelifecycle/node_lifecycle_controller.go (grace period 50s,
+// NodeNotReady, the unreachable NoExecute taint) and pkg/controller/tainteviction (tolerationSeconds 300)
+describe('follow this node', () => {
+  it('tells a node’s life: registration, folded Lease renewals, the lifecycle controller’s writes, the evictions', () => {
+    const { cluster } = createCluster(three);
+    enableTraffic(cluster);
+    cluster.runUntil(60_000);
+    const onNode = cluster.api
+      .list<KubeObject>('Pod')
+      .filter((p) => p.spec?.nodeName === 'worker-2' && p.metadata.namespace === 'default')
+      .map((p) => `default/${p.metadata.name}`);
+    expect(onNode.length).toBeGreaterThan(0);
+    cluster.applyFault('StopKubelet', { target: 'worker-2' });
+    cluster.runUntil(480_000);
+    const seq = nodeSequence(cluster, 'worker-2')!;
+    expect(seq).toMatchObject({ kind: 'Node', name: 'worker-2', partial: false, folded: 0 });
+    const arrows = seq.steps.map(
+      (s) => `${s.t} ${s.from}>${s.to} ${s.label}${s.count ? ` x${s.count}` : ''}`
+    );
+    const at = (re: RegExp) => {
+      const i = arrows.findIndex((a) => re.test(a));
+      expect(i, `${re} in\n${arrows.join('\n')}`).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    const order = [
+      at(/^100 kubelet>kube-apiserver create nodes$/),
+      at(/^100 kube-apiserver>etcd \/registry\/minions\/worker-2$/),
+      at(/^100 kubelet>kube-apiserver create leases$/),
+      // Renewals every 10 s until the kubelet stops at 60 s: 20.1 s … 50.1 s folded into one step.
+      at(/^20100 kubelet>kube-apiserver update leases x4$/),
+      // 50 s after the last renewal the node lifecycle controller writes Ready=Unknown, then taints.
+      at(/^110000 kube-controller-manager>kube-apiserver update nodes\/status$/),
+      at(/^110000 kube-controller-manager>kube-controller-manager NodeNotReady$/),
+      at(/^110000 kube-controller-manager>kube-apiserver update nodes$/)
+    ];
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(seq.steps[order[3]].until).toBe(50_100);
+    // tolerationSeconds 300 after the taint: the taint-eviction controller deletes each pod.
+    const deletes = seq.steps.filter((s) => s.label === 'delete pods');
+    expect(deletes.map((s) => s.message).sort()).toEqual([...onNode].sort());
+    expect(deletes.every((s) => s.from === 'kube-controller-manager' && s.t >= 410_000)).toBe(true);
   });
 });

@@ -13,7 +13,14 @@ import { SchedulerCache } from './cache';
 import { resolveConfig, type SchedulerConfig } from './config';
 import { Framework } from './framework';
 import { newPodInfo, podPriority } from './nodeinfo';
-import { SchedulingQueue, type QueueState } from './queue';
+import { CLUSTER_EVENTS, nodeUpdateEvents, type ClusterEventLabel } from './events';
+import {
+  MAX_IN_UNSCHEDULABLE_MS,
+  SchedulingQueue,
+  UNSCHEDULABLE_FLUSH_PERIOD_MS,
+  type QueuedPod,
+  type QueueState
+} from './queue';
 import { scheduleOne } from './schedule-one';
 import type { SchedulingAttempt } from './types';
 
@@ -60,14 +67,18 @@ interface SchedulerState {
 }
 
 const MAX_ERRORS = 200;
-const RESOURCE_PLUGINS = [
-  'NodeResourcesFit',
-  'NodePorts',
-  'InterPodAffinity',
-  'PodTopologySpread',
-  'DefaultPreemption'
-];
-const POD_ADD_PLUGINS = ['InterPodAffinity', 'PodTopologySpread'];
+
+/** The scheduling queue as kube-scheduler holds it, for the queue view (copies, never its state). */
+export interface SchedulingQueueStatus {
+  running: boolean;
+  /** podInitialBackoffSeconds and podMaxBackoffSeconds (ms). */
+  initialBackoffMs: number;
+  maxBackoffMs: number;
+  /** podMaxInUnschedulablePodsDuration and the leftover flush's period (ms). */
+  maxInUnschedulableMs: number;
+  flushPeriodMs: number;
+  pods: QueuedPod[];
+}
 
 export class KubeScheduler implements Component {
   readonly id = SCHEDULER_ID;
@@ -134,6 +145,28 @@ export class KubeScheduler implements Component {
       where: p.where,
       attempts: p.attempts
     }));
+  }
+
+  /** The queued pods (copies) and the queue's timings. */
+  queueStatus(): SchedulingQueueStatus {
+    return {
+      running: this.state.running,
+      initialBackoffMs: this.config.podInitialBackoffSeconds * 1000,
+      maxBackoffMs: this.config.podMaxBackoffSeconds * 1000,
+      maxInUnschedulableMs: MAX_IN_UNSCHEDULABLE_MS,
+      flushPeriodMs: UNSCHEDULABLE_FLUSH_PERIOD_MS,
+      pods: Object.values(this.state.queue.pods).map((p) => ({
+        ...p,
+        plugins: [...p.plugins],
+        moves: (p.moves ?? []).map((m) => ({ ...m }))
+      }))
+    };
+  }
+
+  /** One queued pod (a copy), or undefined when it is not waiting in the queue. */
+  queuedPod(key: string): QueuedPod | undefined {
+    const p = this.queue.get(key);
+    return p && { ...p, plugins: [...p.plugins], moves: (p.moves ?? []).map((m) => ({ ...m })) };
   }
 
   start(): void {
@@ -225,12 +258,17 @@ export class KubeScheduler implements Component {
       return;
     }
     // Heartbeats (conditions, lastHeartbeatTime) change nothing a plugin looks at.
-    if (type === 'MODIFIED' && old && !schedulingRelevantChange(old, node)) {
-      this.cache.upsertNode(node);
-      return;
-    }
+    const events: ClusterEventLabel[] =
+      type === 'MODIFIED' && old ? nodeUpdateEvents(old, node) : ['NodeAdd'];
     this.cache.upsertNode(node);
-    if (this.queue.moveOnEvent(this.cluster.now, 'all')) this.kick();
+    if (events.length && this.moveOnEvent(events[0])) this.kick();
+  }
+
+  /** MoveAllToActiveOrBackoffQueue for the pods a cluster event is registered for (events.ts). */
+  private moveOnEvent(event: ClusterEventLabel): number {
+    const filter = CLUSTER_EVENTS[event];
+    if (filter === 'self') return 0;
+    return this.queue.moveOnEvent(this.cluster.now, filter, event);
   }
 
   private onPod(type: string, pod: KubeObject, old: KubeObject | undefined): void {
@@ -241,21 +279,14 @@ export class KubeScheduler implements Component {
       if (type === 'DELETED' || terminal) {
         if (this.cache.nodeOfPod(key) !== undefined) {
           this.cache.removePod(key);
-          if (this.queue.moveOnEvent(this.cluster.now, { plugins: RESOURCE_PLUGINS, unknownPlugins: true })) {
-            this.kick();
-          }
+          if (this.moveOnEvent('AssignedPodDelete')) this.kick();
         }
         if (type === 'DELETED') this.dropHistory(key);
         return;
       }
       const wasAssigned = this.cache.nodeOfPod(key) !== undefined;
       this.cache.addPod(pod, pod.spec.nodeName);
-      if (
-        !wasAssigned &&
-        this.queue.moveOnEvent(this.cluster.now, { plugins: POD_ADD_PLUGINS, unknownPlugins: false })
-      ) {
-        this.kick();
-      }
+      if (!wasAssigned && this.moveOnEvent('AssignedPodAdd')) this.kick();
       return;
     }
     if (type === 'DELETED' || pod.metadata.deletionTimestamp || terminal || !this.responsible(pod)) {
@@ -269,7 +300,7 @@ export class KubeScheduler implements Component {
     this.queue.enqueue(key, podPriority(pod), this.cluster.now);
     // An update to an unschedulable pod may have fixed it (new tolerations, changed selector).
     if (q && q.where === 'unschedulable' && old && JSON.stringify(old.spec) !== JSON.stringify(pod.spec)) {
-      this.queue.activate(key, this.cluster.now);
+      this.queue.activate(key, this.cluster.now, 'UnschedulablePodUpdate');
     }
     this.kick();
   }
@@ -490,19 +521,6 @@ function explainedNodes(attempts: SchedulingAttempt[]): number {
   let n = 0;
   for (const a of attempts) n += Object.keys(a.nodes).length;
   return n;
-}
-
-/** The node fields filters and scores read: labels, taints, unschedulable, allocatable, images. */
-function schedulingRelevantChange(a: KubeObject, b: KubeObject): boolean {
-  const pick = (n: KubeObject) =>
-    JSON.stringify([
-      n.metadata.labels,
-      n.spec?.taints,
-      n.spec?.unschedulable,
-      n.status?.allocatable,
-      n.status?.images
-    ]);
-  return pick(a) !== pick(b);
 }
 
 function errorText(e: unknown): string {

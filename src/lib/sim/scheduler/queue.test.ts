@@ -77,11 +77,13 @@ describe('SchedulingQueue', () => {
     q.requeueAfterFailure('default/fit', 0, failure(['NodeResourcesFit']));
     q.requeueAfterFailure('default/taint', 0, failure(['TaintToleration']));
     q.requeueAfterFailure('default/none', 0, failure([]));
-    expect(q.moveOnEvent(5000, { plugins: ['InterPodAffinity'], unknownPlugins: false })).toBe(0);
-    expect(q.moveOnEvent(5000, { plugins: ['NodeResourcesFit'], unknownPlugins: true })).toBe(2);
+    expect(q.moveOnEvent(5000, { plugins: ['InterPodAffinity'], unknownPlugins: false }, 'NodeAdd')).toBe(0);
+    expect(
+      q.moveOnEvent(5000, { plugins: ['NodeResourcesFit'], unknownPlugins: true }, 'AssignedPodDelete')
+    ).toBe(2);
     expect(drain(q)).toEqual(['default/fit', 'default/none']);
     // Still inside its backoff: the event sends it to backoffQ, not activeQ.
-    expect(q.moveOnEvent(500, 'all')).toBe(1);
+    expect(q.moveOnEvent(500, 'all', 'NodeAdd')).toBe(1);
     expect(q.get('default/taint')?.where).toBe('backoff');
   });
 
@@ -104,7 +106,33 @@ describe('SchedulingQueue', () => {
     q.requeueAfterFailure('default/a', 0, failure(['NodeResourcesFit']));
     const restored = new SchedulingQueue(structuredClone(state));
     expect(restored.peekActive()?.key).toBe('default/b');
-    expect(restored.moveOnEvent(2000, { plugins: ['NodeResourcesFit'], unknownPlugins: false })).toBe(1);
+    expect(
+      restored.moveOnEvent(2000, { plugins: ['NodeResourcesFit'], unknownPlugins: false }, 'NodeAdd')
+    ).toBe(1);
     expect(restored.size).toBe(2);
+  });
+
+  it('keeps the last moves of a pod with the event that made each (upstream queue metric labels)', () => {
+    // upstream: pkg/scheduler/framework/events.go (BackoffComplete, UnschedulableTimeout, ScheduleAttemptFailure)
+    const q = new SchedulingQueue({ pods: {} });
+    q.enqueue('default/a', 0, 0);
+    q.requeueAfterFailure('default/a', 1000, failure(['NodeResourcesFit']));
+    q.moveOnEvent(1500, 'all', 'NodeAdd');
+    q.flush(2000);
+    expect(q.get('default/a')?.moves).toEqual([
+      { t: 0, event: 'UnschedulablePodAdd', from: null, to: 'active' },
+      { t: 1000, event: 'ScheduleAttemptFailure', from: 'active', to: 'unschedulable' },
+      { t: 1500, event: 'NodeAdd', from: 'unschedulable', to: 'backoff' },
+      { t: 2000, event: 'BackoffComplete', from: 'backoff', to: 'active' }
+    ]);
+    q.requeueAfterFailure('default/a', 2001, failure(['NodeResourcesFit']));
+    q.flush(300_000 + 2001);
+    q.flush(330_000);
+    expect(q.get('default/a')?.moves?.map((m) => m.event)).toEqual([
+      'NodeAdd',
+      'BackoffComplete',
+      'ScheduleAttemptFailure',
+      'UnschedulableTimeout'
+    ]);
   });
 });

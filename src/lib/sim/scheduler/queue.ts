@@ -8,12 +8,26 @@
  * pods each rejecting plugin holds back, so a pop, a flush or a cluster event costs O(log n) per
  * pod it touches instead of a scan of every queued pod.
  */
+import type { QueueMoveLabel } from './events';
 import { KeyedHeap } from './heap';
 import { less } from './plugins/PrioritySort';
 
+export type QueueName = 'active' | 'backoff' | 'unschedulable';
+
+/** One move between sub-queues and the event that made it (the queue's incoming-pods metric labels). */
+export interface QueueMove {
+  t: number;
+  event: QueueMoveLabel;
+  from: QueueName | null;
+  to: QueueName;
+}
+
+/** Moves kept per queued pod (observation only: scheduling never reads them). */
+export const MOVES_KEPT = 4;
+
 export interface QueuedPod {
   key: string;
-  where: 'active' | 'backoff' | 'unschedulable';
+  where: QueueName;
   priority: number;
   /** When the pod entered the queue (PrioritySort's tie-breaker). */
   timestamp: number;
@@ -24,6 +38,8 @@ export interface QueuedPod {
   since: number;
   /** Plugins that rejected it: only events relevant to them move it back (queueing hints). */
   plugins: string[];
+  /** The last moves, oldest first (at most MOVES_KEPT). */
+  moves?: QueueMove[];
 }
 
 export interface QueueState {
@@ -61,11 +77,17 @@ function unschedulableLess(a: QueuedPod, b: QueuedPod): boolean {
 }
 
 /** The leftover flush runs on a 30s tick, so a pod leaves at the first tick after 5 minutes. */
-function leftoverDue(since: number): number {
+export function leftoverDue(since: number): number {
   return (
     Math.ceil((since + MAX_IN_UNSCHEDULABLE_MS) / UNSCHEDULABLE_FLUSH_PERIOD_MS) *
     UNSCHEDULABLE_FLUSH_PERIOD_MS
   );
+}
+
+function record(p: QueuedPod, m: QueueMove): void {
+  const moves = (p.moves ??= []);
+  moves.push(m);
+  if (moves.length > MOVES_KEPT) moves.splice(0, moves.length - MOVES_KEPT);
 }
 
 export class SchedulingQueue {
@@ -105,7 +127,8 @@ export class SchedulingQueue {
       attempts: 0,
       backoffUntil: 0,
       since: 0,
-      plugins: []
+      plugins: [],
+      moves: [{ t: now, event: 'UnschedulablePodAdd', from: null, to: 'active' }]
     };
     this.state.pods[key] = p;
     this.index(p);
@@ -128,9 +151,9 @@ export class SchedulingQueue {
   }
 
   /** Back to activeQ, or to backoffQ while its backoff has not run out. */
-  activate(key: string, now: number): void {
+  activate(key: string, now: number, event: QueueMoveLabel): void {
     const p = this.state.pods[key];
-    if (p) this.move(p, p.backoffUntil > now ? 'backoff' : 'active');
+    if (p) this.move(p, p.backoffUntil > now ? 'backoff' : 'active', now, event);
   }
 
   /** A failed attempt: unschedulable pods wait for an event; errors go straight to backoff. */
@@ -148,6 +171,7 @@ export class SchedulingQueue {
     const p = this.state.pods[key];
     if (!p) return undefined;
     this.unindex(p);
+    const from = p.where;
     p.attempts++;
     p.backoffUntil = now + backoffDuration(p.attempts, opts.initialMs, opts.maxMs);
     p.plugins = opts.plugins;
@@ -156,12 +180,13 @@ export class SchedulingQueue {
       p.where = 'unschedulable';
       p.since = now;
     }
+    record(p, { t: now, event: 'ScheduleAttemptFailure', from, to: p.where });
     this.index(p);
     return p;
   }
 
   /** MoveAllToActiveOrBackoffQueue for the unschedulable pods a cluster event may help. */
-  moveOnEvent(now: number, filter: MoveFilter): number {
+  moveOnEvent(now: number, filter: MoveFilter, event: QueueMoveLabel): number {
     const keys = new Set<string>();
     if (filter === 'all') {
       for (const k of this.noPlugin) keys.add(k);
@@ -170,14 +195,14 @@ export class SchedulingQueue {
       if (filter.unknownPlugins) for (const k of this.noPlugin) keys.add(k);
       for (const pl of filter.plugins) for (const k of this.byPlugin.get(pl) ?? []) keys.add(k);
     }
-    for (const k of keys) this.activate(k, now);
+    for (const k of keys) this.activate(k, now, event);
     return keys.size;
   }
 
   /** flushBackoffQCompleted and flushUnschedulablePodsLeftover. Returns the next time either is due. */
   flush(now: number): number {
     for (let p = this.backoff.peek(); p && p.backoffUntil <= now; p = this.backoff.peek()) {
-      this.move(p, 'active');
+      this.move(p, 'active', now, 'BackoffComplete');
     }
     // A pod the leftover flush sends to backoffQ below waits for the next flush to be counted.
     let next = this.backoff.peek()?.backoffUntil ?? Infinity;
@@ -187,7 +212,7 @@ export class SchedulingQueue {
         p && now - p.since >= MAX_IN_UNSCHEDULABLE_MS;
         p = this.unschedulable.peek()
       ) {
-        this.move(p, p.backoffUntil > now ? 'backoff' : 'active');
+        this.move(p, p.backoffUntil > now ? 'backoff' : 'active', now, 'UnschedulableTimeout');
       }
     }
     const oldest = this.unschedulable.peek();
@@ -195,9 +220,10 @@ export class SchedulingQueue {
     return next;
   }
 
-  private move(p: QueuedPod, where: QueuedPod['where']): void {
+  private move(p: QueuedPod, where: QueueName, now: number, event: QueueMoveLabel): void {
     if (p.where === where) return;
     this.unindex(p);
+    record(p, { t: now, event, from: p.where, to: where });
     p.where = where;
     this.index(p);
   }

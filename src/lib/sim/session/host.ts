@@ -27,7 +27,8 @@ import { prometheus } from '../monitoring/prometheus';
 import { ViewBuilder, type LabView, type NodeView } from '../observe/cluster-map';
 import { networkModel, type NetworkModel } from '../observe/network';
 import { enableTraffic, trafficModel } from '../observe/traffic';
-import { podSequence, type PodSequence } from '../observe/sequence';
+import { nodeSequence, podSequence, type ObjectSequence } from '../observe/sequence';
+import { attemptResults, queuedPodModel, schedulingQueueModel } from '../observe/schedqueue';
 import { recordReady, type ReadyChange } from '../observe/ready-history';
 import { LabSession } from './lab-session';
 import { checkResizable, nodeResizes, RESIZE_FAULT, type NodeResize } from './resize';
@@ -99,7 +100,9 @@ interface Sent {
   /** The request log the traffic dots were read from, and the last record sent. */
   trafficLog?: unknown;
   trafficSeq: number;
-  selection?: { object: unknown; attempts: number; key: string; steps: number };
+  /** The queue model last sent, as JSON ('' while not subscribed). */
+  schedQueue: string;
+  selection?: { object: unknown; attempts: number; key: string; steps: number; queue: string };
   lesson: string;
   watched: number;
   trace?: TraceResult | null;
@@ -120,6 +123,7 @@ const freshSent = (): Sent => ({
   health: '',
   alertMarks: '',
   network: '',
+  schedQueue: '',
   trafficSeq: 0,
   lesson: '',
   watched: -1,
@@ -758,6 +762,12 @@ export class SessionHost {
       msg.network = net;
       sent.network = netKey;
     }
+    const queue = this.subs.schedQueue ? schedulingQueueModel(cluster) : null;
+    const queueKey = queue ? JSON.stringify(queue) : '';
+    if (queueKey !== sent.schedQueue) {
+      msg.schedQueue = queue;
+      sent.schedQueue = queueKey;
+    }
     // The request log is always on in the lab: "follow this pod" needs the pod's history.
     enableTraffic(cluster);
     if (this.subs.traffic) {
@@ -780,28 +790,42 @@ export class SessionHost {
     const key = s.kind === 'node' ? `node/${s.name}` : `pod/${s.key}`;
     let object: unknown;
     let attempts = 0;
-    let sequence: PodSequence | null = null;
-    if (s.kind === 'node') object = cluster.api.tryGet('Node', undefined, s.name);
-    else {
+    let sequence: ObjectSequence | null;
+    let queued = '';
+    if (s.kind === 'node') {
+      object = cluster.api.tryGet('Node', undefined, s.name);
+      sequence = nodeSequence(cluster, s.name);
+    } else {
       const [ns, name] = s.key.split('/');
       object = cluster.api.tryGet('Pod', ns, name);
       attempts = getSchedulingHistory(cluster, s.key).length;
       sequence = podSequence(cluster, ns, name);
+      queued = JSON.stringify(queuedPodModel(cluster, s.key));
     }
-    const steps = sequence?.steps.length ?? 0;
+    // Folded renewals grow a step's count, not the number of steps.
+    let steps = 0;
+    for (const st of sequence?.steps ?? []) steps += st.count ?? 1;
     const prev = sent.selection;
     if (
       prev &&
       prev.key === key &&
       prev.object === object &&
       prev.attempts === attempts &&
-      prev.steps === steps
+      prev.steps === steps &&
+      prev.queue === queued
     )
       return;
-    sent.selection = { key, object, attempts, steps };
+    sent.selection = { key, object, attempts, steps, queue: queued };
     msg.selection = {
       object: object ?? null,
-      ...(s.kind === 'pod' ? { scheduling: schedulingExplanations(cluster, s.key), sequence } : {})
+      ...(s.kind === 'pod'
+        ? {
+            scheduling: schedulingExplanations(cluster, s.key),
+            attempts: attemptResults(cluster, s.key),
+            queue: queuedPodModel(cluster, s.key),
+            sequence
+          }
+        : { sequence })
     };
   }
 

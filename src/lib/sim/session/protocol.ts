@@ -15,8 +15,9 @@ import type { NetworkModel, NetworkSubscription } from '../observe/network';
 import type { ReadyChange } from '../observe/ready-history';
 import type { TrafficModel } from '../observe/traffic';
 import type { AlertMark, HealthModel } from '../observe/health';
-import type { PodSequence } from '../observe/sequence';
+import type { ObjectSequence } from '../observe/sequence';
 import type { SchedulingExplanation } from '../observe/scheduling';
+import type { AttemptResult, QueuedPodModel, SchedulingQueueModel } from '../observe/schedqueue';
 import type { Language, Lesson } from '../../lessons/format';
 
 export type Speed = 1 | 10 | 60 | 600 | 'max';
@@ -57,6 +58,19 @@ export interface BugReport {
   recording: LabRecording;
   /** Added by the page (the build's version name). */
   appVersion?: string;
+}
+
+/** The selected object as stored, with the read models that come with it. */
+export interface SelectionModel {
+  object: unknown;
+  /** A pod's scheduling attempts as the scheduler explained them, oldest first. */
+  scheduling?: SchedulingExplanation[];
+  /** A pod's attempts over time (number, time, result). */
+  attempts?: AttemptResult[];
+  /** Where a pending pod waits in the scheduling queue (null: it does not). */
+  queue?: QueuedPodModel | null;
+  /** "Follow this pod" / "follow this node". */
+  sequence?: ObjectSequence | null;
 }
 
 export type Selection =
@@ -110,6 +124,8 @@ export interface Subscriptions {
   traffic?: boolean;
   /** The control-plane health view: Prometheus' series and alerts. */
   health?: boolean;
+  /** The scheduling view: kube-scheduler's activeQ, backoffQ and unschedulable pods. */
+  schedQueue?: boolean;
 }
 
 export type LessonOp =
@@ -307,7 +323,9 @@ export interface FrameMessage {
   network?: NetworkModel | null;
   /** Sent in every frame while subscribed: rates change as time passes. */
   traffic?: TrafficModel | null;
-  selection?: { object: unknown; scheduling?: SchedulingExplanation[]; sequence?: PodSequence | null } | null;
+  /** While subscribed, when it changed. */
+  schedQueue?: SchedulingQueueModel | null;
+  selection?: SelectionModel | null;
   lesson?: LessonStatus;
   trace?: TraceResult | null;
   announcement?: string;

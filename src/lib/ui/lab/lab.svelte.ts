@@ -14,7 +14,7 @@ import type {
   LabView,
   NetworkModel,
   TrafficModel,
-  PodSequence,
+  SchedulingQueueModel,
   NodeView,
   PodView,
   ReadyChange,
@@ -34,6 +34,7 @@ import type {
   LessonStatus,
   ResultOf,
   Selection,
+  SelectionModel,
   SessionCommand,
   SessionMessage,
   Speed,
@@ -118,9 +119,9 @@ export class Lab {
   /** API traffic for the cluster diagram (while it is shown). */
   trafficModel = $state.raw<TrafficModel | undefined>(undefined);
   /** The selected object as stored, and a selected pod's scheduling attempts. */
-  selection = $state.raw<
-    { object: unknown; scheduling?: SchedulingExplanation[]; sequence?: PodSequence | null } | undefined
-  >(undefined);
+  selection = $state.raw<SelectionModel | undefined>(undefined);
+  /** kube-scheduler's queue for the scheduling view (while it is shown). */
+  schedQueueModel = $state.raw<SchedulingQueueModel | undefined>(undefined);
   lesson = $state.raw<LessonStatus | undefined>(undefined);
   /** The object `kubectl edit` opened in the editor, until it is saved or cancelled. */
   editing = $state.raw<(EditRef & { yaml: string; seq: number }) | undefined>(undefined);
@@ -337,6 +338,7 @@ export class Lab {
     if (!next.health) this.healthModel = undefined;
     if (!next.network) this.networkModel = undefined;
     if (!next.traffic) this.trafficModel = undefined;
+    if (!next.schedQueue) this.schedQueueModel = undefined;
     void this.send({ type: 'subscribe', subscriptions: next }).catch(() => {});
   }
 
@@ -430,6 +432,7 @@ export class Lab {
     if (f.traffic !== undefined) this.trafficModel = f.traffic ?? undefined;
     if (f.network !== undefined) this.networkModel = f.network ?? undefined;
     if (f.selection !== undefined) this.selection = f.selection ?? undefined;
+    if (f.schedQueue !== undefined) this.schedQueueModel = f.schedQueue ?? undefined;
     if (f.lesson) this.lesson = f.lesson;
     if (f.trace !== undefined) this.trace = f.trace ?? undefined;
     if (f.announcement !== undefined) this.announcement = f.announcement;
