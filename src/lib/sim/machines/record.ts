@@ -7,7 +7,13 @@
  * Machines are stepped with XState's pure `transition()`: no actor per object, so a cluster of
  * 150,000 pods costs one small record each, and the same events give the same records.
  */
-import { transition, type AnyStateMachine, type EventObject, type StateValue } from 'xstate';
+import {
+  getInitialSnapshot,
+  transition,
+  type AnyStateMachine,
+  type EventObject,
+  type StateValue
+} from 'xstate';
 
 export interface MachineStep {
   /** The state entered. */
@@ -16,12 +22,15 @@ export interface MachineStep {
   event?: string;
   /** Virtual ms. */
   at: number;
+  /** What the owner adds about the step (a container's last exit reason, an observed status). */
+  detail?: string;
 }
 
 export interface MachineRecord {
   value: string;
   at: number;
   event?: string;
+  detail?: string;
   /** Oldest first; the last entry is the current state. */
   path: MachineStep[];
   /** Steps dropped from the front of `path`. */
@@ -48,7 +57,7 @@ export function stringToValue(s: string): StateValue {
 }
 
 export function initialRecord(machine: AnyStateMachine, at: number): MachineRecord {
-  const value = valueToString(machine.config.initial as string);
+  const value = valueToString(getInitialSnapshot(machine).value as StateValue);
   return { value, at, path: [{ value, at }] };
 }
 
@@ -75,6 +84,7 @@ export function stepRecord<E extends EventObject>(
   rec: MachineRecord,
   event: E,
   at: number,
+  detail?: string,
   limit = PATH_LIMIT
 ): StepResult {
   const snap = machine.resolveState({ value: stringToValue(rec.value), context: undefined as never });
@@ -84,14 +94,15 @@ export function stepRecord<E extends EventObject>(
     .map((a) => ({ type: a.type, ...(a.params ? { params: a.params as Record<string, unknown> } : {}) }));
   const value = valueToString(next.value as StateValue);
   if (value === rec.value) return { record: rec, actions, moved: false };
-  const path = [...rec.path, { value, event: event.type, at }];
+  const step: MachineStep = { value, event: event.type, at, ...(detail ? { detail } : {}) };
+  const path = [...rec.path, step];
   let folded = rec.folded ?? 0;
   while (path.length > limit) {
     path.shift();
     folded++;
   }
   return {
-    record: { value, at, event: event.type, path, ...(folded ? { folded } : {}) },
+    record: { ...step, path, ...(folded ? { folded } : {}) },
     actions,
     moved: true
   };
