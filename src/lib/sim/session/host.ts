@@ -28,6 +28,7 @@ import { ViewBuilder, type LabView, type NodeView } from '../observe/cluster-map
 import { networkModel, type NetworkModel } from '../observe/network';
 import { enableTraffic, trafficModel } from '../observe/traffic';
 import { podSequence, type PodSequence } from '../observe/sequence';
+import { machinesModel, type MachinesModel } from '../observe/machines';
 import { recordReady, type ReadyChange } from '../observe/ready-history';
 import { LabSession } from './lab-session';
 import { checkResizable, nodeResizes, RESIZE_FAULT, type NodeResize } from './resize';
@@ -99,7 +100,7 @@ interface Sent {
   /** The request log the traffic dots were read from, and the last record sent. */
   trafficLog?: unknown;
   trafficSeq: number;
-  selection?: { object: unknown; attempts: number; key: string; steps: number };
+  selection?: { object: unknown; attempts: number; key: string; steps: number; machines?: string };
   lesson: string;
   watched: number;
   trace?: TraceResult | null;
@@ -789,19 +790,28 @@ export class SessionHost {
       sequence = podSequence(cluster, ns, name);
     }
     const steps = sequence?.steps.length ?? 0;
+    const machines: MachinesModel | null = this.subs.machines
+      ? machinesModel(
+          cluster,
+          s.kind === 'node' ? { kind: 'node', name: s.name } : { kind: 'pod', key: s.key }
+        )
+      : null;
+    const machineKey = machines ? JSON.stringify(machines.instances) : '';
     const prev = sent.selection;
     if (
       prev &&
       prev.key === key &&
       prev.object === object &&
       prev.attempts === attempts &&
-      prev.steps === steps
+      prev.steps === steps &&
+      prev.machines === machineKey
     )
       return;
-    sent.selection = { key, object, attempts, steps };
+    sent.selection = { key, object, attempts, steps, machines: machineKey };
     msg.selection = {
       object: object ?? null,
-      ...(s.kind === 'pod' ? { scheduling: schedulingExplanations(cluster, s.key), sequence } : {})
+      ...(s.kind === 'pod' ? { scheduling: schedulingExplanations(cluster, s.key), sequence } : {}),
+      ...(this.subs.machines ? { machines } : {})
     };
   }
 

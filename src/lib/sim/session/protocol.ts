@@ -16,6 +16,7 @@ import type { ReadyChange } from '../observe/ready-history';
 import type { TrafficModel } from '../observe/traffic';
 import type { AlertMark, HealthModel } from '../observe/health';
 import type { PodSequence } from '../observe/sequence';
+import type { MachinesModel } from '../observe/machines';
 import type { SchedulingExplanation } from '../observe/scheduling';
 import type { Language, Lesson } from '../../lessons/format';
 
@@ -110,6 +111,8 @@ export interface Subscriptions {
   traffic?: boolean;
   /** The control-plane health view: Prometheus' series and alerts. */
   health?: boolean;
+  /** The selected node's or pod's lifecycle machines (sent with the selection). */
+  machines?: boolean;
 }
 
 export type LessonOp =
@@ -307,7 +310,13 @@ export interface FrameMessage {
   network?: NetworkModel | null;
   /** Sent in every frame while subscribed: rates change as time passes. */
   traffic?: TrafficModel | null;
-  selection?: { object: unknown; scheduling?: SchedulingExplanation[]; sequence?: PodSequence | null } | null;
+  selection?: {
+    object: unknown;
+    scheduling?: SchedulingExplanation[];
+    sequence?: PodSequence | null;
+    /** While subscribed to `machines`. */
+    machines?: MachinesModel | null;
+  } | null;
   lesson?: LessonStatus;
   trace?: TraceResult | null;
   announcement?: string;
