@@ -95,9 +95,7 @@ describe('machines read model', () => {
   it('a pod with a bad image tag: ErrImagePull → ImagePullBackOff on its container', () => {
     const { host, send, selection } = session(LESSON3, 'scenario.yaml');
     send({ type: 'advance', ms: 30_000 });
-    const shop = host
-      .cluster!.api.list<{ metadata: { name: string; namespace: string } }>('Pod')
-      .find((p) => p.metadata.name.startsWith('shop-'))!;
+    const shop = host.cluster!.api.list('Pod').find((p) => p.metadata.name.startsWith('shop-'))!;
     send({ type: 'subscribe', subscriptions: { machines: true } });
     send({ type: 'select', selection: { kind: 'pod', key: `default/${shop.metadata.name}` } });
     const inst = selection()!.machines!.instances[0];

@@ -15,6 +15,7 @@ import type {
   NetworkModel,
   TrafficModel,
   PodSequence,
+  MachinesModel,
   NodeView,
   PodView,
   ReadyChange,
@@ -119,7 +120,13 @@ export class Lab {
   trafficModel = $state.raw<TrafficModel | undefined>(undefined);
   /** The selected object as stored, and a selected pod's scheduling attempts. */
   selection = $state.raw<
-    { object: unknown; scheduling?: SchedulingExplanation[]; sequence?: PodSequence | null } | undefined
+    | {
+        object: unknown;
+        scheduling?: SchedulingExplanation[];
+        sequence?: PodSequence | null;
+        machines?: MachinesModel | null;
+      }
+    | undefined
   >(undefined);
   lesson = $state.raw<LessonStatus | undefined>(undefined);
   /** The object `kubectl edit` opened in the editor, until it is saved or cancelled. */
