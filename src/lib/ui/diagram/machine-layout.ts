@@ -5,10 +5,13 @@
  */
 import type { MachineDefinitionView, MachineId, MachineStep } from '$lib/sim/observe';
 
-export const BOX_W = 124;
 export const BOX_H = 30;
-const GAP_X = 22;
-const GAP_Y = 44;
+const GAP_Y = 52;
+/** Box width and the horizontal gap: the node machine's vertical edges carry labels beside them. */
+const SIZES: Record<MachineId, { w: number; gapX: number }> = {
+  nodeHealth: { w: 164, gapX: 60 },
+  container: { w: 130, gapX: 36 }
+};
 const PAD = 10;
 /** Room above a compound state's children for its title. */
 const GROUP_TOP = 16;
@@ -61,6 +64,10 @@ export interface Edge {
   taken: boolean;
   /** Starts at the "any state" box. */
   any: boolean;
+  /** Where the events' label goes: beside the edge, on the side it was moved to. */
+  lx: number;
+  ly: number;
+  anchor: 'start' | 'middle' | 'end';
 }
 
 export interface MachineLayout {
@@ -96,6 +103,7 @@ function covers(id: string, value: string): boolean {
 
 export function layoutMachine(def: MachineDefinitionView, path: MachineStep[]): MachineLayout {
   const cells = CELLS[def.id];
+  const { w: BOX_W, gapX: GAP_X } = SIZES[def.id];
   const boxes = new Map<string, Box>();
   const cellX = (c: number) => PAD + c * (BOX_W + GAP_X);
   const cellY = (r: number) => PAD + GROUP_TOP + r * (BOX_H + GAP_Y);
@@ -144,6 +152,8 @@ export function layoutMachine(def: MachineDefinitionView, path: MachineStep[]): 
     }
   }
 
+  const placed = [...boxes.values()];
+  const middle = (Math.min(...placed.map((b) => b.x)) + Math.max(...placed.map((b) => b.x + b.w))) / 2;
   const edges: Edge[] = [];
   for (const p of pairs.values()) {
     const a = boxes.get(p.source);
@@ -152,12 +162,28 @@ export function layoutMachine(def: MachineDefinitionView, path: MachineStep[]): 
     const [x1, y1] = exitPoint(a, b.x + b.w / 2, b.y + b.h / 2);
     const [x2, y2] = exitPoint(b, a.x + a.w / 2, a.y + a.h / 2);
     // Two edges between the same boxes, one each way: move each to its own side.
-    let ox = 0;
-    let oy = 0;
-    if (pairs.has(`${p.target}|${p.source}`)) {
-      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
-      ox = (-(y2 - y1) / len) * 5;
-      oy = ((x2 - x1) / len) * 5;
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const paired = pairs.has(`${p.target}|${p.source}`);
+    // Two edges between the same boxes, one each way: each moves 5 px to its right-hand side.
+    const ox = paired ? (-(y2 - y1) / len) * 5 : 0;
+    const oy = paired ? ((x2 - x1) / len) * 5 : 0;
+    // Labels go inwards (towards the drawing's middle), so none is cut at its edge; a pair's two
+    // labels sit at different points along it.
+    const along = paired ? (p.source < p.target ? 0.35 : 0.65) : 0.5;
+    const mx = x1 + ox + (x2 - x1) * along;
+    const my = y1 + oy + (y2 - y1) * along;
+    let lx: number;
+    let ly: number;
+    let anchor: Edge['anchor'];
+    if (Math.abs(x2 - x1) < Math.abs(y2 - y1)) {
+      const side = mx <= middle ? 1 : -1;
+      lx = mx + side * 6;
+      ly = my + 3;
+      anchor = side > 0 ? 'start' : 'end';
+    } else {
+      lx = mx;
+      ly = paired && p.source > p.target ? my + 12 : my - 4;
+      anchor = 'middle';
     }
     const taken = path.some(
       (s, i) =>
@@ -176,7 +202,10 @@ export function layoutMachine(def: MachineDefinitionView, path: MachineStep[]): 
       x2: x2 + ox,
       y2: y2 + oy,
       taken,
-      any: p.source === '*'
+      any: p.source === '*',
+      lx,
+      ly,
+      anchor
     });
   }
   const all = [...boxes.values()];
