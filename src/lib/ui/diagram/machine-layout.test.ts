@@ -36,6 +36,14 @@ describe('machine layout', () => {
     ]);
   });
 
+  it('draws STARTED once from the waiting group: every waiting reason can start the container', () => {
+    const lay = layoutMachine(describeMachine('container'), []);
+    const started = lay.edges
+      .filter((e) => e.events.includes('STARTED'))
+      .map((e) => `${e.source}→${e.target}`);
+    expect(started.sort()).toEqual(['terminated→running', 'waiting→running']);
+  });
+
   it('marks the edges the path took, including one from "any state"', () => {
     const lay = layoutMachine(describeMachine('nodeHealth'), [
       { value: 'registered', at: 0 },

@@ -64,6 +64,8 @@ export interface Edge {
   taken: boolean;
   /** Starts at the "any state" box. */
   any: boolean;
+  /** Taken by the path, or leaving the current state: its events are written beside it. */
+  labelled: boolean;
   /** Where the events' label goes: beside the edge, on the side it was moved to. */
   lx: number;
   ly: number;
@@ -102,6 +104,7 @@ function covers(id: string, value: string): boolean {
 }
 
 export function layoutMachine(def: MachineDefinitionView, path: MachineStep[]): MachineLayout {
+  const current = path[path.length - 1]?.value;
   const cells = CELLS[def.id];
   const { w: BOX_W, gapX: GAP_X } = SIZES[def.id];
   const boxes = new Map<string, Box>();
@@ -134,6 +137,9 @@ export function layoutMachine(def: MachineDefinitionView, path: MachineStep[]): 
     const k = `${t.source}|${t.event}`;
     bySourceEvent.set(k, [...(bySourceEvent.get(k) ?? []), t.target]);
   }
+  // First fan-in: the same event to the same target from every child of a compound state is
+  // drawn from the compound state (STARTED from any waiting reason).
+  const byEventTarget = new Map<string, string[]>();
   for (const [k, targets] of bySourceEvent) {
     const [source, event] = k.split('|');
     let shown = targets;
@@ -144,6 +150,20 @@ export function layoutMachine(def: MachineDefinitionView, path: MachineStep[]): 
       }
     }
     for (const target of shown) {
+      const key = `${event}|${target}`;
+      byEventTarget.set(key, [...(byEventTarget.get(key) ?? []), source]);
+    }
+  }
+  for (const [k, sourcesIn] of byEventTarget) {
+    const [event, target] = k.split('|');
+    let sources = sourcesIn;
+    for (const s of compounds) {
+      const leaves = leavesOf(def, s.id);
+      if (leaves.length > 1 && !covers(s.id, target) && leaves.every((l) => sources.includes(l))) {
+        sources = [...sources.filter((x) => !leaves.includes(x)), s.id];
+      }
+    }
+    for (const source of sources) {
       if (target === source) continue;
       const key = `${source}|${target}`;
       const p = pairs.get(key) ?? { source, target, events: new Set<string>() };
@@ -168,21 +188,22 @@ export function layoutMachine(def: MachineDefinitionView, path: MachineStep[]): 
     const ox = paired ? (-(y2 - y1) / len) * 5 : 0;
     const oy = paired ? ((x2 - x1) / len) * 5 : 0;
     // Labels go inwards (towards the drawing's middle), so none is cut at its edge; a pair's two
-    // labels sit at different points along it.
-    const along = paired ? (p.source < p.target ? 0.35 : 0.65) : 0.5;
+    // labels sit near their own edge's start, so at different points.
+    const along = paired ? 0.3 : 0.5;
     const mx = x1 + ox + (x2 - x1) * along;
     const my = y1 + oy + (y2 - y1) * along;
     let lx: number;
     let ly: number;
     let anchor: Edge['anchor'];
-    if (Math.abs(x2 - x1) < Math.abs(y2 - y1)) {
+    if (Math.abs(y2 - y1) > 5) {
       const side = mx <= middle ? 1 : -1;
       lx = mx + side * 6;
       ly = my + 3;
       anchor = side > 0 ? 'start' : 'end';
     } else {
-      lx = mx;
-      ly = paired && p.source > p.target ? my + 12 : my - 4;
+      // Across a row the gap is narrow: write the events above the boxes (a pair's second below).
+      lx = (x1 + x2) / 2;
+      ly = paired && p.source > p.target ? my + BOX_H / 2 + 11 : my - BOX_H / 2 - 4;
       anchor = 'middle';
     }
     const taken = path.some(
@@ -203,6 +224,7 @@ export function layoutMachine(def: MachineDefinitionView, path: MachineStep[]): 
       y2: y2 + oy,
       taken,
       any: p.source === '*',
+      labelled: taken || (current !== undefined && (p.source === '*' || covers(p.source, current))),
       lx,
       ly,
       anchor
