@@ -109,11 +109,19 @@ function guardName(g: unknown): string | undefined {
 
 const described = new Map<MachineId, MachineDefinitionView>();
 
-/** The states and transitions of a machine, in definition order. */
+/** The states and transitions of a machine the lab draws, in definition order. */
 export function describeMachine(id: MachineId): MachineDefinitionView {
   const hit = described.get(id);
   if (hit) return hit;
-  const machine = MACHINES[id];
+  const view = describeDefinition(MACHINES[id]) as MachineDefinitionView;
+  described.set(id, view);
+  return view;
+}
+
+/** The states and transitions of any XState machine, in definition order. */
+export function describeDefinition(
+  machine: AnyStateMachine
+): Omit<MachineDefinitionView, 'id'> & { id: string } {
   const states: MachineStateView[] = [];
   const transitions: MachineTransitionView[] = [];
   const idOf = (n: StateNodeLike) => (n.path.length ? n.path.join('.') : '*');
@@ -146,9 +154,7 @@ export function describeMachine(id: MachineId): MachineDefinitionView {
   };
   visit(machine.root as unknown as StateNodeLike);
   const initial = valueToString(initialRecord(machine, 0).value);
-  const view: MachineDefinitionView = { id, initial, states, transitions };
-  described.set(id, view);
-  return view;
+  return { id: machine.id, initial, states, transitions };
 }
 
 function instance(
