@@ -11,6 +11,8 @@ import { clientErr } from './klog';
 import type { RuntimeContainer } from './runtime';
 import type { ContainerRec, PodRec, TerminatedRec } from './state';
 import { fingerprint } from './digest';
+import { containerEventOf, containerMachine } from '../machines/container';
+import { initialRecord, stepRecord } from '../machines/record';
 
 type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
@@ -83,6 +85,7 @@ function containerStatus(k: Kubelet, spec: SpecLike, c: ContainerRec, terminal: 
   } else {
     state = { waiting: { reason: c.init ? 'PodInitializing' : 'ContainerCreating' } };
   }
+  if (!c.init) stepContainerMachine(k, c, state, c.last?.reason);
   const img = ctr ? k.state.runtime.images.find((i) => i.id === ctr.imageId) : undefined;
   return {
     name: spec.name,
@@ -95,6 +98,21 @@ function containerStatus(k: Kubelet, spec: SpecLike, c: ContainerRec, terminal: 
     ...(ctr ? { containerID: containerId(k, ctr.id) } : {}),
     started: !!ctr && ctr.state === 'CONTAINER_RUNNING' && !c.waiting
   };
+}
+
+/** The state this status reports moves the container's machine (when it is a new state). */
+function stepContainerMachine(
+  k: Kubelet,
+  c: ContainerRec,
+  state: Record<string, unknown>,
+  lastReason: string | undefined
+): void {
+  const next = containerEventOf(state);
+  const rec = (c.machine ??= initialRecord(containerMachine, k.now));
+  if (!next || next.value === rec.value) return;
+  // A back-off names the exit it follows (lastState.terminated.reason).
+  const detail = next.event.type === 'CRASH_BACK_OFF' ? lastReason : undefined;
+  c.machine = stepRecord(containerMachine, rec, next.event, k.now, detail).record;
 }
 
 /** getPhase (pkg/kubelet/kubelet_pods.go), simplified to the states this model produces. */

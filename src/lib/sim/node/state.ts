@@ -2,7 +2,7 @@
 import type { KubeletLifecycleJSON } from '../machines/kubelet';
 import type { JournalEntry } from './cri';
 import type { RuntimeState } from './runtime';
-
+import type { MachineRecord } from '../machines/record';
 export interface ConditionState {
   type: 'MemoryPressure' | 'DiskPressure' | 'PIDPressure' | 'Ready';
   status: 'True' | 'False' | 'Unknown';
@@ -36,6 +36,8 @@ export interface ContainerRec {
   /** The image was ensured for the next start (policy satisfied). */
   imageReady?: boolean;
   started?: boolean;
+  /** App containers: the container state machine (machines/container.ts) as the status reports it. */
+  machine?: MachineRecord;
 }
 
 export interface TerminatedRec {

@@ -26,6 +26,15 @@ export { VERB_CLASSES } from '../api/requestlog';
 export { nodeGroup } from './groups';
 export type { Lane, ObjectSequence, PodSequence, SequenceStep } from './sequence';
 export { LANES } from './sequence';
+export type {
+  MachineDefinitionView,
+  MachineId,
+  MachineInstanceView,
+  MachineStateView,
+  MachineTransitionView,
+  MachinesModel
+} from './machines';
+export type { MachineStep } from '../machines/record';
 export type { EventLogEntry } from '../events/recorder';
 export type { TraceHop, TraceResult } from '../network/trace';
 export type { SchedulingAttempt } from '../scheduler/types';

@@ -29,6 +29,7 @@ import { networkModel, type NetworkModel } from '../observe/network';
 import { enableTraffic, trafficModel } from '../observe/traffic';
 import { nodeSequence, podSequence, type ObjectSequence } from '../observe/sequence';
 import { attemptResults, queuedPodModel, schedulingQueueModel } from '../observe/schedqueue';
+import { machinesModel, type MachinesModel } from '../observe/machines';
 import { recordReady, type ReadyChange } from '../observe/ready-history';
 import { LabSession } from './lab-session';
 import { checkResizable, nodeResizes, RESIZE_FAULT, type NodeResize } from './resize';
@@ -102,7 +103,14 @@ interface Sent {
   trafficSeq: number;
   /** The queue model last sent, as JSON ('' while not subscribed). */
   schedQueue: string;
-  selection?: { object: unknown; attempts: number; key: string; steps: number; queue: string };
+  selection?: {
+    object: unknown;
+    attempts: number;
+    key: string;
+    steps: number;
+    queue: string;
+    machines?: string;
+  };
   lesson: string;
   watched: number;
   trace?: TraceResult | null;
@@ -805,6 +813,13 @@ export class SessionHost {
     // Folded renewals grow a step's count, not the number of steps.
     let steps = 0;
     for (const st of sequence?.steps ?? []) steps += st.count ?? 1;
+    const machines: MachinesModel | null = this.subs.machines
+      ? machinesModel(
+          cluster,
+          s.kind === 'node' ? { kind: 'node', name: s.name } : { kind: 'pod', key: s.key }
+        )
+      : null;
+    const machineKey = machines ? JSON.stringify(machines.instances) : '';
     const prev = sent.selection;
     if (
       prev &&
@@ -812,10 +827,11 @@ export class SessionHost {
       prev.object === object &&
       prev.attempts === attempts &&
       prev.steps === steps &&
-      prev.queue === queued
+      prev.queue === queued &&
+      prev.machines === machineKey
     )
       return;
-    sent.selection = { key, object, attempts, steps, queue: queued };
+    sent.selection = { key, object, attempts, steps, queue: queued, machines: machineKey };
     msg.selection = {
       object: object ?? null,
       ...(s.kind === 'pod'
@@ -825,7 +841,8 @@ export class SessionHost {
             queue: queuedPodModel(cluster, s.key),
             sequence
           }
-        : { sequence })
+        : { sequence }),
+      ...(this.subs.machines ? { machines } : {})
     };
   }
 

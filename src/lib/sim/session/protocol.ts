@@ -16,6 +16,7 @@ import type { ReadyChange } from '../observe/ready-history';
 import type { TrafficModel } from '../observe/traffic';
 import type { AlertMark, HealthModel } from '../observe/health';
 import type { ObjectSequence } from '../observe/sequence';
+import type { MachinesModel } from '../observe/machines';
 import type { SchedulingExplanation } from '../observe/scheduling';
 import type { AttemptResult, QueuedPodModel, SchedulingQueueModel } from '../observe/schedqueue';
 import type { Language, Lesson } from '../../lessons/format';
@@ -71,6 +72,8 @@ export interface SelectionModel {
   queue?: QueuedPodModel | null;
   /** "Follow this pod" / "follow this node". */
   sequence?: ObjectSequence | null;
+  /** The selected node's or pod's lifecycle machines, while subscribed to `machines`. */
+  machines?: MachinesModel | null;
 }
 
 export type Selection =
@@ -126,6 +129,8 @@ export interface Subscriptions {
   health?: boolean;
   /** The scheduling view: kube-scheduler's activeQ, backoffQ and unschedulable pods. */
   schedQueue?: boolean;
+  /** The selected node's or pod's lifecycle machines (sent with the selection). */
+  machines?: boolean;
 }
 
 export type LessonOp =

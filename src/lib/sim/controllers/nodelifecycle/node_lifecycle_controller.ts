@@ -29,6 +29,8 @@ import {
   type RateLimitedQueueState
 } from './rate_limited_queue';
 import { LABEL_EXCLUDE_DISRUPTION, computeZoneState, getZoneKey, type ZoneState } from './zone';
+import { nodeHealthMachine, type NodeHealthEvent } from '../../machines/node-health';
+import { initialRecord, stepRecord, type MachineAction, type MachineRecord } from '../../machines/record';
 
 export const NOT_READY_TAINT: Taint = { key: TAINT_NOT_READY, effect: 'NoExecute' };
 export const UNREACHABLE_TAINT: Taint = { key: TAINT_UNREACHABLE, effect: 'NoExecute' };
@@ -58,6 +60,8 @@ interface State {
   tickAt: number | null;
   /** node_collector_evictions_total by zone key: NoExecute taints this instance added. */
   evictions?: Record<string, number>;
+  /** Each known node's health machine (machines/node-health.ts): state, last event, path. */
+  machines?: Record<string, MachineRecord>;
 }
 
 export class NodeLifecycleController implements Controller {
@@ -110,6 +114,21 @@ export class NodeLifecycleController implements Controller {
     this.s.health = {};
     // A new process starts its counters from zero.
     delete this.s.evictions;
+  }
+
+  /** The health machine of each known node, as this controller last stepped it. */
+  get machines(): Readonly<Record<string, MachineRecord>> {
+    return this.s.machines ?? {};
+  }
+
+  /** Step a node's health machine; returns the actions its transition names. */
+  private stepHealth(name: string, event: NodeHealthEvent): MachineAction[] {
+    const all = (this.s.machines ??= {});
+    const now = this.host.now();
+    const cur = all[name] ?? initialRecord(nodeHealthMachine, now);
+    const { record, actions } = stepRecord(nodeHealthMachine, cur, event, now);
+    all[name] = record;
+    return actions;
   }
 
   /** Zone states keyed by zone key ("" when nodes carry no topology labels). */
@@ -194,6 +213,7 @@ export class NodeLifecycleController implements Controller {
         `Registered Node ${node.metadata.name} in Controller`
       );
       this.s.knownNodes[node.metadata.name] = node.metadata.uid ?? '';
+      (this.s.machines ??= {})[node.metadata.name] = initialRecord(nodeHealthMachine, this.host.now());
       this.markNodeAsReachable(node);
     }
     for (const [name, uid] of Object.entries(this.s.knownNodes)) {
@@ -203,6 +223,7 @@ export class NodeLifecycleController implements Controller {
       delete this.s.knownNodes[name];
       delete this.s.health[name];
       delete this.s.nodesToRetry[name];
+      if (this.s.machines) delete this.s.machines[name];
       for (const q of Object.values(this.s.tainters)) remove(q, name);
     }
 
@@ -237,6 +258,10 @@ export class NodeLifecycleController implements Controller {
       }
       if (current) {
         this.processTaintBaseEviction(node, observed);
+        // The controller wrote Unknown in this pass: no proof of life within the grace period.
+        if (observed.status !== 'Unknown' && current.status === 'Unknown') {
+          this.stepHealth(node.metadata.name, { type: 'GRACE_EXPIRED' });
+        }
         const needsRetry = !!this.s.nodesToRetry[node.metadata.name];
         let markPods = false;
         if (current.status !== 'True' && observed.status === 'True') {
@@ -260,23 +285,24 @@ export class NodeLifecycleController implements Controller {
     this.handleDisruption(zoneConditions, nodes);
   }
 
+  /** processTaintBaseEviction: the node health machine decides; this performs what it names. */
   private processTaintBaseEviction(node: KubeObject, observed: NodeCondition): void {
     const taints = (node.spec?.taints ?? []) as Taint[];
     const name = node.metadata.name;
-    switch (observed.status) {
-      case 'False':
-        if (taintExists(taints, UNREACHABLE_TAINT)) {
-          swapNodeControllerTaint(this.host, name, [NOT_READY_TAINT], [UNREACHABLE_TAINT]);
-        } else this.markNodeForTainting(node, 'False');
-        break;
-      case 'Unknown':
-        if (taintExists(taints, NOT_READY_TAINT)) {
-          swapNodeControllerTaint(this.host, name, [UNREACHABLE_TAINT], [NOT_READY_TAINT]);
-        } else this.markNodeForTainting(node, 'Unknown');
-        break;
-      case 'True':
-        this.markNodeAsReachable(node);
-        break;
+    const actions = this.stepHealth(name, {
+      type: 'OBSERVED',
+      status: observed.status,
+      unreachableTaint: taintExists(taints, UNREACHABLE_TAINT),
+      notReadyTaint: taintExists(taints, NOT_READY_TAINT)
+    });
+    for (const a of actions) {
+      if (a.type === 'markNodeAsReachable') this.markNodeAsReachable(node);
+      else if (a.type === 'markNodeForTainting') {
+        this.markNodeForTainting(node, a.params?.status as 'False' | 'Unknown');
+      } else if (a.type === 'swapNodeControllerTaint') {
+        const taint = (key: unknown) => (key === 'unreachable' ? UNREACHABLE_TAINT : NOT_READY_TAINT);
+        swapNodeControllerTaint(this.host, name, [taint(a.params?.add)], [taint(a.params?.remove)]);
+      }
     }
   }
 
@@ -320,7 +346,13 @@ export class NodeLifecycleController implements Controller {
         else return { ok: true, waitMs: 0 };
         const ok = swapNodeControllerTaint(this.host, item.value, [add], [opposite]);
         // doNoExecuteTaintingPass counts each tainting as an eviction of the node's zone.
-        if (ok) (this.s.evictions ??= {})[zone] = (this.s.evictions?.[zone] ?? 0) + 1;
+        if (ok) {
+          (this.s.evictions ??= {})[zone] = (this.s.evictions?.[zone] ?? 0) + 1;
+          this.stepHealth(item.value, {
+            type: 'TAINTED',
+            taint: add === UNREACHABLE_TAINT ? 'unreachable' : 'not-ready'
+          });
+        }
         return { ok, waitMs: 0 };
       });
     }
@@ -381,7 +413,10 @@ export class NodeLifecycleController implements Controller {
     const now = this.host.now();
     if (allAreFullyDisrupted) {
       // Master disruption mode: every node looks dead, so the control plane is assumed broken.
-      for (const n of nodes) this.markNodeAsReachable(n);
+      for (const n of nodes) {
+        this.markNodeAsReachable(n);
+        this.stepHealth(n.metadata.name, { type: 'ALL_ZONES_DISRUPTED' });
+      }
       for (const zone of Object.keys(this.s.zoneStates)) {
         if (this.s.tainters[zone]) swapLimiter(this.s.tainters[zone], 0, now);
         this.s.zoneStates[zone] = 'FullDisruption';

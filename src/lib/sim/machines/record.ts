@@ -1,0 +1,109 @@
+/**
+ * What the engine keeps of a lifecycle machine per object: the state value (dotted for a nested
+ * state, `waiting.ErrImagePull`), the event that moved it last with its virtual time, and the
+ * path it took (bounded: older steps fold into a count). Plain JSON, so it lives in component
+ * state and every snapshot carries it; a jump back restores it with the rest of the cluster.
+ *
+ * Machines are stepped with XState's pure `transition()`: no actor per object, so a cluster of
+ * 150,000 pods costs one small record each, and the same events give the same records.
+ */
+import {
+  getInitialSnapshot,
+  transition,
+  type AnyStateMachine,
+  type EventObject,
+  type StateValue
+} from 'xstate';
+
+export interface MachineStep {
+  /** The state entered. */
+  value: string;
+  /** The event type that entered it (absent for the initial state). */
+  event?: string;
+  /** Virtual ms. */
+  at: number;
+  /** What the owner adds about the step (a container's last exit reason, an observed status). */
+  detail?: string;
+}
+
+export interface MachineRecord {
+  value: string;
+  at: number;
+  event?: string;
+  detail?: string;
+  /** Oldest first; the last entry is the current state. */
+  path: MachineStep[];
+  /** Steps dropped from the front of `path`. */
+  folded?: number;
+}
+
+/** How many steps of the path are kept per object. */
+export const PATH_LIMIT = 12;
+
+/** `{ waiting: 'ErrImagePull' }` → `waiting.ErrImagePull`. */
+export function valueToString(v: StateValue): string {
+  if (typeof v === 'string') return v;
+  const [k] = Object.keys(v);
+  const child = v[k];
+  return child === undefined ? k : `${k}.${valueToString(child as StateValue)}`;
+}
+
+/** `waiting.ErrImagePull` → `{ waiting: 'ErrImagePull' }`. */
+export function stringToValue(s: string): StateValue {
+  const parts = s.split('.');
+  let v: StateValue = parts[parts.length - 1];
+  for (let i = parts.length - 2; i >= 0; i--) v = { [parts[i]]: v };
+  return v;
+}
+
+export function initialRecord(machine: AnyStateMachine, at: number): MachineRecord {
+  const value = valueToString(getInitialSnapshot(machine).value as StateValue);
+  return { value, at, path: [{ value, at }] };
+}
+
+/** An action a transition asks its owner to perform, with the params the definition gives. */
+export interface MachineAction {
+  type: string;
+  params?: Record<string, unknown>;
+}
+
+export interface StepResult {
+  record: MachineRecord;
+  actions: MachineAction[];
+  /** The state value changed. */
+  moved: boolean;
+}
+
+/**
+ * Apply one event to a stored record. A transition to the same state keeps the record (and its
+ * path) as it is but still returns the actions the definition names; an event the current state
+ * does not take returns no actions.
+ */
+export function stepRecord<E extends EventObject>(
+  machine: AnyStateMachine,
+  rec: MachineRecord,
+  event: E,
+  at: number,
+  detail?: string,
+  limit = PATH_LIMIT
+): StepResult {
+  const snap = machine.resolveState({ value: stringToValue(rec.value), context: undefined as never });
+  const [next, acts] = transition(machine, snap, event);
+  const actions = acts
+    .filter((a) => typeof a.type === 'string' && !a.type.startsWith('xstate.'))
+    .map((a) => ({ type: a.type, ...(a.params ? { params: a.params as Record<string, unknown> } : {}) }));
+  const value = valueToString(next.value as StateValue);
+  if (value === rec.value) return { record: rec, actions, moved: false };
+  const step: MachineStep = { value, event: event.type, at, ...(detail ? { detail } : {}) };
+  const path = [...rec.path, step];
+  let folded = rec.folded ?? 0;
+  while (path.length > limit) {
+    path.shift();
+    folded++;
+  }
+  return {
+    record: { ...step, path, ...(folded ? { folded } : {}) },
+    actions,
+    moved: true
+  };
+}

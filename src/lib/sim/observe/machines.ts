@@ -1,0 +1,221 @@
+/**
+ * The lifecycle machines of a selected node or pod: each machine's states and transitions (read
+ * from its XState definition, so the drawing and docs/lifecycles.md show what the engine steps),
+ * the current state, the event that moved it last with its virtual time, and the path it took.
+ *
+ * The records live in the owners' component state (the node lifecycle controller's per-node
+ * record, the kubelet's per-container record), so snapshots carry them and a jump back in time
+ * restores them with the cluster; nothing here is re-derived from the event log.
+ */
+import type { AnyStateMachine } from 'xstate';
+import type { Cluster } from '../cluster';
+import type { KubeObject } from '../api/types';
+import { KCM_KIND, type KubeControllerManager } from '../controllers/kube-controller-manager';
+import type { NodeLifecycleController } from '../controllers/nodelifecycle/node_lifecycle_controller';
+import type { Kubelet } from '../node/kubelet';
+import { nodeHealthMachine } from '../machines/node-health';
+import { containerMachine } from '../machines/container';
+import { initialRecord, valueToString, type MachineRecord, type MachineStep } from '../machines/record';
+
+export type MachineId = 'nodeHealth' | 'container';
+
+export interface MachineStateView {
+  /** Dotted path below the root: `waiting.ErrImagePull`. */
+  id: string;
+  /** Its own key: `ErrImagePull`. */
+  key: string;
+  /** The compound state it sits in, if any. */
+  parent?: string;
+  /** Has child states. */
+  compound: boolean;
+  description?: string;
+}
+
+export interface MachineTransitionView {
+  /** A state id, or `*` for a transition the machine takes in any state (declared on the root). */
+  source: string;
+  target: string;
+  event: string;
+  guard?: string;
+  actions: string[];
+}
+
+export interface MachineDefinitionView {
+  id: MachineId;
+  initial: string;
+  states: MachineStateView[];
+  transitions: MachineTransitionView[];
+}
+
+export interface MachineInstanceView {
+  machine: MachineId;
+  /** What it is the lifecycle of: `Node/worker-1`, `container web`. */
+  subject: string;
+  /** The component that steps it. */
+  owner: 'node-lifecycle-controller' | 'kubelet';
+  current: string;
+  /** Virtual ms of the last move (or of the initial state). */
+  at: number;
+  event?: string;
+  detail?: string;
+  /** Oldest first; the last entry is the current state. */
+  path: MachineStep[];
+  /** Older steps no longer kept. */
+  folded?: number;
+}
+
+export interface MachinesModel {
+  definitions: MachineDefinitionView[];
+  instances: MachineInstanceView[];
+}
+
+export const MACHINES: Record<MachineId, AnyStateMachine> = {
+  nodeHealth: nodeHealthMachine,
+  container: containerMachine
+};
+
+interface StateNodeLike {
+  key: string;
+  path: string[];
+  description?: string;
+  states: Record<string, StateNodeLike>;
+  transitions: Map<string, TransitionLike[]>;
+  initial?: { target: StateNodeLike[] };
+}
+
+interface TransitionLike {
+  eventType: string;
+  target?: StateNodeLike[];
+  guard?: unknown;
+  actions: unknown[];
+}
+
+function actionName(a: unknown): string {
+  if (typeof a === 'string') return a;
+  const t = (a as { type?: string }).type ?? '';
+  const params = (a as { params?: Record<string, unknown> }).params;
+  return params
+    ? `${t}(${Object.entries(params)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(', ')})`
+    : t;
+}
+
+function guardName(g: unknown): string | undefined {
+  if (g === undefined) return undefined;
+  if (typeof g === 'string') return g;
+  return (g as { type?: string }).type;
+}
+
+const described = new Map<MachineId, MachineDefinitionView>();
+
+/** The states and transitions of a machine the lab draws, in definition order. */
+export function describeMachine(id: MachineId): MachineDefinitionView {
+  const hit = described.get(id);
+  if (hit) return hit;
+  const view = describeDefinition(MACHINES[id]) as MachineDefinitionView;
+  described.set(id, view);
+  return view;
+}
+
+/** The states and transitions of any XState machine, in definition order. */
+export function describeDefinition(
+  machine: AnyStateMachine
+): Omit<MachineDefinitionView, 'id'> & { id: string } {
+  const states: MachineStateView[] = [];
+  const transitions: MachineTransitionView[] = [];
+  const idOf = (n: StateNodeLike) => (n.path.length ? n.path.join('.') : '*');
+  const visit = (n: StateNodeLike) => {
+    if (n.path.length) {
+      const children = Object.keys(n.states);
+      states.push({
+        id: idOf(n),
+        key: n.key,
+        ...(n.path.length > 1 ? { parent: n.path.slice(0, -1).join('.') } : {}),
+        compound: children.length > 0,
+        ...(n.description ? { description: n.description } : {})
+      });
+    }
+    for (const [, list] of n.transitions) {
+      for (const t of list) {
+        for (const target of t.target ?? []) {
+          const guard = guardName(t.guard);
+          transitions.push({
+            source: idOf(n),
+            target: idOf(target),
+            event: t.eventType,
+            ...(guard ? { guard } : {}),
+            actions: t.actions.map(actionName).filter((a) => a && !a.startsWith('xstate.'))
+          });
+        }
+      }
+    }
+    for (const child of Object.values(n.states)) visit(child);
+  };
+  visit(machine.root as unknown as StateNodeLike);
+  const initial = valueToString(initialRecord(machine, 0).value);
+  return { id: machine.id, initial, states, transitions };
+}
+
+function instance(
+  machine: MachineId,
+  subject: string,
+  owner: MachineInstanceView['owner'],
+  rec: MachineRecord
+): MachineInstanceView {
+  return {
+    machine,
+    subject,
+    owner,
+    current: rec.value,
+    at: rec.at,
+    ...(rec.event ? { event: rec.event } : {}),
+    ...(rec.detail ? { detail: rec.detail } : {}),
+    path: rec.path.map((s) => ({ ...s })),
+    ...(rec.folded ? { folded: rec.folded } : {})
+  };
+}
+
+/** The node's health machine as the (leading) node lifecycle controller last stepped it. */
+function nodeMachines(cluster: Cluster, name: string): MachineInstanceView[] {
+  let best: MachineRecord | undefined;
+  for (const kcm of cluster.componentsOfKind<KubeControllerManager>(KCM_KIND)) {
+    let nlc: NodeLifecycleController;
+    try {
+      nlc = kcm.controller<NodeLifecycleController>('node-lifecycle-controller');
+    } catch {
+      continue;
+    }
+    const rec = nlc.machines[name];
+    if (rec && (!best || rec.at > best.at)) best = rec;
+  }
+  return best ? [instance('nodeHealth', `Node/${name}`, 'node-lifecycle-controller', best)] : [];
+}
+
+/** The app containers' machines as the pod's kubelet last stepped them. */
+function podMachines(cluster: Cluster, ns: string, name: string): MachineInstanceView[] {
+  const pod = cluster.api.tryGet<KubeObject>('Pod', ns, name);
+  const node = pod?.spec?.nodeName as string | undefined;
+  if (!pod || !node) return [];
+  const k = cluster.component<Kubelet>(`kubelet/${node}`);
+  const rec = k?.state.pods[`${ns}/${name}`];
+  if (!rec || rec.uid !== pod.metadata.uid) return [];
+  return rec.containers
+    .filter((c) => !c.init && c.machine)
+    .map((c) => instance('container', `container ${c.name}`, 'kubelet', c.machine!));
+}
+
+export type MachineSelection = { kind: 'node'; name: string } | { kind: 'pod'; key: string };
+
+/** The machines of one selected object; null when it has none (yet). */
+export function machinesModel(cluster: Cluster, sel: MachineSelection): MachinesModel | null {
+  let instances: MachineInstanceView[];
+  if (sel.kind === 'node') instances = nodeMachines(cluster, sel.name);
+  else {
+    const [ns, name] = sel.key.split('/');
+    instances = podMachines(cluster, ns, name);
+  }
+  if (!instances.length) return null;
+  const ids = [...new Set(instances.map((i) => i.machine))];
+  return { definitions: ids.map(describeMachine), instances };
+}
