@@ -46,6 +46,11 @@ test('a pack lesson in a frame on another site: fetched from the app’s origin,
   await expect(frame.locator('.player[data-ready="true"]')).toBeAttached({ timeout: 60_000 });
   await expect(frame.getByRole('heading', { level: 1 })).toHaveText('Cordon a node');
   await expect(frame.getByText('From the pack “Night shift” 1.0.0')).toBeVisible();
+  // "Open in Nodeplane" opens this pack lesson on a page of its own, not a built-in lesson's page.
+  await expect(frame.getByRole('link', { name: /^Open in Nodeplane/ })).toHaveAttribute(
+    'href',
+    '/embed/pack?src=%2Ftest-packs%2Fnight-shift.zip&lesson=cordon'
+  );
   // No app header or navigation inside the frame.
   await expect(frame.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
   await expect
