@@ -18,6 +18,12 @@ import { createCluster, loadScenario } from '../src/lib/sim/scenario';
 import { backupIssues } from '../src/lib/persist/backup';
 import { readState } from '../src/lib/ui/lessons/progress';
 import { decodeFragment, encodeFragment, parseRecording } from '../src/lib/ui/lab/share';
+import { strToU8, zipSync, type Zippable } from 'fflate';
+import { readPackZip, ZIP_LIMITS } from '../src/lib/packs/zip';
+import { validatePack } from '../src/lib/packs/validate';
+import { replayLesson } from '../src/lib/packs/replay';
+import { replayIssues } from '../src/lib/packs/import';
+import { readPackFolder } from '../tests/fixtures/packs/read';
 
 export type Outcome = 'accepted' | 'rejected';
 
@@ -617,6 +623,215 @@ function consoleTarget(): Target {
   };
 }
 
+// --- lesson packs (.zip bytes) ------------------------------------------------------------------
+
+let packFiles: Record<string, string> | undefined;
+function validPackFiles(): Record<string, string> {
+  packFiles ??= readPackFolder('valid');
+  return packFiles;
+}
+
+/** Zip raw entries as given (names unchecked: `../`, absolute, backslashes), stored or deflated. */
+function rawZip(entries: [string, Uint8Array][], level: 0 | 6 = 6): Uint8Array {
+  const tree: Zippable = {};
+  for (const [name, data] of entries) tree[name] = [data, { level, mtime: new Date(2026, 0, 1) }];
+  return zipSync(tree);
+}
+
+const textEntries = (files: Record<string, string>): [string, Uint8Array][] =>
+  Object.entries(files).map(([k, v]) => [k, strToU8(v)]);
+
+let bomb: Uint8Array | undefined;
+/** 40 MiB of zeros in one file: a few dozen KiB zipped. Built once. */
+export function zipBomb(): Uint8Array {
+  bomb ??= rawZip([
+    ...textEntries(validPackFiles()),
+    ['01-cordon/zeros.md', new Uint8Array(40 * 1024 * 1024)]
+  ]);
+  return bomb;
+}
+
+/**
+ * The bomb with its declared sizes rewritten to 100 bytes (local header and central directory), so
+ * the size checks before inflating are lied to.
+ */
+export function lyingBomb(): Uint8Array {
+  const b = zipBomb().slice();
+  const view = new DataView(b.buffer);
+  for (let i = 0; i + 46 <= b.length; i++) {
+    const sig = view.getUint32(i, true);
+    if (sig === 0x04034b50 && view.getUint32(i + 22, true) > ZIP_LIMITS.fileBytes)
+      view.setUint32(i + 22, 100, true);
+    if (sig === 0x02014b50 && view.getUint32(i + 24, true) > ZIP_LIMITS.fileBytes)
+      view.setUint32(i + 24, 100, true);
+  }
+  return b;
+}
+
+const hostileMarkdown = [
+  '<script>alert(1)</script>',
+  '<img src=x onerror="alert(1)">',
+  '[click](javascript:alert(1))',
+  '<iframe src="https://example.com"></iframe>',
+  '<svg><script>alert(1)</script></svg>',
+  '<div style="background:url(https://example.com/x.png)">x</div>',
+  '```question nope\n```',
+  '```command\nkubectl delete node --all\n```',
+  '\u202e\u0000\u001b[2J',
+  '#'.repeat(5000)
+];
+
+type PackCase = { how: string; bytes: Uint8Array };
+
+const packCase: fc.Arbitrary<PackCase> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.constant(null).map(() => ({ how: 'valid', bytes: rawZip(textEntries(validPackFiles())) }))
+  },
+  {
+    weight: 2,
+    arbitrary: fc.nat().map((at) => {
+      const z = rawZip(textEntries(validPackFiles()));
+      return { how: 'truncated', bytes: z.slice(0, at % z.length) };
+    })
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })).map(([at, byte]) => {
+      const z = rawZip(textEntries(validPackFiles()));
+      z[at % z.length] = byte;
+      return { how: 'one byte changed', bytes: z };
+    })
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('bomb', 'lying bomb')
+      .map((how) => ({ how, bytes: how === 'bomb' ? zipBomb() : lyingBomb() }))
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom(
+        '../pack.yaml',
+        '01-cordon/../../x.md',
+        '/etc/passwd',
+        'C:/x.md',
+        '01-cordon\\lesson.md',
+        './pack.yaml',
+        '01 cordon/x.md',
+        'a/b/c/d.md',
+        'ü/x.md'
+      )
+      .map((name) => ({
+        how: `path ${name}`,
+        bytes: rawZip([...textEntries(validPackFiles()), [name, strToU8('x')]])
+      }))
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: ZIP_LIMITS.files - 2, max: ZIP_LIMITS.files + 200 }).map((n) => ({
+      how: `${n} files`,
+      bytes: rawZip([
+        ...textEntries(validPackFiles()),
+        ...Array.from({ length: n }, (_, i): [string, Uint8Array] => [`01-cordon/f${i}.md`, strToU8('x')])
+      ])
+    }))
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('pack.yaml', '01-cordon/lesson.en.md', '01-cordon/lesson.yaml'),
+        fc.uint8Array({ minLength: 1, maxLength: 40 })
+      )
+      .map(([name, junk]) => {
+        const files = textEntries(validPackFiles()).map(([k, v]): [string, Uint8Array] =>
+          k === name ? [k, new Uint8Array([...v.slice(0, 10), 0xff, 0xfe, ...junk])] : [k, v]
+        );
+        return { how: `non-UTF-8 ${name}`, bytes: rawZip(files) };
+      })
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('01-cordon/lesson.en.md', '01-cordon/lesson.ru.md'),
+        fc.constantFrom(...hostileMarkdown),
+        fc.nat()
+      )
+      .map(([name, payload, at]) => {
+        const files = { ...validPackFiles() };
+        const t = files[name];
+        const i = t.length ? at % t.length : 0;
+        files[name] = t.slice(0, i) + '\n\n' + payload + '\n\n' + t.slice(i);
+        return { how: `hostile markdown in ${name}`, bytes: rawZip(textEntries(files)) };
+      })
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('pack.yaml', '01-cordon/lesson.yaml', '01-cordon/scenario.yaml'),
+        fc.oneof(
+          weirdScalar,
+          fc.constantFrom(
+            billionLaughs(10),
+            deep(3000, 'flow'),
+            'version: 2.0.0\nid: ../x\n',
+            'id: Night_Shift\n'
+          )
+        ),
+        fc.constantFrom('replace', 'append')
+      )
+      .map(([name, payload, how]) => {
+        const files = { ...validPackFiles() };
+        files[name] = how === 'replace' ? payload : `${files[name]}\n${payload}\n`;
+        return { how: `${how} ${name}`, bytes: rawZip(textEntries(files)) };
+      })
+  },
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ how: 'random bytes', bytes })) }
+);
+
+/** Bytes of a pack `.zip`, read, validated and replayed as the app's import does (without saving). */
+function packTarget(): Target<PackCase> {
+  return {
+    name: 'lesson packs (.zip)',
+    arbitrary: packCase,
+    run: ({ bytes }) =>
+      guarded(() => {
+        const fileName = 'fuzz-pack.zip';
+        const named = (issues: { file?: string; message: string }[], files?: Record<string, string>) => {
+          if (!issues.length) throw new Error('refused with no issue');
+          const bad = issues.find(
+            (i) =>
+              !i.message.trim() ||
+              !i.file ||
+              !(
+                i.file.startsWith(fileName) ||
+                (files && i.file.split(':')[0] in files) ||
+                /^[\w.-]+(\/[\w.-]+)?$/.test(i.file)
+              )
+          );
+          if (bad) throw new Error(`issue without a place: ${JSON.stringify(bad)}`);
+          return 'rejected' as const;
+        };
+        const zip = readPackZip(bytes, fileName);
+        if (!zip.files) return named(zip.issues);
+        if (zip.issues.length) throw new Error('files and issues both returned');
+        const total = Object.values(zip.files).reduce((n, t) => n + t.length, 0);
+        if (total > ZIP_LIMITS.totalBytes) throw new Error(`unpacked ${total} characters, over the limit`);
+        const { pack, issues } = validatePack(zip.files);
+        if (!pack) return named(issues, zip.files);
+        const replayed = pack.lessons.flatMap((l) => {
+          const r = replayLesson(l);
+          return r.ok ? [] : replayIssues(r, zip.files!);
+        });
+        return replayed.length ? named(replayed, zip.files) : 'accepted';
+      })
+  };
+}
+
 export function targets(): Target<never>[] {
   return [
     manifestTarget(),
@@ -624,7 +839,8 @@ export function targets(): Target<never>[] {
     lessonTarget(),
     fragmentTarget(),
     backupTarget(),
-    consoleTarget()
+    consoleTarget(),
+    packTarget()
   ] as unknown as Target<never>[];
 }
 

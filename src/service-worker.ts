@@ -19,6 +19,13 @@ const CACHE = `${PREFIX}${version}`;
 const FALLBACK = `${base}/404.html`;
 const ASSETS = [...new Set([...build, ...files, ...prerendered, FALLBACK])];
 const PRECACHED = new Set(ASSETS);
+/**
+ * Lesson packs fetched at run time (`/embed/pack?src=…`, docs/embed.md): kept in their own cache,
+ * which outlives app versions, so a framed pack lesson opens offline once it has been fetched.
+ * Always asked of the network first, so a pack published anew is the one played when online.
+ */
+const PACK_CACHE = 'nodeplane.packs';
+const isPackFile = (url: URL) => url.pathname.endsWith('.zip');
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(
@@ -60,6 +67,7 @@ async function respond(request: Request): Promise<Response> {
     const hit = await cache.match(path);
     if (hit) return hit;
   }
+  if (isPackFile(url)) return packFile(request);
   try {
     return await fetch(request);
   } catch (error) {
@@ -67,6 +75,19 @@ async function respond(request: Request): Promise<Response> {
       const fallback = await cache.match(FALLBACK);
       if (fallback) return fallback;
     }
+    throw error;
+  }
+}
+
+async function packFile(request: Request): Promise<Response> {
+  const cache = await caches.open(PACK_CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const hit = await cache.match(request);
+    if (hit) return hit;
     throw error;
   }
 }

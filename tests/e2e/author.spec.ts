@@ -256,3 +256,128 @@ test('keyboard only: from the file name through the checks, and "Add to my packs
     { timeout: 60_000 }
   );
 });
+
+/** Put records into a store of the app's database as they are (no validation). */
+async function putRaw(page: Page, store: string, records: unknown[]) {
+  await page.evaluate(
+    ({ store, records }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('nodeplane');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction(store, 'readwrite');
+          for (const r of records) tx.objectStore(store).put(r);
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    { store, records }
+  );
+}
+
+async function draftIds(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('nodeplane');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const req = open.result.transaction('drafts').objectStore('drafts').getAllKeys();
+          req.onsuccess = () => {
+            open.result.close();
+            resolve((req.result as string[]).sort());
+          };
+          req.onerror = () => reject(req.error);
+        };
+      })
+  );
+}
+
+test('typing saves a draft on its own: after a reload the draft holds what was typed', async ({ page }) => {
+  await open(page);
+  await expect(page.getByText('No drafts yet. A draft is saved as you type.')).toBeVisible();
+  await editLineEnd(page, 1, 0, ' # typed, never saved by hand');
+  // No "Save draft" click: the draft appears once typing pauses.
+  const drafts = page.getByTestId('author-drafts');
+  await expect(drafts.getByRole('listitem')).toHaveCount(1);
+  await expect(drafts.getByRole('listitem')).toContainText('open');
+
+  await page.reload();
+  await open(page);
+  await expect(page.getByTestId('author-monaco')).not.toContainText('# typed, never saved by hand');
+  await expect(drafts.getByRole('listitem')).toHaveCount(1);
+  await drafts.getByRole('button', { name: /^Open the draft / }).click();
+  await expect(page.getByTestId('author-monaco').locator('.view-lines')).toContainText(
+    '# typed, never saved by hand'
+  );
+});
+
+test('a corrupt draft record is named, skipped and kept; the other drafts and new typing are not affected', async ({
+  page
+}) => {
+  await open(page);
+  await editLineEnd(page, 1, 0, ' # a good draft');
+  await expect(page.getByTestId('author-drafts').getByRole('listitem')).toHaveCount(1);
+  const [good] = await draftIds(page);
+  const now = Date.now();
+  await putRaw(page, 'drafts', [
+    // Not a draft record at all (files is not a map of texts).
+    { schema: 2, id: 'broken', name: 'half-written', files: 'x', createdAt: now, updatedAt: now },
+    // A record that parses, but its files are not a lesson the editor can open.
+    {
+      schema: 2,
+      id: 'empty',
+      name: 'no lesson in it',
+      files: { 'notes.txt': 'x' },
+      createdAt: now,
+      updatedAt: now
+    }
+  ]);
+
+  await page.reload();
+  await open(page);
+  await expect(page.getByRole('status').filter({ hasText: 'saved record could not be read' })).toHaveText(
+    /1 saved record could not be read and was skipped\.\s*Details in Settings/
+  );
+  const drafts = page.getByTestId('author-drafts');
+  await expect(drafts.getByRole('listitem')).toHaveCount(2);
+  await drafts.getByRole('button', { name: 'Open the draft no lesson in it' }).click();
+  await expect(page.getByTestId('author-status')).toHaveText(/^Could not open "no lesson in it": .+/);
+  await drafts.getByRole('button', { name: /^Open the draft (?!no lesson)/ }).click();
+  await expect(page.getByTestId('author-monaco').locator('.view-lines')).toContainText('# a good draft');
+
+  // More typing saves the good draft again; nothing is deleted, the corrupt record is still there.
+  await editLineEnd(page, 1, 0, ' and more');
+  await expect(page.getByTestId('author-monaco').locator('.view-lines')).toContainText('and more');
+  await expect
+    .poll(() =>
+      page.evaluate(
+        (id) =>
+          new Promise<string>((resolve, reject) => {
+            const open = indexedDB.open('nodeplane');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const req = open.result.transaction('drafts').objectStore('drafts').get(id);
+              req.onsuccess = () => {
+                open.result.close();
+                const files = (req.result as { files: Record<string, string> }).files;
+                resolve(
+                  Object.entries(files)
+                    .find(([k]) => k.endsWith('/lesson.yaml'))?.[1]
+                    .split('\n')[0] ?? ''
+                );
+              };
+              req.onerror = () => reject(req.error);
+            };
+          }),
+        good
+      )
+    )
+    .toMatch(/# a good .*and more/);
+  expect(await draftIds(page)).toEqual(['broken', 'empty', good].sort());
+  await page.getByRole('link', { name: 'Details in Settings' }).click();
+  await expect(page.getByText('drafts / broken: files must map file names to text')).toBeVisible();
+});

@@ -253,6 +253,8 @@ test('two students download their results; the class view imports them and a bad
   await expect(table.locator('th[data-column="completion"]')).toContainText('Выполнено');
   await expect(rows.first()).toContainText('5 из 5');
   await expect(page.getByTestId('skipped')).toContainText('Пропущенные файлы');
+  // The reason in Russian too; the field path stays as in the file.
+  await expect(page.getByTestId('skipped')).toContainText('notes.json: файл: нет поля «app»');
   await axe(page, '/class ru');
 });
 

@@ -145,6 +145,12 @@ test('an invalid pack is refused with file:line field — message and nothing ch
   await page.getByLabel('Language').selectOption('ru');
   await chooseZip(page, 'broken.zip', packZip('invalid'));
   await expect(page.getByTestId('pack-refused')).toContainText('Набор не принят, ничего не изменилось.');
+  // The problems in Russian too; the place (file:line field) stays as it is in the files.
+  await expect(page.getByTestId('pack-refused').locator('li')).toHaveText([
+    'pack.yaml:5 version — нужна семантическая версия, например 1.2.0 (semver.org)',
+    '01-broken/lesson.yaml:8 spec.colour — неизвестное поле',
+    '01-broken/lesson.yaml:6 spec.timeBudget — нужна длительность, например 90s, 5m или 1h30m'
+  ]);
   await expect(page.locator('section[data-pack]')).toHaveCount(0);
 });
 

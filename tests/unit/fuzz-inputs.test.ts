@@ -8,7 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main';
-import { fuzz, targets } from '../../fuzz/targets';
+import { fuzz, lyingBomb, targets, zipBomb } from '../../fuzz/targets';
+import { readPackZip } from '../../src/lib/packs/zip';
+import { english } from '../fixtures/packs/read';
 import type { Cluster } from '../../src/lib/sim/cluster';
 import { ConsoleSession } from '../../src/lib/sim/kubectl/console';
 import { ManifestError, applyManifests, parseManifests } from '../../src/lib/sim/manifests';
@@ -29,6 +31,30 @@ describe('bounded fuzz run (npm run fuzz runs longer)', () => {
       expect(tally.accepted + tally.rejected).toBe(RUNS);
     });
   }
+});
+
+describe('lesson pack bombs', () => {
+  // upstream (format): APPNOTE.TXT 4.3.7 / 4.3.12, the sizes in the local header and central directory
+  it('a 40 MiB file declared as 40 MiB is refused before inflating; declared as 100 bytes, nothing past that is unpacked', () => {
+    const honest = readPackZip(zipBomb(), 'bomb.zip');
+    expect(honest.files).toBeUndefined();
+    expect(english(honest.issues)).toEqual([
+      {
+        file: 'bomb.zip: 01-cordon/zeros.md',
+        message: 'the file unpacks to 40 MiB; one file is at most 1 MiB'
+      },
+      { file: 'bomb.zip', message: 'the archive unpacks to 40 MiB; a pack is at most 16 MiB unpacked' }
+    ]);
+    const used = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    const heap = used();
+    const lying = readPackZip(lyingBomb(), 'bomb.zip');
+    expect(lying.files).toBeUndefined();
+    expect(english(lying.issues)).toEqual([
+      { file: 'bomb.zip: 01-cordon/zeros.md', message: 'not text: it contains NUL characters' }
+    ]);
+    // Not the 40 MiB the data inflates to.
+    expect(used() - heap).toBeLessThan(20 * 1024 * 1024);
+  });
 });
 
 function cluster(): Cluster {

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { openDB } from 'idb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   DB_NAME,
   ImportError,
@@ -15,6 +15,7 @@ import {
   listSandboxes,
   listSettings,
   onCorrupt,
+  onProgressChange,
   putProgress,
   resetProgress,
   saveSandbox,
@@ -119,6 +120,52 @@ describe('lesson progress', () => {
       updatedAt: 3000,
       completedAt: 2000
     });
+  });
+
+  it('two tabs saving the same lesson at once keep both ticks; starting over replaces them', async () => {
+    // Tab A ticked "predict", tab B (which had not seen it) ticked "who-node": both writes in flight.
+    await Promise.all([
+      putProgress({ slug: '01-cluster-anatomy', status: 'started', completedSteps: ['predict'] }, 1000),
+      putProgress(
+        { slug: '01-cluster-anatomy', status: 'started', completedSteps: ['who-node'], hintsUsed: 2 },
+        1001
+      )
+    ]);
+    const both = await getProgress('01-cluster-anatomy');
+    expect(both?.completedSteps).toEqual(['predict', 'who-node']);
+    expect(both?.hintsUsed).toBe(2);
+    // A stale tab saving "started" after the other completed the lesson does not undo it.
+    await putProgress(
+      { slug: '01-cluster-anatomy', status: 'completed', completedSteps: ['predict', 'who-node'] },
+      2000
+    );
+    await putProgress(
+      { slug: '01-cluster-anatomy', status: 'started', completedSteps: ['predict'], hintsUsed: 0 },
+      3000
+    );
+    expect(await getProgress('01-cluster-anatomy')).toMatchObject({
+      status: 'completed',
+      completedSteps: ['predict', 'who-node'],
+      hintsUsed: 2,
+      completedAt: 2000,
+      updatedAt: 3000
+    });
+    await putProgress(
+      { slug: '01-cluster-anatomy', status: 'started', completedSteps: [], startOver: true },
+      4000
+    );
+    const over = await getProgress('01-cluster-anatomy');
+    expect(over).toMatchObject({ status: 'started', completedSteps: [], startedAt: 1000 });
+    expect(over?.completedAt).toBeUndefined();
+  });
+
+  it('tells the other tabs which lesson changed once the write commits', async () => {
+    const seen: (string | null)[] = [];
+    const stop = onProgressChange((c) => seen.push(c.slug));
+    await putProgress({ slug: '06-heartbeats', status: 'started' }, 10);
+    await resetProgress();
+    await vi.waitFor(() => expect(seen).toEqual(['06-heartbeats', null]));
+    stop();
   });
 
   it('refuses an invalid write and leaves the stored record as it was', async () => {

@@ -191,7 +191,11 @@ export interface LessonIssue {
   file: string;
   line?: number;
   field?: string;
+  /** In English, as the CLI prints it. */
   message: string;
+  /** The message's code in lessons/issue-text.ts, so a page can word it in the reader's language. */
+  code?: string;
+  args?: Record<string, string | number>;
 }
 
 export class LessonError extends Error {

@@ -18,6 +18,7 @@ import {
 } from './format';
 import { validateSpec, validateText } from './validators';
 import { DEFAULT_MIN_REASONS } from './answers';
+import { issueText, say, type IssueArgs, type IssueCode } from './issue-text';
 
 const DIR_RE = /^(\d{2})-([a-z0-9][-a-z0-9]*)$/;
 
@@ -39,6 +40,38 @@ export function lineOf(
   return undefined;
 }
 
+/** Ajv's English for the common keywords, with a code when the words are the ones the catalog has. */
+function ajvWording(e: ErrorObject): Pick<LessonIssue, 'message' | 'code' | 'args'> {
+  const message = e.message ?? 'invalid';
+  const p = e.params as Record<string, unknown>;
+  const as = (code: IssueCode, args: IssueArgs = {}) =>
+    issueText(code, args) === message ? say(code, args) : { message };
+  switch (e.keyword) {
+    case 'type':
+      return as('type', { type: String(p.type) });
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return as('compare', { comparison: String(p.comparison), limit: Number(p.limit) });
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+      return as(e.keyword, { limit: Number(p.limit) });
+    case 'pattern':
+      return as('pattern', { pattern: String(p.pattern) });
+    case 'const':
+      return as('constant');
+    case 'oneOf':
+      return as('oneOfSchemas');
+    case 'anyOf':
+      return as('anyOfSchemas');
+    default:
+      return { message };
+  }
+}
+
 export function ajvIssues(
   errors: ErrorObject[] | null | undefined,
   file: string,
@@ -58,28 +91,30 @@ export function ajvIssues(
       .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
       .join('')
       .replace(/^\./, '');
-    let message = e.message ?? 'invalid';
+    let said: Pick<LessonIssue, 'message' | 'code' | 'args'> = ajvWording(e);
     if (e.keyword === 'additionalProperties') {
       const extra = (e.params as { additionalProperty: string }).additionalProperty;
       field = field ? `${field}.${extra}` : extra;
-      message = 'unknown field';
+      said = say('unknownField');
       path.push(extra);
     } else if (e.keyword === 'enum') {
-      message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+      said = say('oneOfValues', {
+        values: (e.params as { allowedValues: unknown[] }).allowedValues.join(', ')
+      });
     } else if (e.keyword === 'required') {
       const missing = (e.params as { missingProperty: string }).missingProperty;
       field = field ? `${field}.${missing}` : missing;
-      message = 'required field is missing';
+      said = say('required');
     } else if (
       e.keyword === 'pattern' &&
       String((e.params as { pattern?: string }).pattern).includes('ms|s|m|h')
     ) {
-      message = 'must be a duration like 90s, 5m or 1h30m';
+      said = say('duration');
     }
-    const key = `${field}\u0000${message}`;
+    const key = `${field}\u0000${said.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ file, line: lineOf(doc, lc, path, lineOffset), field: field || undefined, message });
+    out.push({ file, line: lineOf(doc, lc, path, lineOffset), field: field || undefined, ...said });
   }
   return out;
 }
@@ -91,7 +126,9 @@ export function parseYaml<T>(
 ): Parsed<T> & { doc?: Document; lc?: LineCounter } {
   const deep = findExcessiveNesting(text);
   if (deep)
-    return { issues: [{ file, line: deep.line + lineOffset, message: `invalid YAML: ${deep.message}` }] };
+    return {
+      issues: [{ file, line: deep.line + lineOffset, ...say('yamlInvalid', { detail: deep.message }) }]
+    };
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
@@ -99,7 +136,11 @@ export function parseYaml<T>(
       issues: doc.errors.map((e) => ({
         file,
         line: lc.linePos(e.pos[0]).line + lineOffset,
-        message: `invalid YAML: ${e.message.split('\n')[0].replace(/^Maximum call stack size exceeded.*/, `exceeded max depth of ${MAX_YAML_DEPTH}`)}`
+        ...say('yamlInvalid', {
+          detail: e.message
+            .split('\n')[0]
+            .replace(/^Maximum call stack size exceeded.*/, `exceeded max depth of ${MAX_YAML_DEPTH}`)
+        })
       }))
     };
   }
@@ -109,7 +150,7 @@ export function parseYaml<T>(
     // Aliases expanding past the limit (a "billion laughs" document).
     return {
       issues: [
-        { file, line: 1 + lineOffset, message: `invalid YAML: ${(e as Error).message.split('\n')[0]}` }
+        { file, line: 1 + lineOffset, ...say('yamlInvalid', { detail: (e as Error).message.split('\n')[0] }) }
       ]
     };
   }
@@ -141,7 +182,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
   const issues: LessonIssue[] = [];
   const folder = dir.split('/').filter(Boolean).pop() ?? dir;
   const m = DIR_RE.exec(folder);
-  if (!m) issues.push({ file: dir, message: 'a lesson folder is named NN-slug, e.g. 06-heartbeats' });
+  if (!m) issues.push({ file: dir, ...say('folderName') });
   const specPath = `${dir}/lesson.yaml`;
   const scenarioPath = `${dir}/scenario.yaml`;
   const textPaths = Object.fromEntries(LANGUAGES.map((l) => [l, `${dir}/lesson.${l}.md`])) as Record<
@@ -151,7 +192,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
 
   let spec: LessonSpec | undefined;
   let specLine: (path: (string | number)[]) => number | undefined = () => undefined;
-  if (files['lesson.yaml'] === undefined) issues.push({ file: specPath, message: 'file is missing' });
+  if (files['lesson.yaml'] === undefined) issues.push({ file: specPath, ...say('fileMissing') });
   else {
     const p = parseYaml<LessonSpec>(files['lesson.yaml'], specPath);
     issues.push(...p.issues);
@@ -162,7 +203,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
       else spec = p.value;
     }
   }
-  if (files['scenario.yaml'] === undefined) issues.push({ file: scenarioPath, message: 'file is missing' });
+  if (files['scenario.yaml'] === undefined) issues.push({ file: scenarioPath, ...say('fileMissing') });
 
   const text = {} as Record<Language, LessonText>;
   for (const lang of LANGUAGES) {
@@ -172,16 +213,15 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
       if (!required.includes(lang)) continue;
       issues.push({
         file,
-        message:
-          required === LANGUAGES
-            ? 'file is missing (every lesson has English and Russian text)'
-            : `file is missing (the pack's languages are ${required.join(', ')})`
+        ...(required === LANGUAGES
+          ? say('textMissing')
+          : say('textMissingPack', { languages: required.join(', ') }))
       });
       continue;
     }
     const fm = splitFrontmatter(md);
     if (!fm) {
-      issues.push({ file, line: 1, message: 'the file must start with YAML frontmatter between --- lines' });
+      issues.push({ file, line: 1, ...say('frontmatter') });
       continue;
     }
     const p = parseYaml<Omit<LessonText, 'body' | 'bodyLine'>>(fm.front, file, 1);
@@ -200,7 +240,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
           file,
           line: line(['tasks']),
           field: 'tasks',
-          message: `must describe exactly the tasks of lesson.yaml: ${taskIds.join(', ')}`
+          ...say('textTasks', { ids: taskIds.join(', ') })
         });
       }
       const qIds = (spec.spec.questions ?? []).map((q) => q.id);
@@ -209,7 +249,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
           file,
           line: line(['questions']),
           field: 'questions',
-          message: `must describe exactly the questions of lesson.yaml: ${qIds.join(', ') || '(none)'}`
+          ...(qIds.length ? say('textQuestions', { ids: qIds.join(', ') }) : say('textNoQuestions'))
         });
       }
       for (const q of spec.spec.questions ?? []) {
@@ -223,7 +263,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
             file,
             line: line(['questions', q.id, 'reasons']),
             field: `questions.${q.id}.reasons`,
-            message: `must give text and why for the reasons ${Object.keys(q.reasons ?? {}).join(', ')}`
+            ...say('textReasons', { ids: Object.keys(q.reasons ?? {}).join(', ') })
           });
         }
         if (q.type !== 'number' && tq && !sameKeys(Object.keys(tq.options ?? {}), q.options ?? [])) {
@@ -231,7 +271,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
             file,
             line: line(['questions', q.id, 'options']),
             field: `questions.${q.id}.options`,
-            message: `must give text for the options ${(q.options ?? []).join(', ')}`
+            ...say('textOptions', { ids: (q.options ?? []).join(', ') })
           });
         }
       }
@@ -242,7 +282,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
             file,
             line: line(['disabled']),
             field: `disabled.${key}`,
-            message: 'say why this action is disabled'
+            ...say('disabledWhy')
           });
         }
       }
@@ -252,14 +292,14 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
           file,
           line: line(['variants']),
           field: 'variants',
-          message: 'only a challenge lesson (spec.challenge in lesson.yaml) has variants'
+          ...say('variantsNotChallenge')
         });
       } else if (spec.spec.challenge && !sameKeys(Object.keys(p.value.variants ?? {}), variantIds)) {
         issues.push({
           file,
           line: line(['variants']),
           field: 'variants',
-          message: `must describe exactly the challenge variants of lesson.yaml: ${variantIds.join(', ')}`
+          ...say('textVariants', { ids: variantIds.join(', ') })
         });
       }
       for (const [vid, tv] of Object.entries(p.value.variants ?? {})) {
@@ -269,7 +309,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
               file,
               line: line(['variants', vid, 'hints', tid]),
               field: `variants.${vid}.hints.${tid}`,
-              message: `no such task (tasks: ${taskIds.join(', ')})`
+              ...say('noSuchTask', { ids: taskIds.join(', ') })
             });
         }
       }
@@ -279,7 +319,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
           issues.push({
             file,
             line: l,
-            message: `the body embeds question "${ref[1]}", which lesson.yaml does not define`
+            ...say('bodyQuestion', { id: ref[1] })
           });
         }
       }
@@ -292,7 +332,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
       issues.push({
         file: specPath,
         field: 'metadata.name',
-        message: `must be "${slug}" (the folder name without its number)`
+        ...say('nameSlug', { slug })
       });
     }
     const challenge = spec.spec.challenge;
@@ -301,7 +341,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
         file: specPath,
         line: specLine(['spec']),
         field: 'spec.solution',
-        message: 'required field is missing'
+        ...say('required')
       });
     }
     spec.spec.solution ??= [];
@@ -310,7 +350,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
       issues.push({
         file: specPath,
         field: 'spec.tasks',
-        message: `duplicate task ids: ${dupTasks.join(', ')}`
+        ...say('duplicateTasks', { ids: dupTasks.join(', ') })
       });
     for (const [i, q] of (spec.spec.questions ?? []).entries()) {
       const field = `spec.questions[${i}].answer`;
@@ -320,7 +360,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
             file: specPath,
             line: specLine(['spec', 'questions', i, 'answer']),
             field,
-            message: 'leave it out: each challenge variant gives the answer of the challenge question'
+            ...say('challengeAnswer')
           });
         continue;
       }
@@ -333,7 +373,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
           file: specPath,
           line: specLine(['spec', 'questions', i]),
           field,
-          message: 'required field is missing'
+          ...say('required')
         });
         continue;
       }
@@ -341,14 +381,14 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
         issues.push({
           file: specPath,
           field: `spec.questions[${i}].answer`,
-          message: 'must be one of the options'
+          ...say('notAnOption')
         });
       }
       if (q.type === 'number' && typeof q.answer !== 'number') {
         issues.push({
           file: specPath,
           field: `spec.questions[${i}].answer`,
-          message: 'must be a number for a number question'
+          ...say('numberAnswer')
         });
       }
     }
@@ -367,7 +407,7 @@ export function loadLesson(dir: string, files: Record<string, string>, options: 
         issues.push({
           file: specPath,
           field: 'spec.tasks',
-          message: `a check refers to question "${id}", which is not defined`
+          ...say('checkQuestion', { id })
         });
       }
     }
@@ -397,39 +437,32 @@ function decisionIssues(
   line: (path: (string | number)[]) => number | undefined
 ): LessonIssue[] {
   const out: LessonIssue[] = [];
-  const at = (path: (string | number)[], field: string, message: string) =>
+  const at = (path: (string | number)[], field: string, code: IssueCode, args: IssueArgs = {}) =>
     out.push({
       file,
       line: line(['spec', 'questions', i, ...path]),
       field: `spec.questions[${i}].${field}`,
-      message
+      ...say(code, args)
     });
-  if (q.answer !== undefined)
-    at(['answer'], 'answer', 'leave it out: a decision is graded on its reasons, not on one right option');
+  if (q.answer !== undefined) at(['answer'], 'answer', 'decisionAnswer');
   const options = q.options ?? [];
-  if (!options.length) at([], 'options', 'a decision needs the options to decide between');
+  if (!options.length) at([], 'options', 'decisionOptions');
   if (!q.reasons) {
-    at([], 'reasons', 'a decision needs reasons (reason id → the options it supports)');
+    at([], 'reasons', 'decisionReasons');
     return out;
   }
   for (const [r, supports] of Object.entries(q.reasons)) {
     const unknown = supports.filter((o) => !options.includes(o));
     if (unknown.length)
-      at(
-        ['reasons', r],
-        `reasons.${r}`,
-        `${unknown.join(', ')}: not an option (options: ${options.join(', ')})`
-      );
+      at(['reasons', r], `reasons.${r}`, 'reasonOptions', {
+        unknown: unknown.join(', '),
+        options: options.join(', ')
+      });
   }
   const min = q.minReasons ?? DEFAULT_MIN_REASONS;
   for (const o of options) {
     const n = Object.values(q.reasons).filter((s) => s.includes(o)).length;
-    if (n < min)
-      at(
-        ['reasons'],
-        'reasons',
-        `option "${o}" has ${n} supporting reason${n === 1 ? '' : 's'}, fewer than minReasons (${min}): every option of a decision must be defensible`
-      );
+    if (n < min) at(['reasons'], 'reasons', 'minReasons', { option: o, count: n, min });
   }
   return out;
 }
@@ -442,7 +475,7 @@ function challengeIssues(
 ): LessonIssue[] {
   const ch = spec.spec.challenge!;
   const out: LessonIssue[] = [];
-  const issue = (path: (string | number)[], message: string) =>
+  const issue = (path: (string | number)[], code: IssueCode, args: IssueArgs = {}) =>
     out.push({
       file,
       line: line(path),
@@ -450,46 +483,45 @@ function challengeIssues(
         .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
         .join('')
         .replace(/^\./, ''),
-      message
+      ...say(code, args)
     });
   const questions = spec.spec.questions ?? [];
   const q = questions.find((x) => x.id === ch.question);
   if (!q) {
-    issue(
-      ['spec', 'challenge', 'question'],
-      `no question "${ch.question}" in spec.questions (questions: ${questions.map((x) => x.id).join(', ') || 'none'})`
-    );
+    if (questions.length)
+      issue(['spec', 'challenge', 'question'], 'challengeQuestion', {
+        id: ch.question,
+        ids: questions.map((x) => x.id).join(', ')
+      });
+    else issue(['spec', 'challenge', 'question'], 'challengeNoQuestions', { id: ch.question });
   } else if (q.type !== 'choice') {
-    issue(['spec', 'challenge', 'question'], `question "${q.id}" must be a choice question`);
+    issue(['spec', 'challenge', 'question'], 'choiceQuestion', { id: q.id });
   }
   const taskIds = spec.spec.tasks.map((t) => t.id);
   const seen = new Set<string>();
   ch.variants.forEach((v, i) => {
     const at = ['spec', 'challenge', 'variants', i];
-    if (seen.has(v.id)) issue([...at, 'id'], `duplicate variant id "${v.id}"`);
+    if (seen.has(v.id)) issue([...at, 'id'], 'duplicateVariant', { id: v.id });
     seen.add(v.id);
     if (q?.type === 'choice' && !(q.options ?? []).includes(v.answer))
-      issue(
-        [...at, 'answer'],
-        `variant "${v.id}": must be one of the options of question "${q.id}": ${(q.options ?? []).join(', ')}`
-      );
+      issue([...at, 'answer'], 'variantAnswer', {
+        variant: v.id,
+        id: q.id,
+        options: (q.options ?? []).join(', ')
+      });
     for (const tid of Object.keys(v.checks)) {
       if (!taskIds.includes(tid))
-        issue([...at, 'checks', tid], `variant "${v.id}": no such task (tasks: ${taskIds.join(', ')})`);
+        issue([...at, 'checks', tid], 'variantNoSuchTask', { variant: v.id, ids: taskIds.join(', ') });
     }
     v.setup.forEach((st, j) => {
-      if (st.answer)
-        issue(
-          [...at, 'setup', j, 'answer'],
-          `variant "${v.id}": the setup breaks the cluster; it cannot answer questions`
-        );
+      if (st.answer) issue([...at, 'setup', j, 'answer'], 'variantSetupAnswer', { variant: v.id });
     });
     v.solution.forEach((st, j) => {
       if (st.answer && !questions.some((x) => x.id === st.answer!.question))
-        issue(
-          [...at, 'solution', j, 'answer', 'question'],
-          `variant "${v.id}": no question "${st.answer.question}"`
-        );
+        issue([...at, 'solution', j, 'answer', 'question'], 'variantNoQuestion', {
+          variant: v.id,
+          id: st.answer.question
+        });
     });
   });
   return out;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packZip, readPackFolder } from '../../../tests/fixtures/packs/read';
+import { english, packZip, readPackFolder } from '../../../tests/fixtures/packs/read';
 import { importPack, type ImportProgress } from './import';
 import { replayLesson } from './replay';
 import type { PackInput } from '../persist';
@@ -17,7 +17,7 @@ describe('importPack', () => {
       onProgress: (p) => stages.push(p)
     });
     expect(out.ok).toBe(true);
-    expect(out.issues).toEqual([]);
+    expect(english(out.issues)).toEqual([]);
     expect(out.replays.map((r) => r.ok)).toEqual([true]);
     expect(saved).toEqual([{ manifest: out.manifest, files: readPackFolder('valid') }]);
     expect(stages).toEqual([
@@ -39,7 +39,7 @@ describe('importPack', () => {
     const out = await importPack(writeZip(files), 'p.zip', { replay, save: async () => (saves++, {}) });
     expect(out.ok).toBe(false);
     expect(saves).toBe(0);
-    expect(out.issues).toEqual([
+    expect(english(out.issues)).toEqual([
       {
         file: '01-cordon/lesson.yaml',
         line: 15,
@@ -57,7 +57,11 @@ describe('importPack', () => {
     expect(out).toEqual({
       ok: false,
       issues: [
-        { file: 'evil.zip: ../../evil', message: 'a path that climbs out of the pack (..) is not allowed' }
+        {
+          file: 'evil.zip: ../../evil',
+          message: 'a path that climbs out of the pack (..) is not allowed',
+          code: 'pathClimbs'
+        }
       ],
       replays: []
     });
@@ -71,7 +75,7 @@ describe('importPack', () => {
       }
     });
     expect(out.ok).toBe(false);
-    expect(out.issues).toEqual([
+    expect(english(out.issues)).toEqual([
       {
         file: 'pack.yaml',
         field: 'version',

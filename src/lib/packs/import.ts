@@ -4,10 +4,12 @@
  * Replay problems are reported like validation problems: file, line and field (the task).
  */
 import type { LessonIssue } from '../lessons/format';
+import { say } from '../lessons/issue-text';
 import { lineOf, parseYaml } from '../lessons/loader';
 import { PackVersionError, savePack, type PackInput } from '../persist';
 import type { PackManifest } from './format';
 import type { LessonReplay } from './replay';
+import { replayWording } from './replay-wording';
 import { replayInWorker } from './replay-client';
 import { validatePack } from './validate';
 import { archiveTooLarge, readPackZip } from './zip';
@@ -47,7 +49,7 @@ export function replayIssues(r: LessonReplay, files: Record<string, string>): Le
       file,
       line: line(['spec', 'tasks', i, 'check']),
       field: `spec.tasks[${i}] (${t.id})`,
-      message: reason
+      ...replayWording(reason)
     });
   });
   for (const problem of r.problems) {
@@ -100,11 +102,14 @@ export async function importPack(
     const { replaced } = await save({ manifest: pack.manifest, files: zip.files });
     return { ok: true, manifest: pack.manifest, ...(replaced ? { replaced } : {}), issues: [], replays };
   } catch (e) {
-    const message = e instanceof PackVersionError || e instanceof Error ? e.message : String(e);
+    const said =
+      e instanceof PackVersionError
+        ? say('olderVersion', { id: e.id, offered: e.offered, installed: e.installed })
+        : { message: e instanceof Error ? e.message : String(e) };
     return {
       ok: false,
       manifest: pack.manifest,
-      issues: [{ file: 'pack.yaml', field: 'version', message }],
+      issues: [{ file: 'pack.yaml', field: 'version', ...said }],
       replays
     };
   }

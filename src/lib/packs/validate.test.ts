@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPackFolder } from '../../../tests/fixtures/packs/read';
+import { english, readPackFolder } from '../../../tests/fixtures/packs/read';
 import { validatePack } from './validate';
 
 describe('validatePack', () => {
@@ -22,7 +22,7 @@ describe('validatePack', () => {
   it('names file, line and field for each problem of the manifest and the lessons', () => {
     const { pack, issues } = validatePack(readPackFolder('invalid'));
     expect(pack).toBeUndefined();
-    expect(issues).toEqual([
+    expect(english(issues)).toEqual([
       {
         file: 'pack.yaml',
         line: 5,
@@ -47,29 +47,37 @@ describe('validatePack', () => {
         file: 'pack.yaml',
         line: 1,
         field: 'id',
-        message: 'must be lowercase letters, digits and dashes, like night-shift'
+        message: 'must be lowercase letters, digits and dashes, like night-shift',
+        code: 'idPattern'
       }
     ]);
     expect(check('id: a\ntitle: x\nlanguages: [de]\nversion: 1.0.0\nextra: 1\n')).toEqual([
-      { file: 'pack.yaml', line: 1, field: 'author', message: 'required field is missing' },
-      { file: 'pack.yaml', line: 5, field: 'extra', message: 'unknown field' },
-      { file: 'pack.yaml', line: 3, field: 'languages[0]', message: 'must be one of: en, ru' }
+      { file: 'pack.yaml', line: 1, field: 'author', message: 'required field is missing', code: 'required' },
+      { file: 'pack.yaml', line: 5, field: 'extra', message: 'unknown field', code: 'unknownField' },
+      {
+        file: 'pack.yaml',
+        line: 3,
+        field: 'languages[0]',
+        message: 'must be one of: en, ru',
+        code: 'oneOfValues',
+        args: { values: 'en, ru' }
+      }
     ]);
     const { 'pack.yaml': _, ...noManifest } = files;
-    expect(validatePack(noManifest).issues).toEqual([
+    expect(english(validatePack(noManifest).issues)).toEqual([
       { file: 'pack.yaml', message: 'file is missing (every pack has a pack.yaml at its root)' }
     ]);
-    expect(validatePack({ 'pack.yaml': files['pack.yaml'] }).issues).toEqual([
+    expect(english(validatePack({ 'pack.yaml': files['pack.yaml'] }).issues)).toEqual([
       { file: 'pack.yaml', message: 'the pack has no lessons (folders NN-slug/ with lesson.yaml)' }
     ]);
-    expect(validatePack({ ...files, 'notes.txt': 'x' }).issues).toEqual([
+    expect(english(validatePack({ ...files, 'notes.txt': 'x' }).issues)).toEqual([
       { file: 'notes.txt', message: 'only pack.yaml sits at the root; lessons are folders NN-slug/' }
     ]);
   });
 
   it('a pack in one language needs text only in it, and shows it in the other', () => {
     const { '01-cordon/lesson.ru.md': _, ...files } = readPackFolder('valid');
-    expect(validatePack(files).issues).toEqual([
+    expect(english(validatePack(files).issues)).toEqual([
       { file: '01-cordon/lesson.ru.md', message: "file is missing (the pack's languages are en, ru)" }
     ]);
     const en = files['pack.yaml'].replace('languages: [en, ru]', 'languages: [en]');
@@ -85,7 +93,7 @@ describe('validatePack', () => {
         .filter(([k]) => k.startsWith('01-cordon/'))
         .map(([k, v]) => [k.replace('01-cordon/', '02-cordon/'), v])
     );
-    expect(validatePack({ ...files, ...copy }).issues).toEqual([
+    expect(english(validatePack({ ...files, ...copy }).issues)).toEqual([
       {
         file: '02-cordon/lesson.yaml',
         field: 'metadata.name',
@@ -112,7 +120,7 @@ describe('validatePack', () => {
     const deep =
       'a:\n' + Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i + 1)}k${i}:`).join('\n') + ' 1\n';
     const nested = validatePack({ ...files, '01-cordon/lesson.yaml': deep }).issues;
-    expect(nested).toEqual([
+    expect(english(nested)).toEqual([
       {
         file: '01-cordon/lesson.yaml',
         line: expect.any(Number),

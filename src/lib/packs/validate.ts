@@ -8,6 +8,7 @@ import { LessonError, type Lesson, type LessonIssue } from '../lessons/format';
 import { ajvIssues, loadLessons, parseYaml } from '../lessons/loader';
 import { validatePackManifest } from '../lessons/validators';
 import { PACK_MANIFEST, packLessonKey, type PackManifest } from './format';
+import { say, type IssueCode } from '../lessons/issue-text';
 
 export interface ValidatedPack {
   manifest: PackManifest;
@@ -16,16 +17,16 @@ export interface ValidatedPack {
 }
 
 /** What a pattern in the pack schema means, in words. */
-const FIELD_WORDING: Record<string, string> = {
-  id: 'must be lowercase letters, digits and dashes, like night-shift',
-  version: 'must be a semantic version like 1.2.0 (semver.org)'
+const FIELD_WORDING: Record<string, IssueCode> = {
+  id: 'idPattern',
+  version: 'versionPattern'
 };
 
 /** Parse and check `pack.yaml`. */
 export function parseManifest(text: string | undefined): { manifest?: PackManifest; issues: LessonIssue[] } {
   if (text === undefined)
     return {
-      issues: [{ file: PACK_MANIFEST, message: 'file is missing (every pack has a pack.yaml at its root)' }]
+      issues: [{ file: PACK_MANIFEST, ...say('manifestMissing') }]
     };
   const p = parseYaml<unknown>(text, PACK_MANIFEST);
   if (!p.doc || !p.lc) return { issues: p.issues };
@@ -33,7 +34,12 @@ export function parseManifest(text: string | undefined): { manifest?: PackManife
     return {
       issues: ajvIssues(validatePackManifest.errors, PACK_MANIFEST, p.doc, p.lc, 0).map((i) =>
         i.message.startsWith('must match pattern') && i.field && FIELD_WORDING[i.field]
-          ? { ...i, message: FIELD_WORDING[i.field] }
+          ? {
+              file: i.file,
+              ...(i.line !== undefined ? { line: i.line } : {}),
+              field: i.field,
+              ...say(FIELD_WORDING[i.field])
+            }
           : i
       )
     };
@@ -46,7 +52,7 @@ export function validatePack(files: Record<string, string>): { pack?: ValidatedP
   for (const [path, text] of Object.entries(files)) {
     if (path === PACK_MANIFEST) continue;
     if (!path.includes('/')) {
-      issues.push({ file: path, message: 'only pack.yaml sits at the root; lessons are folders NN-slug/' });
+      issues.push({ file: path, ...say('rootFile') });
       continue;
     }
     lessonFiles[path] = text;
@@ -56,7 +62,7 @@ export function validatePack(files: Record<string, string>): { pack?: ValidatedP
   if (!lessons.length && !errors.length)
     issues.push({
       file: PACK_MANIFEST,
-      message: 'the pack has no lessons (folders NN-slug/ with lesson.yaml)'
+      ...say('noLessons')
     });
   const seen = new Map<string, string>();
   for (const l of lessons) {
@@ -66,7 +72,7 @@ export function validatePack(files: Record<string, string>): { pack?: ValidatedP
       issues.push({
         file: l.paths.spec,
         field: 'metadata.name',
-        message: `"${name}" is also the name of ${other}: each lesson of a pack has its own name`
+        ...say('duplicateName', { name, other })
       });
     seen.set(name, l.paths.spec);
   }

@@ -7,6 +7,7 @@
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import type { LessonIssue } from '../lessons/format';
 import { PACK_MANIFEST } from './format';
+import { issueText, say, type IssueCode } from '../lessons/issue-text';
 
 export const ZIP_LIMITS = {
   /** The `.zip` file itself. */
@@ -23,24 +24,29 @@ const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** What operating systems add when they zip a folder; skipped, not refused. */
 const JUNK_RE = /(^|\/)(__MACOSX\/.*|\.DS_Store|Thumbs\.db|desktop\.ini)$/;
 
-const MiB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
+/** Mebibytes to one decimal, as a number (the unit is in the message). */
+const MiB = (n: number) => Math.round((n / 1024 / 1024) * 10) / 10;
 
 /** The issue of an archive larger than a pack may be, before reading it. */
 export function archiveTooLarge(bytes: number, file: string): LessonIssue | undefined {
   if (bytes <= ZIP_LIMITS.archiveBytes) return undefined;
-  return { file, message: `the archive is ${MiB(bytes)}; a pack is at most ${MiB(ZIP_LIMITS.archiveBytes)}` };
+  return { file, ...say('archiveTooLarge', { size: MiB(bytes), max: MiB(ZIP_LIMITS.archiveBytes) }) };
 }
 
-/** Why `name` is not a path a pack may contain, or undefined when it is fine. */
-export function pathProblem(name: string): string | undefined {
-  if (name.includes('\\')) return 'a path with a backslash is not allowed';
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'an absolute path is not allowed';
+/** Why `name` is not a path a pack may contain (an issue code), or undefined when it is fine. */
+export function pathProblemCode(name: string): IssueCode | undefined {
+  if (name.includes('\\')) return 'pathBackslash';
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'pathAbsolute';
   const parts = name.split('/');
-  if (parts.some((p) => p === '..' || p === '.'))
-    return 'a path that climbs out of the pack (..) is not allowed';
-  if (parts.some((p) => !SEGMENT_RE.test(p)))
-    return 'file and folder names are letters, digits, dots, dashes and underscores';
+  if (parts.some((p) => p === '..' || p === '.')) return 'pathClimbs';
+  if (parts.some((p) => !SEGMENT_RE.test(p))) return 'pathNames';
   return undefined;
+}
+
+/** Why `name` is not a path a pack may contain, in words, or undefined when it is fine. */
+export function pathProblem(name: string): string | undefined {
+  const code = pathProblemCode(name);
+  return code && issueText(code);
 }
 
 /**
@@ -55,8 +61,8 @@ export function readPackZip(
   issues: LessonIssue[];
 } {
   const issues: LessonIssue[] = [];
-  const refuse = (message: string, at = file) => {
-    issues.push({ file: at, message });
+  const refuse = (said: ReturnType<typeof say>, at = file) => {
+    issues.push({ file: at, ...said });
     return { issues };
   };
   const tooLarge = archiveTooLarge(bytes.length, file);
@@ -70,17 +76,17 @@ export function readPackZip(
       filter: (f) => {
         if (f.name.endsWith('/') || JUNK_RE.test(f.name)) return false;
         entries.push({ name: f.name });
-        const problem = pathProblem(f.name);
-        if (problem) issues.push({ file: `${file}: ${f.name}`, message: problem });
+        const problem = pathProblemCode(f.name);
+        if (problem) issues.push({ file: `${file}: ${f.name}`, ...say(problem) });
         else if (f.compression !== 0 && f.compression !== 8)
           issues.push({
             file: `${file}: ${f.name}`,
-            message: `compression method ${f.compression} is not supported (stored or deflate only)`
+            ...say('compression', { method: f.compression })
           });
         else if (f.originalSize > ZIP_LIMITS.fileBytes)
           issues.push({
             file: `${file}: ${f.name}`,
-            message: `the file unpacks to ${MiB(f.originalSize)}; one file is at most ${MiB(ZIP_LIMITS.fileBytes)}`
+            ...say('fileTooLarge', { size: MiB(f.originalSize), max: MiB(ZIP_LIMITS.fileBytes) })
           });
         total += f.originalSize;
         // Inflate nothing once anything is wrong: the declared sizes bound what is unpacked.
@@ -88,16 +94,14 @@ export function readPackZip(
       }
     });
   } catch (e) {
-    return refuse(`not a readable .zip archive (${(e as Error).message})`);
+    return refuse(say('unreadable', { detail: (e as Error).message }));
   }
   if (entries.length > ZIP_LIMITS.files)
-    return refuse(`the archive holds ${entries.length} files; a pack holds at most ${ZIP_LIMITS.files}`);
+    return refuse(say('tooManyFiles', { count: entries.length, max: ZIP_LIMITS.files }));
   if (total > ZIP_LIMITS.totalBytes)
-    return refuse(
-      `the archive unpacks to ${MiB(total)}; a pack is at most ${MiB(ZIP_LIMITS.totalBytes)} unpacked`
-    );
+    return refuse(say('unpackedTooLarge', { size: MiB(total), max: MiB(ZIP_LIMITS.totalBytes) }));
   if (issues.length) return { issues };
-  if (!entries.length) return refuse('the archive is empty');
+  if (!entries.length) return refuse(say('emptyArchive'));
 
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const names = Object.keys(raw);
@@ -110,18 +114,17 @@ export function readPackZip(
     if (path.split('/').length > 2) {
       issues.push({
         file: `${file}: ${name}`,
-        message: 'a pack holds pack.yaml and lesson folders (NN-slug/lesson.yaml ...), nothing deeper'
+        ...say('tooDeep')
       });
       continue;
     }
     try {
       files[path] = decoder.decode(raw[name]);
     } catch {
-      issues.push({ file: `${file}: ${name}`, message: 'not UTF-8 text (a pack holds only text files)' });
+      issues.push({ file: `${file}: ${name}`, ...say('notUtf8') });
       continue;
     }
-    if (files[path].includes('\u0000'))
-      issues.push({ file: `${file}: ${name}`, message: 'not text: it contains NUL characters' });
+    if (files[path].includes('\u0000')) issues.push({ file: `${file}: ${name}`, ...say('nul') });
   }
   return issues.length ? { issues } : { files, issues };
 }

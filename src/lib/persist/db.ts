@@ -4,6 +4,7 @@
  * validate every record and skip, after reporting once, any that do not parse.
  */
 import { openDB, type IDBPDatabase } from 'idb';
+import { announceProgress } from './channel';
 import { reportCorrupt } from './corrupt';
 import { compareVersions } from '../packs/format';
 import { LATEST_VERSION, upgrade } from './migrations';
@@ -140,6 +141,12 @@ export interface ProgressInput {
   completedSteps?: string[];
   hintsUsed?: number;
   state?: JsonValue;
+  /**
+   * The learner started the lesson over: `completedSteps` replaces the stored list. Otherwise a
+   * tick stays a tick: the stored list and this one are joined, so a tab that had not seen another
+   * tab's tick does not take it back.
+   */
+  startOver?: boolean;
 }
 
 export function getProgress(slug: string): Promise<ProgressRecord | undefined> {
@@ -152,24 +159,30 @@ export function listProgress(): Promise<ProgressRecord[]> {
 
 /**
  * Save a lesson's progress. Read-modify-write in one transaction, so two tabs saving at once
- * never lose `startedAt`/`completedAt`.
+ * never lose `startedAt`/`completedAt` or each other's ticks: unless the learner started over,
+ * the done tasks are the union of the stored and the given ones, a completed lesson stays
+ * completed and hints used never go down. The other tabs are told once the write commits.
  */
 export async function putProgress(input: ProgressInput, now = Date.now()): Promise<ProgressRecord> {
   const tx = (await database()).transaction('progress', 'readwrite');
   const previous: unknown = await tx.store.get(input.slug);
   const prev = recordProblem('progress', previous) === null ? (previous as ProgressRecord) : undefined;
+  const keep = input.startOver ? undefined : prev;
+  const given = input.completedSteps ?? prev?.completedSteps ?? [];
+  const completedSteps = keep ? [...new Set([...keep.completedSteps, ...given])] : given;
+  const status: LessonStatus = keep?.status === 'completed' ? 'completed' : input.status;
   const record: ProgressRecord = {
     schema: RECORD_SCHEMA,
     slug: input.slug,
-    status: input.status,
-    completedSteps: input.completedSteps ?? prev?.completedSteps ?? [],
-    hintsUsed: input.hintsUsed ?? prev?.hintsUsed ?? 0,
+    status,
+    completedSteps,
+    hintsUsed: Math.max(input.hintsUsed ?? prev?.hintsUsed ?? 0, keep?.hintsUsed ?? 0),
     startedAt: prev?.startedAt ?? now,
     updatedAt: now
   };
   const state = input.state ?? prev?.state;
   if (state !== undefined) record.state = state;
-  const completedAt = input.status === 'completed' ? (prev?.completedAt ?? now) : undefined;
+  const completedAt = status === 'completed' ? (keep?.completedAt ?? now) : undefined;
   if (completedAt !== undefined) record.completedAt = completedAt;
   const problem = recordProblem('progress', record);
   if (problem) {
@@ -182,12 +195,14 @@ export async function putProgress(input: ProgressInput, now = Date.now()): Promi
   } catch (e) {
     throw describeStorageError(e);
   }
+  announceProgress(input.slug);
   return record;
 }
 
 /** Delete every lesson's progress; sandboxes and settings stay. */
 export async function resetProgress(): Promise<void> {
   await (await database()).clear('progress');
+  announceProgress(null);
 }
 
 // --- saved sandboxes ---

@@ -40,6 +40,7 @@ export {
   type ImportResult
 } from './backup';
 export { corruptRecords, onCorrupt, type CorruptRecord } from './corrupt';
+export { onProgressChange, type ProgressChange } from './channel';
 export type {
   DraftRecord,
   JsonValue,

@@ -83,6 +83,8 @@ export class LessonPlayer {
   private visibleSince?: number;
   private saving: Promise<unknown> = Promise.resolve();
   private restored = false;
+  /** The next save replaces the stored ticks (the learner started over) instead of joining them. */
+  private nextSaveStartsOver = false;
   /** Where the lab is (saved with the progress, so a reload reopens the same cluster). */
   private labState?: () => Promise<PlayerState['lab']>;
   private lastLab?: PlayerState['lab'];
@@ -123,6 +125,55 @@ export class LessonPlayer {
     this.complete = this.tasks.every((t) => t.done);
     this.restored = true;
     this.pushRestore();
+  }
+
+  /**
+   * Another tab saved this lesson's progress: take in its ticks, correct answers, hints and
+   * whether the solution was viewed (a tick stays a tick), so both tabs show one truth and this
+   * tab's next save keeps what the other did. Returns whether anything changed here.
+   */
+  merge(record: ProgressRecord | undefined): boolean {
+    if (!record || !this.restored || this.startingOver) return false;
+    const s = readState(record);
+    const theirs = record.completedSteps;
+    const newly = this.tasks.filter((t) => !t.done && theirs.includes(t.id));
+    let changed = newly.length > 0;
+    if (newly.length) {
+      this.tasks = this.tasks.map((t) => (theirs.includes(t.id) ? { id: t.id, done: true, detail: '' } : t));
+      const at = { ...this.taskDoneAt };
+      for (const t of newly) if (s.taskDoneAt?.[t.id] !== undefined) at[t.id] ??= s.taskDoneAt[t.id];
+      this.taskDoneAt = at;
+    }
+    const answers = { ...this.answers };
+    for (const [id, a] of Object.entries(s.answers))
+      if (a.correct && !answers[id]?.correct) {
+        answers[id] = a;
+        changed = true;
+      }
+    if (changed) this.answers = answers;
+    const hints = { ...this.hints };
+    let moreHints = false;
+    for (const [id, n] of Object.entries(s.hints))
+      if (n > (hints[id] ?? 0)) {
+        hints[id] = n;
+        moreHints = true;
+      }
+    if (moreHints) this.hints = hints;
+    const tries = { ...this.tries };
+    for (const [id, n] of Object.entries(s.tries ?? {})) if (n > (tries[id] ?? 0)) tries[id] = n;
+    this.tries = tries;
+    if (s.solutionViewed && !this.solutionViewed) {
+      this.solutionViewed = true;
+      changed = true;
+    }
+    changed ||= moreHints;
+    if (this.tasks.every((t) => t.done) && !this.complete) {
+      this.pauseClock();
+      this.complete = true;
+      this.virtualDoneAt = s.virtualDoneAt ?? this.virtualDoneAt;
+    }
+    if (changed) this.pushRestore();
+    return changed;
   }
 
   /** Bind to the lab once its session runs the lesson. */
@@ -284,6 +335,7 @@ export class LessonPlayer {
     this.tasks = this.tasks.map((t) => ({ id: t.id, done: false, detail: '' }));
     this.resumeClock();
     this.emitStarted();
+    this.nextSaveStartsOver = true;
     await this.save();
   }
 
@@ -357,6 +409,8 @@ export class LessonPlayer {
     }
     const done = this.tasks.filter((t) => t.done).map((t) => t.id);
     const complete = this.complete;
+    const startOver = this.nextSaveStartsOver;
+    this.nextSaveStartsOver = false;
     const state = this.state();
     const labState = this.labState;
     this.saving = this.saving
@@ -365,7 +419,9 @@ export class LessonPlayer {
         // is leaving) the last place it gave is kept.
         const lab = labState ? await labState().catch(() => this.lastLab) : this.lastLab;
         this.lastLab = lab;
-        await save(progressInput(this.lesson.slug, done, complete, lab ? { ...state, lab } : state));
+        await save(
+          progressInput(this.lesson.slug, done, complete, lab ? { ...state, lab } : state, startOver)
+        );
       })
       .catch((e) => console.error(e));
     return this.saving;

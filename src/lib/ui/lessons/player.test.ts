@@ -243,6 +243,49 @@ describe('LessonPlayer', () => {
     expect(player.spent()).toBe(60_000);
   });
 
+  it('takes in what another tab saved of the same lesson; its next save keeps both, a start over replaces', async () => {
+    const { player, lab, saved } = await setup(fixture());
+    player.restore(undefined);
+    await player.answer('grace', 50);
+    // The other tab ticked "silent" and used a hint on it (its record has not seen "predict").
+    const theirs: ProgressRecord = {
+      schema: 2,
+      slug: '01-fixture',
+      status: 'started',
+      completedSteps: ['silent'],
+      hintsUsed: 1,
+      state: {
+        answers: {},
+        hints: { silent: 1 },
+        taskDoneAt: { silent: 41_000 },
+        solutionViewed: false,
+        timeSpentMs: 5
+      },
+      startedAt: 1,
+      updatedAt: 2
+    };
+    expect(player.merge(theirs)).toBe(true);
+    expect(player.tasks.map((t) => t.done)).toEqual([true, true]);
+    expect(player.complete).toBe(true);
+    expect(player.hintsShown('silent')).toEqual(['Stop the kubelet on worker-2']);
+    await lab.advanceBy(1000);
+    // The session knows the ticks too, so the next frame does not take them back.
+    expect(lab.lesson!.tasks.map((t) => t.done)).toEqual([true, true]);
+    expect(player.merge(theirs)).toBe(false);
+    await player.save();
+    expect(saved.at(-1)).toMatchObject({
+      status: 'completed',
+      completedSteps: ['predict', 'silent'],
+      hintsUsed: 1
+    });
+    expect(saved.at(-1)?.startOver).toBeUndefined();
+    expect((saved.at(-1)?.state as { taskDoneAt: Record<string, number> }).taskDoneAt.silent).toBe(41_000);
+    await player.startOver();
+    expect(saved.at(-1)).toMatchObject({ startOver: true, completedSteps: [], status: 'started' });
+    await player.save();
+    expect(saved.at(-1)?.startOver).toBeUndefined();
+  });
+
   it('show solution plays lesson 6 on the lab at the steps’ times and completes it within its budget', async () => {
     const lesson = bundledLessons().lessons.find((l) => l.slug === '06-heartbeats')!;
     const { player, lab, cluster, run, saved } = await setup(lesson);

@@ -105,9 +105,11 @@ export function progressInput(
   slug: string,
   done: string[],
   complete: boolean,
-  state: PlayerState
+  state: PlayerState,
+  startOver = false
 ): ProgressInput {
   return {
+    ...(startOver ? { startOver: true } : {}),
     slug,
     status: complete ? 'completed' : 'started',
     completedSteps: done,
