@@ -48,6 +48,7 @@ import {
   faultRemoveApiServer,
   faultResizeControlPlane
 } from './controlplane/sizing';
+import { faultJoinControlPlaneNode } from './controlplane/kubeadm';
 import { scenarioComponent } from './scenario/component';
 import { staticPodsComponent } from './etcd/staticpods';
 import { prometheusComponent } from './monitoring/prometheus';
@@ -122,7 +123,8 @@ function faultTable(): FaultEntry[] {
     { fault: faultStartControlPlaneNode, target: 'controlPlaneNode', scenario: true, controlPlane: true },
     { fault: faultResizeControlPlane, target: 'none', scenario: false, controlPlane: true },
     { fault: faultAddApiServer, target: 'none', scenario: false, controlPlane: true },
-    { fault: faultRemoveApiServer, target: 'apiServer', scenario: false, controlPlane: true }
+    { fault: faultRemoveApiServer, target: 'apiServer', scenario: false, controlPlane: true },
+    { fault: faultJoinControlPlaneNode, target: 'none', scenario: true, controlPlane: true }
   ];
 }
 

@@ -142,6 +142,9 @@ describe('/metrics pages', () => {
         '# HELP etcd_server_is_leader Whether or not this member is a leader. 1 if is, 0 otherwise.',
         '# TYPE etcd_server_is_leader gauge',
         'etcd_server_is_leader 1',
+        '# HELP etcd_server_is_learner Whether or not this member is a learner. 1 if is, 0 otherwise.',
+        '# TYPE etcd_server_is_learner gauge',
+        'etcd_server_is_learner 0',
         '# HELP etcd_server_leader_changes_seen_total The number of leader changes seen.',
         '# TYPE etcd_server_leader_changes_seen_total counter',
         'etcd_server_leader_changes_seen_total 1'

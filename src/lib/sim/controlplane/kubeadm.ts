@@ -1,0 +1,105 @@
+/**
+ * `kubeadm join --control-plane` on a new machine (fault `JoinControlPlaneNode`), as kubeadm
+ * v1.35 runs it on a stacked-etcd cluster:
+ *
+ * - check-etcd (phases/etcd/local.go CheckLocalEtcdClusterStatus): every etcd member must answer,
+ *   or the join stops with "etcd cluster is not healthy";
+ * - control-plane-prepare: the certificates come from the kubeadm-certs Secret (--certificate-key),
+ *   the static-pod manifests are written to /etc/kubernetes/manifests;
+ * - control-plane-join etcd (CreateStackedEtcdStaticPodManifestFile): the new member is added as
+ *   a learner (AddMemberAsLearner), its etcd.yaml names every member in --initial-cluster with
+ *   --initial-cluster-state=existing, and once the kubelet has started it and it has caught up,
+ *   kubeadm promotes it to a voting member (MemberPromote);
+ * - its kube-apiserver joins the others; its kube-scheduler and kube-controller-manager join the
+ *   leader election as standbys.
+ *
+ * The lab's kubeadm clusters were initialised with --control-plane-endpoint, so they can take more
+ * control-plane nodes (without it kubeadm refuses the join).
+ */
+import { FaultError, defineFault, type Cluster } from '../cluster';
+import { MembershipError } from '../etcd/etcd';
+import { staticPods } from '../etcd/staticpods';
+import { CONTROL_PLANE_ADDRESSES, controlPlaneAddress } from '../network/apiserver-endpoints';
+import { LE_ID, LE_KIND, type LeaderElection, type LeaderElectionArgs } from './component';
+import { MAX_API_SERVERS } from './load';
+import { apiServerLoad } from './sizing';
+
+const HOST_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** The next free control-plane-N. */
+export function nextControlPlaneHost(hosts: readonly string[]): string {
+  for (let i = 1; ; i++) if (!hosts.includes(`control-plane-${i}`)) return `control-plane-${i}`;
+}
+
+/** Pin every host's address, then give the new one 10.0.0.(N+1) for control-plane-N (or the first free one). */
+function pinAddresses(cluster: Cluster, hosts: readonly string[], host: string): void {
+  const pinned: Record<string, string> = {};
+  for (const h of hosts) pinned[h] = controlPlaneAddress(cluster, h, hosts);
+  const used = new Set(Object.values(pinned));
+  const n = /^control-plane-(\d+)$/.exec(host);
+  let ip = n ? `10.0.0.${Number(n[1]) + 1}` : '';
+  for (let k = 2; !ip || used.has(ip); k++) ip = `10.0.0.${k}`;
+  pinned[host] = ip;
+  cluster.extensions[CONTROL_PLANE_ADDRESSES] = pinned;
+}
+
+function nextMemberName(cluster: Cluster): string {
+  const names = new Set(cluster.etcd.members.map((m) => m.name));
+  for (let i = 0; ; i++) if (!names.has(`etcd-${i}`)) return `etcd-${i}`;
+}
+
+export function joinControlPlane(cluster: Cluster, target?: string): string {
+  const sp = staticPods(cluster);
+  if (!sp)
+    throw new FaultError('this cluster has no kubeadm control-plane hosts to join (stacked etcd only)');
+  const hosts = [...sp.hosts];
+  const host = target ?? nextControlPlaneHost(hosts);
+  if (!HOST_NAME.test(host))
+    throw new FaultError(`"${host}" is not a valid node name (lower-case letters, digits and '-')`);
+  if (hosts.includes(host) || cluster.api.tryGet('Node', undefined, host))
+    throw new FaultError(`a node with name "${host}" already exists in the cluster`);
+  if (cluster.apiServers.length >= MAX_API_SERVERS)
+    throw new FaultError(`the control plane already has ${MAX_API_SERVERS} kube-apiserver instances`);
+  if (!cluster.apiServers.some((a) => a.running))
+    throw new FaultError(
+      `couldn't validate the identity of the API Server: Get "https://10.0.0.10:6443/api/v1/namespaces/kube-public/configmaps/cluster-info?timeout=10s": dial tcp 10.0.0.10:6443: connect: connection refused`
+    );
+  const down = cluster.etcd.members.find((m) => !m.running);
+  if (down || !cluster.etcd.hasQuorum()) {
+    const ip = down
+      ? controlPlaneAddress(cluster, down.host, hosts)
+      : controlPlaneAddress(cluster, hosts[0], hosts);
+    throw new FaultError(
+      `error execution phase check-etcd: etcd cluster is not healthy: failed to dial endpoint https://${ip}:2379 with maintenance client: context deadline exceeded`
+    );
+  }
+  try {
+    cluster.etcd.add(nextMemberName(cluster), host, true);
+  } catch (e) {
+    if (e instanceof MembershipError)
+      throw new FaultError(`error execution phase control-plane-join/etcd: ${e.message}`);
+    throw e;
+  }
+  pinAddresses(cluster, hosts, host);
+  // Several API servers are told apart by their host.
+  cluster.apiServers = [
+    ...cluster.apiServers.map((a) =>
+      a.name === 'kube-apiserver' ? { ...a, name: `kube-apiserver-${hosts[0]}` } : a
+    ),
+    { name: `kube-apiserver-${host}`, running: false }
+  ];
+  sp.addHost(host);
+  const le = cluster.component<LeaderElection>(LE_ID);
+  if (le) le.addHost(host);
+  else cluster.addComponent(LE_KIND, { hosts: [...sp.hosts] } satisfies LeaderElectionArgs);
+  apiServerLoad(cluster)?.publish();
+  return host;
+}
+
+export const faultJoinControlPlaneNode = defineFault(
+  'JoinControlPlaneNode',
+  'kubeadm join --control-plane on a new machine: its etcd member joins as a learner and is promoted, its kube-apiserver, kube-scheduler and kube-controller-manager start (target = host name, default the next control-plane-N)',
+  (cluster, p) => {
+    joinControlPlane(cluster, p.target ? String(p.target) : undefined);
+  }
+);
