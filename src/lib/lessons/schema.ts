@@ -143,7 +143,8 @@ const check: Record<string, unknown> = {
       properties: {
         snapshot: { type: 'boolean' },
         restored: { type: 'boolean' },
-        quorum: { type: 'boolean' }
+        quorum: { type: 'boolean' },
+        members: { type: 'integer', minimum: 1 }
       }
     },
     alert: {
@@ -153,7 +154,8 @@ const check: Record<string, unknown> = {
       properties: {
         name: str,
         state: { enum: ['pending', 'firing', 'resolved', 'inactive'] },
-        severity: { enum: ['critical', 'warning'] }
+        severity: { enum: ['critical', 'warning'] },
+        labels: { type: 'object', additionalProperties: { type: 'string' } }
       }
     },
     metric: {
