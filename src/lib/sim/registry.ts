@@ -48,7 +48,7 @@ import {
   faultRemoveApiServer,
   faultResizeControlPlane
 } from './controlplane/sizing';
-import { faultJoinControlPlaneNode } from './controlplane/kubeadm';
+import { faultJoinControlPlaneNode, kubeadmJoinComponent } from './controlplane/kubeadm';
 import { scenarioComponent } from './scenario/component';
 import { staticPodsComponent } from './etcd/staticpods';
 import { prometheusComponent } from './monitoring/prometheus';
@@ -67,6 +67,7 @@ function componentTable(): ComponentDef[] {
     apiServerLoadComponent,
     staticPodsComponent,
     prometheusComponent,
+    kubeadmJoinComponent,
     scenarioComponent
   ];
 }

@@ -111,6 +111,21 @@ describe('JoinControlPlaneNode (kubeadm join --control-plane)', () => {
     expect(cluster.etcd.commitWaitMs()).toBe(1.5);
   });
 
+  it('a second join at the same moment waits for the first learner to be promoted (one learner at a time)', () => {
+    const { cluster, list } = single();
+    cluster.applyFault('JoinControlPlaneNode');
+    cluster.applyFault('JoinControlPlaneNode');
+    // The second one could not add its member yet: etcd's --max-learners is 1.
+    expect(cluster.etcd.size).toBe(2);
+    cluster.runUntil(30_000);
+    expect(list().map((r) => [r[1], r[4]])).toEqual([
+      ['control-plane-1', 'false'],
+      ['control-plane-2', 'false'],
+      ['control-plane-3', 'false']
+    ]);
+    expect([cluster.etcd.voters, cluster.etcd.quorum]).toEqual([3, 2]);
+  });
+
   it('refuses to join while an etcd member is down, and changes nothing', () => {
     const { cluster } = createCluster(readFileSync('scenarios/ha-failover.yaml', 'utf8'));
     cluster.runUntil(20_000);

@@ -13,10 +13,16 @@
  * - its kube-apiserver joins the others; its kube-scheduler and kube-controller-manager join the
  *   leader election as standbys.
  *
+ * A second join while the first one's learner is not yet promoted cannot add its member (etcd
+ * keeps at most `--max-learners` 1 learner): kubeadm's AddMemberAsLearner retries with backoff, so
+ * the join waits (component `kubeadm-join`, modelled as a retry every second) and goes on once the
+ * first member is a voter.
+ *
  * The lab's kubeadm clusters were initialised with --control-plane-endpoint, so they can take more
  * control-plane nodes (without it kubeadm refuses the join).
  */
-import { FaultError, defineFault, type Cluster } from '../cluster';
+import { FaultError, defineComponent, defineFault, type Cluster, type Component } from '../cluster';
+import type { SimEvent } from '../engine/engine';
 import { MembershipError } from '../etcd/etcd';
 import { staticPods } from '../etcd/staticpods';
 import { CONTROL_PLANE_ADDRESSES, controlPlaneAddress } from '../network/apiserver-endpoints';
@@ -48,18 +54,93 @@ function nextMemberName(cluster: Cluster): string {
   for (let i = 0; ; i++) if (!names.has(`etcd-${i}`)) return `etcd-${i}`;
 }
 
+export const KUBEADM_JOIN_ID = 'kubeadm-join';
+export const KUBEADM_JOIN_KIND = 'kubeadm-join';
+/** How often a waiting join tries to add its etcd member again (kubeadm's etcd backoff, modelled). */
+export const JOIN_RETRY_MS = 1_000;
+
+/** The joins still waiting to add their etcd member, oldest first. */
+export class KubeadmJoin implements Component {
+  readonly id = KUBEADM_JOIN_ID;
+  readonly kind = KUBEADM_JOIN_KIND;
+  state: { waiting: string[] } = { waiting: [] };
+
+  constructor(
+    private cluster: Cluster,
+    readonly args: Record<string, never> = {}
+  ) {}
+
+  start(): void {}
+
+  getState(): unknown {
+    return structuredClone(this.state);
+  }
+
+  setState(s: unknown): void {
+    this.state = structuredClone(s) as KubeadmJoin['state'];
+  }
+
+  wait(host: string): void {
+    this.state.waiting.push(host);
+    if (this.state.waiting.length === 1) this.cluster.engine.schedule(JOIN_RETRY_MS, this.id, 'retry');
+  }
+
+  handle(ev: SimEvent): void {
+    if (ev.type !== 'retry' || !this.state.waiting.length) return;
+    const host = this.state.waiting[0];
+    if (!this.cluster.etcd.members.some((m) => m.learner)) {
+      try {
+        completeJoin(this.cluster, host);
+        this.state.waiting.shift();
+      } catch (e) {
+        // Unhealthy etcd or no API server: kubeadm keeps retrying until its timeout (not modelled).
+        if (!(e instanceof FaultError)) throw e;
+      }
+    }
+    if (this.state.waiting.length) this.cluster.engine.schedule(JOIN_RETRY_MS, this.id, 'retry');
+  }
+}
+
+export const kubeadmJoinComponent = defineComponent(
+  KUBEADM_JOIN_KIND,
+  (cluster: Cluster, args: Record<string, never>) => new KubeadmJoin(cluster, args)
+);
+
+/** Hosts taken by control-plane nodes, joined or still joining. */
+export function controlPlaneHostsTaken(cluster: Cluster): string[] {
+  const waiting = cluster.component<KubeadmJoin>(KUBEADM_JOIN_ID)?.state.waiting ?? [];
+  return [...(staticPods(cluster)?.hosts ?? []), ...waiting];
+}
+
 export function joinControlPlane(cluster: Cluster, target?: string): string {
   const sp = staticPods(cluster);
   if (!sp)
     throw new FaultError('this cluster has no kubeadm control-plane hosts to join (stacked etcd only)');
-  const hosts = [...sp.hosts];
-  const host = target ?? nextControlPlaneHost(hosts);
+  const taken = controlPlaneHostsTaken(cluster);
+  const host = target ?? nextControlPlaneHost(taken);
   if (!HOST_NAME.test(host))
     throw new FaultError(`"${host}" is not a valid node name (lower-case letters, digits and '-')`);
-  if (hosts.includes(host) || cluster.api.tryGet('Node', undefined, host))
+  if (taken.includes(host) || cluster.api.tryGet('Node', undefined, host))
     throw new FaultError(`a node with name "${host}" already exists in the cluster`);
-  if (cluster.apiServers.length >= MAX_API_SERVERS)
+  const waiting = taken.length - sp.hosts.length;
+  if (cluster.apiServers.length + waiting >= MAX_API_SERVERS)
     throw new FaultError(`the control plane already has ${MAX_API_SERVERS} kube-apiserver instances`);
+  if (waiting || cluster.etcd.members.some((m) => m.learner)) {
+    // etcd takes one learner at a time: this join retries until the last one is promoted.
+    const waiter =
+      cluster.component<KubeadmJoin>(KUBEADM_JOIN_ID) ??
+      (cluster.addComponent(KUBEADM_JOIN_KIND, {}) as KubeadmJoin);
+    waiter.wait(host);
+    return host;
+  }
+  completeJoin(cluster, host);
+  return host;
+}
+
+/** The join's phases from check-etcd on, for a host nobody has taken. */
+function completeJoin(cluster: Cluster, host: string): void {
+  const sp = staticPods(cluster)!;
+  const hosts = [...sp.hosts];
   if (!cluster.apiServers.some((a) => a.running))
     throw new FaultError(
       `couldn't validate the identity of the API Server: Get "https://10.0.0.10:6443/api/v1/namespaces/kube-public/configmaps/cluster-info?timeout=10s": dial tcp 10.0.0.10:6443: connect: connection refused`
@@ -93,7 +174,6 @@ export function joinControlPlane(cluster: Cluster, target?: string): string {
   if (le) le.addHost(host);
   else cluster.addComponent(LE_KIND, { hosts: [...sp.hosts] } satisfies LeaderElectionArgs);
   apiServerLoad(cluster)?.publish();
-  return host;
 }
 
 export const faultJoinControlPlaneNode = defineFault(

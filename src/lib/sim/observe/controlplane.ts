@@ -15,7 +15,7 @@ import {
   type ControlPlaneLoad
 } from '../controlplane';
 import { managedInfo, type ManagedInfo } from '../controlplane/managed';
-import { nextControlPlaneHost } from '../controlplane/kubeadm';
+import { controlPlaneHostsTaken, nextControlPlaneHost } from '../controlplane/kubeadm';
 import { staticPods } from '../etcd/staticpods';
 
 export interface LeaderInfo {
@@ -135,7 +135,7 @@ function sizingActions(cluster: Cluster, cores: number): SizingAction[] {
   if (cluster.apiServers.length < MAX_API_SERVERS) {
     // On kubeadm's stacked hosts a joined control-plane node brings its own etcd member too.
     if (sp) {
-      const host = nextControlPlaneHost(sp.hosts);
+      const host = nextControlPlaneHost(controlPlaneHostsTaken(cluster));
       out.push({
         action: 'JoinControlPlaneNode',
         key: 'ops.cp.actions.join',
