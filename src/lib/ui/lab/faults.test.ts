@@ -140,6 +140,19 @@ describe('control-plane faults', () => {
       '# no command does this: the disk under etcd-0 is replaced, its fsyncs are fast again'
     ]);
   });
+  it('a joining learner is offered nothing until kubeadm has promoted it', () => {
+    const joining = {
+      ...cp,
+      etcd: {
+        ...cp.etcd,
+        members: [
+          ...cp.etcd.members,
+          { name: 'etcd-1', running: false, leader: false, learner: true as const }
+        ]
+      }
+    };
+    expect(controlPlaneFaults(joining).filter((f) => f.target === 'etcd-1')).toEqual([]);
+  });
   it("a managed control plane (EKS, GKE, AKS) offers none: it is the provider's", () => {
     for (const managed of ['eks', 'gke', 'aks'] as const)
       expect(controlPlaneFaults({ ...cp, managed })).toEqual([]);

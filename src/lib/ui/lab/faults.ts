@@ -111,6 +111,8 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
   if (cp.managed) return [];
   const out: FaultButton[] = [];
   for (const m of cp.etcd.members) {
+    // A joining learner belongs to kubeadm until it is promoted (a couple of seconds).
+    if (m.learner) continue;
     out.push(
       m.running
         ? {
