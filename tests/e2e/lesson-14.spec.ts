@@ -12,6 +12,12 @@ test('lesson 14 completes by its reference solution; the Health tab and the time
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Watch the control plane');
   await expect(page.getByRole('heading', { name: 'Tasks' })).toContainText('0 of 8 done');
 
+  // The learner's own door: the Control plane tab's join (the solution below starts afresh).
+  await page.getByRole('tab', { name: 'Control plane' }).click();
+  const cp = page.getByRole('tabpanel', { name: 'Control plane' });
+  await cp.getByRole('button', { name: 'Join control-plane node control-plane-2' }).click();
+  await expect(cp).toContainText(/etcd-1 \(control-plane-2\): (stopped|running)/);
+
   await page.getByRole('tab', { name: 'Health' }).click();
   await expect(page.getByRole('heading', { name: 'API server SLO' })).toBeVisible();
   await expect(page.getByTestId('health-p99')).toBeVisible();
