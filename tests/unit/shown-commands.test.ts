@@ -304,11 +304,20 @@ describe('every command the app shows runs in the console', () => {
   it("the control-plane panel's commands are the ones allowed to need a control-plane host", () => {
     const { fresh } = warmCluster(readFileSync('scenarios/ha-failover.yaml', 'utf8'), 'ha-failover.yaml');
     const view = buildView(fresh());
-    const commands = controlPlaneFaults(view.controlPlane).map((f) => f.command);
+    const faults = controlPlaneFaults(view.controlPlane);
+    const commands = faults.map((f) => f.command).filter(Boolean);
     expect(commands.length).toBeGreaterThan(0);
     // Each names a static pod manifest on a control-plane machine; the lab has no shell there yet.
     for (const c of commands)
       expect(c, CONTROL_PLANE_HOST).toMatch(/^sudo mv .*\/etc\/kubernetes\/manifests/);
+    // No command fails or replaces a disk: those buttons show only their note, and say so.
+    const noteOnly = faults.filter((f) => !f.command);
+    expect(noteOnly.map((f) => `${f.action} ${f.target}`)).toEqual([
+      'SlowEtcdDisk etcd-0',
+      'SlowEtcdDisk etcd-1',
+      'SlowEtcdDisk etcd-2'
+    ]);
+    for (const f of noteOnly) expect(f.note?.key).toMatch(/^lab\.faultNote\.(slow|fix)Disk$/);
   });
 
   it('the examples in docs/console.md', () => {

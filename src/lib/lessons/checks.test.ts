@@ -208,3 +208,39 @@ describe('alert and metric checks', () => {
     ).toEqual({ ok: false, detail: 'etcd_server_leader_changes_seen_total у etcd равно 1, а нужно ≤ 0' });
   });
 });
+
+// upstream: cmd/kubeadm/app/phases/etcd/local.go (a joining member is a learner until promoted)
+describe('etcd membership and alert labels', () => {
+  it('counts started voting members, and picks alerts by their labels', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { createCluster } = await import('../sim/scenario');
+    const { cluster: c } = createCluster(
+      readFileSync('lessons/14-watch-control-plane/scenario.yaml', 'utf8')
+    );
+    c.runUntil(20_000);
+    const ctx = { cluster: c, answers: {} };
+    const three: Check = { etcd: { members: 3 } };
+    expect(evaluate(three, ctx)).toEqual({
+      ok: false,
+      detail: 'etcd has 1 started voting member(s), not 3'
+    });
+    c.applyFault('JoinControlPlaneNode');
+    c.runUntil(21_500);
+    // The learner runs but does not vote yet.
+    expect(evaluate({ etcd: { members: 1 } }, ctx).ok).toBe(true);
+    c.runUntil(25_000);
+    c.applyFault('JoinControlPlaneNode');
+    c.runUntil(30_000);
+    expect(evaluate(three, { ...ctx, lang: 'ru' as const }).ok).toBe(true);
+    c.runUntil(5 * 60_000);
+    // The failing disk (60s) raised the fsync alert only for the first member's metrics listener.
+    const fsync = (instance: string): Check => ({
+      alert: { name: 'etcdHighFsyncDurations', severity: 'critical', labels: { instance }, state: 'pending' }
+    });
+    expect(evaluate(fsync('10.0.0.10:2381'), ctx).ok).toBe(true);
+    expect(evaluate(fsync('10.0.0.3:2381'), ctx)).toEqual({
+      ok: false,
+      detail: 'alert etcdHighFsyncDurations is inactive, not pending'
+    });
+  });
+});

@@ -101,6 +101,8 @@ export interface EtcdCheck {
   /** The members run on data restored from a snapshot (`etcdutl snapshot restore`). */
   restored?: boolean;
   quorum?: boolean;
+  /** This many voting members, all started (learners do not count until promoted). */
+  members?: number;
 }
 
 /** An alert's state in the lab's Prometheus (monitoring/rules.ts). */
@@ -109,6 +111,8 @@ export interface AlertCheck {
   /** inactive: neither pending nor firing. */
   state: 'pending' | 'firing' | 'resolved' | 'inactive';
   severity?: 'critical' | 'warning';
+  /** Only the alerts with these labels (KubeAPIErrorBudgetBurn's `long`/`short` windows, an `instance`). */
+  labels?: Record<string, string>;
 }
 
 /** A sample on the /metrics page of a job's targets, summed over the targets that answer. */
@@ -199,6 +203,7 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     etcdNotRestored: () => 'etcd runs on data restored from a snapshot',
     etcdQuorum: () => 'etcd has no quorum',
     etcdNoQuorum: () => 'etcd still has quorum',
+    etcdMembers: (p) => `etcd has ${p.actual} started voting member(s), not ${p.expected}`,
     alertState: (p) => `alert ${p.alert} is ${p.actual}, not ${p.expected}`,
     metricMissing: (p) => `no ${p.job} target serves ${p.metric}`,
     metricValue: (p) => `${p.metric} on ${p.job} is ${p.actual}, not ${p.expected}`,
@@ -240,6 +245,7 @@ const MSG: Record<Language, Record<string, (p: Record<string, string | number>) 
     etcdNotRestored: () => 'etcd работает на данных, восстановленных из снимка',
     etcdQuorum: () => 'у etcd нет кворума',
     etcdNoQuorum: () => 'у etcd всё ещё есть кворум',
+    etcdMembers: (p) => `у etcd запущено голосующих членов: ${p.actual}, а нужно ${p.expected}`,
     alertState: (p) => `алерт ${p.alert} в состоянии ${p.actual}, а нужно ${p.expected}`,
     metricMissing: (p) => `ни одна цель ${p.job} не отдаёт ${p.metric}`,
     metricValue: (p) => `${p.metric} у ${p.job} равно ${p.actual}, а нужно ${p.expected}`,
@@ -335,7 +341,10 @@ export function evaluate(check: Check, ctx: CheckContext): CheckResult {
 
 function checkAlert(c: AlertCheck, ctx: CheckContext): CheckResult {
   const alerts = (prometheus(ctx.cluster)?.alerts() ?? []).filter(
-    (a) => a.alert === c.name && (!c.severity || a.severity === c.severity)
+    (a) =>
+      a.alert === c.name &&
+      (!c.severity || a.severity === c.severity) &&
+      Object.entries(c.labels ?? {}).every(([k, v]) => a.labels[k] === v)
   );
   const states = new Set<string>(alerts.map((a) => a.state));
   const actual = states.has('firing')
@@ -405,6 +414,11 @@ function checkEtcd(c: EtcdCheck, ctx: CheckContext): CheckResult {
   }
   if (c.quorum !== undefined && ctx.cluster.etcd.hasQuorum() !== c.quorum)
     return fail(ctx, c.quorum ? 'etcdQuorum' : 'etcdNoQuorum', {});
+  if (c.members !== undefined) {
+    const etcd = ctx.cluster.etcd;
+    if (etcd.voters !== c.members || etcd.runningCount() !== c.members)
+      return fail(ctx, 'etcdMembers', { actual: etcd.runningCount(), expected: c.members });
+  }
   return OK;
 }
 

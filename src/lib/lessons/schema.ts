@@ -152,7 +152,8 @@ const check: Record<string, unknown> = {
       properties: {
         snapshot: { type: 'boolean' },
         restored: { type: 'boolean' },
-        quorum: { type: 'boolean' }
+        quorum: { type: 'boolean' },
+        members: { type: 'integer', minimum: 1 }
       }
     },
     alert: {
@@ -162,7 +163,8 @@ const check: Record<string, unknown> = {
       properties: {
         name: str,
         state: { enum: ['pending', 'firing', 'resolved', 'inactive'] },
-        severity: { enum: ['critical', 'warning'] }
+        severity: { enum: ['critical', 'warning'] },
+        labels: { type: 'object', additionalProperties: { type: 'string' } }
       }
     },
     metric: {

@@ -48,6 +48,7 @@ import {
   faultRemoveApiServer,
   faultResizeControlPlane
 } from './controlplane/sizing';
+import { faultJoinControlPlaneNode, kubeadmJoinComponent } from './controlplane/kubeadm';
 import { scenarioComponent } from './scenario/component';
 import { staticPodsComponent } from './etcd/staticpods';
 import { prometheusComponent } from './monitoring/prometheus';
@@ -72,6 +73,7 @@ function componentTable(): ComponentDef[] {
     kubeAggregatorComponent,
     metricsServerComponent,
     nodeAutoRepairComponent,
+    kubeadmJoinComponent,
     scenarioComponent
   ];
 }
@@ -128,7 +130,8 @@ function faultTable(): FaultEntry[] {
     { fault: faultStartControlPlaneNode, target: 'controlPlaneNode', scenario: true, controlPlane: true },
     { fault: faultResizeControlPlane, target: 'none', scenario: false, controlPlane: true },
     { fault: faultAddApiServer, target: 'none', scenario: false, controlPlane: true },
-    { fault: faultRemoveApiServer, target: 'apiServer', scenario: false, controlPlane: true }
+    { fault: faultRemoveApiServer, target: 'apiServer', scenario: false, controlPlane: true },
+    { fault: faultJoinControlPlaneNode, target: 'none', scenario: true, controlPlane: true }
   ];
 }
 

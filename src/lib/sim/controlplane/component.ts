@@ -160,6 +160,27 @@ export class LeaderElection implements Component {
     }
   }
 
+  /** A control-plane host joined: its kube-scheduler and kube-controller-manager start as candidates. */
+  addHost(host: string): void {
+    if (this.args.hosts.includes(host)) return;
+    this.args.hosts.push(host);
+    for (const lease of ELECTED) {
+      const i = this.state.candidates.length;
+      this.state.candidates.push({
+        lease,
+        host,
+        identity: `${host}_${this.cluster.engine.random.uid()}`,
+        alive: true,
+        leading: false,
+        lastRenew: null,
+        observedRecord: '',
+        observedTime: 0
+      });
+      this.state.epochs.push(0);
+      this.cluster.engine.schedule(0, this.id, 'tick', [i, 0]);
+    }
+  }
+
   startHost(host: string): void {
     const idx = this.state.candidates
       .map((c, i) => (c.host === host && !c.alive ? i : -1))

@@ -1,9 +1,15 @@
 /**
  * etcd members and Raft quorum. The API server asks `hasQuorum()` before every write.
  *
- * Quorum is floor(n/2)+1 of the configured members. While quorum holds, one running member is
- * the leader (the current leader keeps the role while it runs; otherwise the lowest-named running
- * member wins the election). Without quorum there is no leader and no write can commit.
+ * Quorum is floor(n/2)+1 of the configured voting members. While quorum holds, one running voter
+ * is the leader (the current leader keeps the role while it runs; otherwise the lowest-named
+ * running voter wins the election). Without quorum there is no leader and no write can commit.
+ *
+ * Membership changes at run time as etcd's cluster API changes it (server/etcdserver/server.go):
+ * a member added as a learner (`member add --learner`, what kubeadm join does) receives the log but
+ * neither votes nor counts toward quorum until it is promoted; a member added but never started is
+ * "unstarted". With `--strict-reconfig-check` (on by default) etcd refuses a voting member whose
+ * addition would leave fewer started voters than the new quorum, and a removal that would.
  */
 export interface EtcdMember {
   name: string;
@@ -12,7 +18,32 @@ export interface EtcdMember {
   host: string;
   /** Its disk's WAL fsyncs and backend commits so far (etcd_disk_* histograms; absent until measured). */
   disk?: DiskStats;
+  /** A Raft learner: replicates the log, does not vote, does not count toward quorum. */
+  learner?: boolean;
+  /** Added to the membership (`member add`) but no etcd process has started with it yet. */
+  unstarted?: boolean;
 }
+
+/** etcdserver's errors for membership changes (api/v3rpc/rpctypes/error.go), as etcdctl prints them. */
+export const MEMBERSHIP_ERRORS = {
+  notEnoughStarted: 'etcdserver: re-configuration failed due to not enough started members',
+  notFound: 'etcdserver: member not found',
+  notLearner: 'etcdserver: can only promote a learner member',
+  learnerNotReady: 'etcdserver: can only promote a learner member which is in sync with leader',
+  tooManyLearners: 'etcdserver: too many learner members in cluster',
+  peerURLExists: 'etcdserver: Peer URLs already exists'
+} as const;
+
+/** A refused membership change, with etcdserver's message. */
+export class MembershipError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MembershipError';
+  }
+}
+
+/** etcd's default `--max-learners`. */
+export const MAX_LEARNERS = 1;
 
 /** Cumulative etcd_disk_wal_fsync_duration_seconds and etcd_disk_backend_commit_duration_seconds. */
 export interface DiskStats {
@@ -69,20 +100,27 @@ export class Etcd {
     );
   }
 
+  /** Every member of the membership, learners and unstarted ones included. */
   get size(): number {
     return this.members.length;
   }
 
+  /** The voting members: the ones quorum is counted over. */
+  get voters(): number {
+    return this.members.filter((m) => !m.learner).length;
+  }
+
   get quorum(): number {
-    return quorumOf(this.members.length);
+    return quorumOf(this.voters);
   }
 
   get faultTolerance(): number {
-    return this.members.length - this.quorum;
+    return this.voters - this.quorum;
   }
 
+  /** Running voting members. */
   runningCount(): number {
-    return this.members.filter((m) => m.running).length;
+    return this.members.filter((m) => m.running && !m.learner).length;
   }
 
   hasQuorum(): boolean {
@@ -106,7 +144,9 @@ export class Etcd {
 
   start(name: string): void {
     this.foldDisk();
-    this.member(name).running = true;
+    const m = this.member(name);
+    m.running = true;
+    delete m.unstarted;
     this.elect();
   }
 
@@ -115,9 +155,10 @@ export class Etcd {
       this.leader = null;
       return;
     }
-    if (this.leader && this.member(this.leader).running) return;
+    if (this.leader && this.members.every((m) => m.name !== this.leader)) this.leader = null;
+    if (this.leader && this.member(this.leader).running && !this.member(this.leader).learner) return;
     const candidates = this.members
-      .filter((m) => m.running)
+      .filter((m) => m.running && !m.learner)
       .map((m) => m.name)
       .sort();
     this.leader = candidates[0];
@@ -136,7 +177,7 @@ export class Etcd {
    */
   commitWaitMs(): number {
     const times = this.members
-      .filter((m) => m.running)
+      .filter((m) => m.running && !m.learner)
       .map((m) => this.fsyncMs(m.name))
       .sort((a, b) => a - b);
     return times[this.quorum - 1] ?? times[times.length - 1] ?? 0;
@@ -170,6 +211,57 @@ export class Etcd {
       d.fsyncSum += n * f;
       d.commitSum += n * c;
     }
+  }
+
+  /**
+   * `MemberAdd`: a new member joins the membership, unstarted (no process runs with it yet). A
+   * voter is refused when the started voters would fall short of the new quorum
+   * (isReadyToAddVotingMember), a learner when the cluster already has `--max-learners`.
+   */
+  add(name: string, host: string, learner: boolean): void {
+    if (!this.hasQuorum()) throw new MembershipError('context deadline exceeded');
+    if (this.members.some((m) => m.name === name || m.host === host))
+      throw new MembershipError(MEMBERSHIP_ERRORS.peerURLExists);
+    if (learner && this.members.filter((m) => m.learner).length >= MAX_LEARNERS)
+      throw new MembershipError(MEMBERSHIP_ERRORS.tooManyLearners);
+    if (!learner && this.runningCount() < quorumOf(this.voters + 1))
+      throw new MembershipError(MEMBERSHIP_ERRORS.notEnoughStarted);
+    this.foldDisk();
+    const m: EtcdMember = { name, host, running: false, unstarted: true };
+    if (learner) m.learner = true;
+    this.members.push(m);
+    this.foldDisk();
+  }
+
+  /** `MemberRemove`: refused when the remaining started voters would fall short of quorum. */
+  remove(name: string): void {
+    if (!this.hasQuorum()) throw new MembershipError('context deadline exceeded');
+    const m = this.members.find((x) => x.name === name);
+    if (!m) throw new MembershipError(MEMBERSHIP_ERRORS.notFound);
+    if (!m.learner) {
+      const startedAfter = this.runningCount() - (m.running ? 1 : 0);
+      if (startedAfter < quorumOf(this.voters - 1))
+        throw new MembershipError(MEMBERSHIP_ERRORS.notEnoughStarted);
+    }
+    this.foldDisk();
+    this.members = this.members.filter((x) => x.name !== name);
+    if (this.leader === name) this.leader = null;
+    this.elect();
+  }
+
+  /**
+   * `MemberPromote`: a learner becomes a voter once it has caught up with the leader; the
+   * simulated keyspace is small, so a started learner is in sync at once.
+   */
+  promote(name: string): void {
+    if (!this.hasQuorum()) throw new MembershipError('context deadline exceeded');
+    const m = this.members.find((x) => x.name === name);
+    if (!m) throw new MembershipError(MEMBERSHIP_ERRORS.notFound);
+    if (!m.learner) throw new MembershipError(MEMBERSHIP_ERRORS.notLearner);
+    if (!m.running) throw new MembershipError(MEMBERSHIP_ERRORS.learnerNotReady);
+    this.foldDisk();
+    delete m.learner;
+    this.elect();
   }
 
   /** A member's disk starts failing (slow) or is replaced (healthy). */

@@ -25,6 +25,8 @@ export interface ControlPlaneHostInfo {
   ip: string;
   /** `--initial-cluster` as kubeadm writes it for this member. */
   initialCluster: string;
+  /** A member that joins a running cluster (`kubeadm join --control-plane`) starts with `existing`. */
+  initialClusterState?: 'existing';
   kubernetesVersion: string;
   clusterCIDR: string;
   serviceCIDR: string;
@@ -115,6 +117,7 @@ export function etcdManifest(h: ControlPlaneHostInfo): string {
     '--feature-gates=InitialCorruptCheck=true',
     `--initial-advertise-peer-urls=https://${h.ip}:2380`,
     `--initial-cluster=${h.initialCluster}`,
+    ...(h.initialClusterState ? [`--initial-cluster-state=${h.initialClusterState}`] : []),
     '--key-file=/etc/kubernetes/pki/etcd/server.key',
     `--listen-client-urls=https://127.0.0.1:2379,https://${h.ip}:2379`,
     '--listen-metrics-urls=http://127.0.0.1:2381',

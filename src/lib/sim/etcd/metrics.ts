@@ -54,6 +54,11 @@ export function etcdFamilies(cluster: Cluster, m: EtcdMember, dbSizeBytes: numbe
       'Whether or not this member is a leader. 1 if is, 0 otherwise.',
       leader === m.name ? 1 : 0
     ),
+    gauge(
+      'etcd_server_is_learner',
+      'Whether or not this member is a learner. 1 if is, 0 otherwise.',
+      cluster.etcd.member(m.name).learner ? 1 : 0
+    ),
     {
       name: 'etcd_server_leader_changes_seen_total',
       help: 'The number of leader changes seen.',

@@ -17,7 +17,7 @@
 import { defineComponent, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 import { copySharingFrozen, deepFreeze, type KubeObject, type RequestContext } from '../api/types';
-import { apiServerAddress } from '../network/apiserver-endpoints';
+import { controlPlaneAddress } from '../network/apiserver-endpoints';
 import type { BootstrapStep } from '../scenario/hooks';
 import {
   defaultManifest,
@@ -82,7 +82,16 @@ export interface StaticPodsState {
   etcdError: Record<string, string>;
   seq: number;
   syncPending: boolean;
+  /**
+   * host → kubeadm join is waiting for the learner there to start and catch up, to promote it
+   * (phases/etcd/local.go CreateStackedEtcdStaticPodManifestFile: AddMemberAsLearner, write the
+   * manifest, MemberPromote with retries).
+   */
+  joining?: Record<string, boolean>;
 }
+
+/** kubeadm's MemberPromote retries until the new learner is in sync: modelled as 2 s after it starts. */
+export const PROMOTE_DELAY_MS = 2_000;
 
 export interface StaticPodsArgs {
   hosts: string[];
@@ -203,7 +212,72 @@ export class StaticPods implements Component {
     } else if (ev.type === 'kick') {
       this.state.syncPending = false;
       this.sync();
+    } else if (ev.type === 'promote') {
+      this.promoteJoined(ev.data as string);
     }
+  }
+
+  /**
+   * A control-plane host joins (kubeadm join --control-plane): its PKI (downloaded from the
+   * kubeadm-certs Secret with --certificate-key), its four manifests, an empty etcd data dir that
+   * joins the live cluster, and the kubelet starts the static pods a second later. Its etcd member
+   * must already be in the membership, as a learner.
+   */
+  addHost(host: string): void {
+    if (!this.args.hosts.includes(host)) this.args.hosts.push(host);
+    const files: Record<string, HostFile> = {};
+    const now = this.cluster.now;
+    const info: ControlPlaneHostInfo = { ...this.hostInfo(host), initialClusterState: 'existing' };
+    for (const c of this.componentsOn(host)) {
+      files[`${MANIFEST_DIR}/${c}.yaml`] = {
+        type: 'file',
+        content: defaultManifest(c, info),
+        mtime: now,
+        mode: '-rw-------'
+      };
+    }
+    for (const p of PKI_FILES) {
+      files[p] = {
+        type: 'file',
+        content: '',
+        mtime: now,
+        mode: p.endsWith('.key') ? '-rw-------' : '-rw-r--r--'
+      };
+    }
+    this.state.files[host] = files;
+    this.state.running[host] = {};
+    if (this.member(host)) {
+      const id = this.nextId('data');
+      this.state.dataDirs[id] = {
+        generation: this.state.live,
+        name: host,
+        peerURL: `https://${info.ip}:2380`,
+        clusterSize: this.cluster.etcd.size,
+        bumpRevision: 0
+      };
+      files[ETCD_DATA_DIR] = { type: 'datadir', data: id, mtime: now };
+      this.state.etcdDir[host] = ETCD_DATA_DIR;
+      (this.state.joining ??= {})[host] = true;
+    }
+    this.membershipChanged();
+    this.changed();
+  }
+
+  /**
+   * The membership is kept in every member's backend: the live members' data dirs now record the
+   * cluster's new size (a restore still has to name every member in --initial-cluster).
+   */
+  membershipChanged(): void {
+    for (const d of Object.values(this.state.dataDirs))
+      if (d.generation === this.state.live) d.clusterSize = this.cluster.etcd.size;
+  }
+
+  private promoteJoined(host: string): void {
+    if (!this.state.joining?.[host]) return;
+    const m = this.member(host);
+    delete this.state.joining[host];
+    if (!m?.learner || !m.running || !this.cluster.etcd.hasQuorum()) return;
+    this.cluster.etcd.promote(m.name);
   }
 
   /** The host's files changed (a shell command): the kubelet reacts within a second. */
@@ -232,8 +306,7 @@ export class StaticPods implements Component {
   }
 
   ipOf(host: string): string {
-    const i = this.args.hosts.indexOf(host);
-    return apiServerAddress(Math.max(0, i), this.args.hosts.length);
+    return controlPlaneAddress(this.cluster, host, this.args.hosts);
   }
 
   member(host: string) {
@@ -364,6 +437,7 @@ export class StaticPods implements Component {
     }
     this.state.etcdDir[host] = dir;
     this.setRunning(host, 'etcd', true);
+    if (this.state.joining?.[host]) this.cluster.engine.schedule(PROMOTE_DELAY_MS, this.id, 'promote', host);
     return true;
   }
 

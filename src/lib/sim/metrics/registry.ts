@@ -20,7 +20,7 @@ import { LE_ID, type LeaderElection } from '../controlplane/component';
 import { KCM_ID, type KubeControllerManager } from '../controllers/kube-controller-manager';
 import { SCHEDULER_ID, type KubeScheduler } from '../scheduler/component';
 import type { Kubelet } from '../node/kubelet';
-import { apiServerAddress } from '../network/apiserver-endpoints';
+import { apiServerHost, controlPlaneAddress } from '../network/apiserver-endpoints';
 import { keyspaceSizeBytes, staticPods } from '../etcd/staticpods';
 import type { KubeObject } from '../api/types';
 
@@ -64,8 +64,7 @@ export function controlPlaneHosts(cluster: Cluster): string[] {
 }
 
 function nodeAddress(cluster: Cluster, host: string, cpHosts: string[]): string {
-  const i = cpHosts.indexOf(host);
-  if (i >= 0) return apiServerAddress(i, cpHosts.length);
+  if (cpHosts.includes(host)) return controlPlaneAddress(cluster, host, cpHosts);
   const node = cluster.api.tryGet<KubeObject>('Node', undefined, host);
   const addrs = (node?.status?.addresses ?? []) as { type: string; address: string }[];
   return addrs.find((a) => a.type === 'InternalIP')?.address ?? host;
@@ -94,7 +93,7 @@ export function targets(cluster: Cluster): Target[] {
 
   const running = cluster.apiServers.filter((a) => a.running);
   cluster.apiServers.forEach((a) => {
-    const host = a.name === 'kube-apiserver' ? cpHosts[0] : a.name.replace(/^kube-apiserver-/, '');
+    const host = apiServerHost(a.name, cpHosts);
     const idx = running.indexOf(a);
     out.push({
       job: 'apiserver',

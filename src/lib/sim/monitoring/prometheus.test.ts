@@ -67,6 +67,28 @@ describe('Prometheus alerts', () => {
     ]);
   });
 
+  // upstream: prometheus-operator/kube-prometheus manifests/kubernetesControlPlane-prometheusRule.yaml
+  //   at 047d5049: KubeletDown is absent(up{job="kubelet", metrics_path="/metrics"} == 1), for: 15m
+  it('KubeletDown waits for every kubelet to be down: one stopped kubelet is KubeNodeNotReady, not KubeletDown', () => {
+    const c = run('three-nodes.yaml');
+    c.runUntil(100_000);
+    c.applyFault('StopKubelet', { target: 'worker-1' });
+    c.runUntil(100_000 + 20 * MIN);
+    expect(timeline(c, ['KubeletDown'])).toEqual([]);
+    expect(timeline(c, ['KubeNodeNotReady']).map((l) => l.split(' ').slice(1).join(' '))).toContain(
+      'KubeNodeNotReady warning {"node":"worker-1"} firing'
+    );
+    const t = c.now;
+    c.applyFault('StopKubelet', { target: 'worker-2' });
+    c.applyFault('StopKubelet', { target: 'worker-3' });
+    c.runUntil(t + 16 * MIN);
+    const next = Math.ceil(t / SCRAPE_INTERVAL_MS) * SCRAPE_INTERVAL_MS;
+    expect(timeline(c, ['KubeletDown'])).toEqual([
+      `${next / 1000} KubeletDown critical pending`,
+      `${(next + 15 * MIN) / 1000} KubeletDown critical firing`
+    ]);
+  });
+
   it('lost etcd quorum: etcdNoLeader fires after 1m, etcdInsufficientMembers is dropped before its 3m, etcdMembersDown waits 10m', () => {
     // etcd-1 and etcd-2 stop at 60s, etcd-2 is back at 3m.
     const c = run('etcd-quorum.yaml');

@@ -36,12 +36,17 @@ function rangeStart(scrapes: readonly Scrape[], windowMs: number): Scrape | unde
   return scrapes.find((s) => s.t > now - windowMs);
 }
 
-const absentUp = (job: 'apiserver' | 'kube-scheduler' | 'kube-controller-manager', name: string): Rule => ({
+/** lib/absent_alert.libsonnet: fires only when no target of the job is up. */
+const absentUp = (
+  job: 'apiserver' | 'kube-scheduler' | 'kube-controller-manager' | 'kubelet',
+  name: string,
+  selector = `job="${job}"`
+): Rule => ({
   alert: `${name}Down`,
   severity: 'critical',
   forMs: 15 * MIN,
   source: 'kubernetes-mixin',
-  expr: `absent(up{job="${job}"} == 1)`,
+  expr: `absent(up{${selector}} == 1)`,
   eval: (s) => (s[s.length - 1].up[job][0] === 0 ? [{ labels: {}, value: 1 }] : [])
 });
 
@@ -115,18 +120,9 @@ export const RULES: readonly Rule[] = [
   budgetBurn(360 * MIN, 30 * MIN, 6, 15 * MIN, 'critical'),
   absentUp('kube-controller-manager', 'KubeControllerManager'),
   absentUp('kube-scheduler', 'KubeScheduler'),
-  {
-    alert: 'KubeletDown',
-    severity: 'critical',
-    forMs: 15 * MIN,
-    source: 'kubernetes-mixin',
-    expr: 'count by (cluster) (up{job="kubelet", metrics_path="/metrics"} == 0) / count by (cluster) (up{job="kubelet", metrics_path="/metrics"}) * 100 > 3',
-    eval: (s) => {
-      const [up, all] = s[s.length - 1].up.kubelet;
-      const pct = all ? ((all - up) / all) * 100 : 0;
-      return pct > 3 ? [{ labels: {}, value: pct }] : [];
-    }
-  },
+  // alerts/kubelet.libsonnet: the absent alert on the kubelet selector. One kubelet down does not
+  // fire it (KubeNodeNotReady does, through the Node's condition); all of them down does.
+  absentUp('kubelet', 'Kubelet', 'job="kubelet", metrics_path="/metrics"'),
   {
     alert: 'KubeNodeNotReady',
     severity: 'warning',

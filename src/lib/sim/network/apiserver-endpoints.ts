@@ -37,6 +37,30 @@ export function apiServerAddress(index: number, count: number): string {
   return count <= 1 ? '10.0.0.10' : `10.0.0.${index + 2}`;
 }
 
+/** Where the addresses of control-plane hosts joined at run time are kept (host → address). */
+export const CONTROL_PLANE_ADDRESSES = 'controlPlaneAddresses';
+
+/**
+ * The advertise address of control-plane host `host` among `hosts`. A machine keeps its address
+ * for life: once hosts join at run time (`kubeadm join --control-plane`), every host's address is
+ * pinned in the cluster's extensions, so control-plane-1 keeps 10.0.0.10 and control-plane-N
+ * gets 10.0.0.(N+1).
+ */
+export function controlPlaneAddress(
+  cluster: { extensions: Record<string, unknown> },
+  host: string,
+  hosts: readonly string[]
+): string {
+  const pinned = cluster.extensions[CONTROL_PLANE_ADDRESSES] as Record<string, string> | undefined;
+  if (pinned?.[host]) return pinned[host];
+  return apiServerAddress(Math.max(0, hosts.indexOf(host)), hosts.length);
+}
+
+/** The host an API server instance runs on: `kube-apiserver-<host>`, or the first host for the only one. */
+export function apiServerHost(name: string, hosts: readonly string[]): string {
+  return name === 'kube-apiserver' ? (hosts[0] ?? 'control-plane-1') : name.replace(/^kube-apiserver-/, '');
+}
+
 interface State {
   /** Last lease refresh (virtual ms) per API server name. */
   leases: Record<string, number>;
@@ -88,8 +112,9 @@ export class ApiServerEndpoints implements Component {
   addresses(): string[] {
     const servers = this.cluster.apiServers;
     const now = this.cluster.now;
+    const hosts = servers.map((a) => apiServerHost(a.name, ['control-plane-1']));
     return servers
-      .map((a, i) => ({ a, ip: apiServerAddress(i, servers.length) }))
+      .map((a, i) => ({ a, ip: controlPlaneAddress(this.cluster, hosts[i], hosts) }))
       .filter(({ a }) => {
         const t = this.state.leases[a.name];
         return t !== undefined && now - t <= APISERVER_LEASE_TTL_MS;

@@ -66,7 +66,12 @@ export interface ControlPlaneView {
   /** The provider that runs the control plane (absent: the cluster's own, kubeadm-built). */
   managed?: 'eks' | 'gke' | 'aks';
   apiServers: { name: string; running: boolean }[];
-  etcd: { members: { name: string; running: boolean; leader: boolean }[]; quorum: boolean; need: number };
+  etcd: {
+    /** `learner` while a joining member is not yet promoted; `diskSlow` while its disk fails. */
+    members: { name: string; running: boolean; leader: boolean; learner?: true; diskSlow?: true }[];
+    quorum: boolean;
+    need: number;
+  };
   scheduler: { present: boolean; running: boolean };
   controllerManager: { present: boolean; running: boolean };
 }
@@ -375,7 +380,9 @@ export class ViewBuilder {
         members: cluster.etcd.members.map((m) => ({
           name: m.name,
           running: m.running,
-          leader: cluster.etcd.leader === m.name
+          leader: cluster.etcd.leader === m.name,
+          ...(m.learner ? { learner: true as const } : {}),
+          ...(m.disk?.slow ? { diskSlow: true as const } : {})
         })),
         quorum: cluster.etcd.hasQuorum(),
         need: cluster.etcd.quorum

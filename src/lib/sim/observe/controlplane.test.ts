@@ -26,12 +26,43 @@ describe('control-plane view model', () => {
     expect(cp.actions.map((a) => [a.action, a.target ?? ''])).toEqual([
       ['ResizeControlPlane', '1'],
       ['ResizeControlPlane', '4'],
-      ['AddApiServer', ''],
+      // kubeadm's stacked hosts: a joined control-plane node brings an etcd member with it.
+      ['JoinControlPlaneNode', ''],
       ['RemoveApiServer', 'kube-apiserver-control-plane-3']
     ]);
+    expect(cp.actions[2]).toMatchObject({
+      values: { host: 'control-plane-4' },
+      note: { key: 'ops.cp.notes.join', values: { host: 'control-plane-4' } }
+    });
     // At 60 s two etcd members stop: quorum lost, nothing spare.
     cluster.runUntil(61_000);
     expect(buildCpModel(cluster).etcd).toMatchObject({ running: 1, hasQuorum: false, spare: 0 });
+  });
+
+  it('counts quorum over voting members while a joined learner catches up', () => {
+    // upstream: cmd/kubeadm/app/phases/etcd/local.go (the joining member is a learner until promoted)
+    const { cluster } = createCluster(
+      readFileSync(
+        new URL('../../../../lessons/14-watch-control-plane/scenario.yaml', import.meta.url),
+        'utf8'
+      )
+    );
+    cluster.runUntil(20_000);
+    cluster.applyFault('JoinControlPlaneNode');
+    cluster.runUntil(21_500);
+    let cp = buildCpModel(cluster);
+    expect(cp.etcd.members.map((m) => [m.name, m.host, m.running, m.learner])).toEqual([
+      ['etcd-0', 'control-plane-1', true, false],
+      ['etcd-1', 'control-plane-2', true, true]
+    ]);
+    expect(cp.etcd).toMatchObject({ running: 1, quorum: 1, tolerated: 0 });
+    cluster.runUntil(24_000);
+    cp = buildCpModel(cluster);
+    expect(cp.etcd).toMatchObject({ running: 2, quorum: 2, tolerated: 0, spare: 0 });
+    expect(cp.quorumRows.find((r) => r.current)?.members).toBe(2);
+    expect(cp.actions.find((a) => a.action === 'JoinControlPlaneNode')?.values).toEqual({
+      host: 'control-plane-3'
+    });
   });
 
   it('draws the current sizing and the next sizes up', () => {

@@ -15,6 +15,8 @@ import {
   type ControlPlaneLoad
 } from '../controlplane';
 import { managedInfo, type ManagedInfo } from '../controlplane/managed';
+import { controlPlaneHostsTaken, nextControlPlaneHost } from '../controlplane/kubeadm';
+import { staticPods } from '../etcd/staticpods';
 
 export interface LeaderInfo {
   lease: string;
@@ -27,7 +29,7 @@ export interface LeaderInfo {
 }
 
 export interface SizingAction {
-  action: 'ResizeControlPlane' | 'AddApiServer' | 'RemoveApiServer';
+  action: 'ResizeControlPlane' | 'AddApiServer' | 'RemoveApiServer' | 'JoinControlPlaneNode';
   target?: string;
   /** i18n key and its values for the button. */
   key: string;
@@ -46,7 +48,8 @@ export interface CpModel {
   topology: 'stacked' | 'external';
   apiServers: { name: string; running: boolean }[];
   etcd: {
-    members: { name: string; host: string; running: boolean; leader: boolean }[];
+    /** `learner`: added by a join, replicating, not yet promoted (no vote, not in quorum). */
+    members: { name: string; host: string; running: boolean; leader: boolean; learner: boolean }[];
     running: number;
     quorum: number;
     tolerated: number;
@@ -65,7 +68,7 @@ export function buildCpModel(cluster: Cluster): CpModel {
   const ext = cluster.extensions['scenario'] as { etcd?: { topology?: 'stacked' | 'external' } } | undefined;
   const etcd = cluster.etcd;
   const running = etcd.runningCount();
-  const q = quorumTable(etcd.size);
+  const q = quorumTable(etcd.voters);
   const hasQuorum = etcd.hasQuorum();
   const load = apiServerLoad(cluster)?.load();
   const cores = load?.cores ?? DEFAULT_CORES;
@@ -81,7 +84,7 @@ export function buildCpModel(cluster: Cluster): CpModel {
       instances: elected ? cluster.apiServers.length : 1
     };
   });
-  const sizes = [...new Set([1, 3, 5, etcd.size])].sort((a, b) => a - b);
+  const sizes = [...new Set([1, 3, 5, etcd.voters])].sort((a, b) => a - b);
   const managed = cluster.config.managed;
   return {
     ...(managed ? { managed: managedInfo(managed, cluster.config.kubernetesVersion) } : {}),
@@ -92,7 +95,8 @@ export function buildCpModel(cluster: Cluster): CpModel {
         name: m.name,
         host: m.host,
         running: m.running,
-        leader: etcd.leader === m.name
+        leader: etcd.leader === m.name,
+        learner: !!m.learner
       })),
       running,
       quorum: q.quorum,
@@ -100,7 +104,7 @@ export function buildCpModel(cluster: Cluster): CpModel {
       hasQuorum,
       spare: hasQuorum ? running - q.quorum : 0
     },
-    quorumRows: sizes.map((n) => ({ ...quorumTable(n), current: n === etcd.size })),
+    quorumRows: sizes.map((n) => ({ ...quorumTable(n), current: n === etcd.voters })),
     leaders,
     ...(load ? { load } : {}),
     cores,
@@ -127,14 +131,27 @@ function sizingActions(cluster: Cluster, cores: number): SizingAction[] {
     });
   if (i > 0) resize(CORE_SIZES[i - 1], 'ops.cp.actions.sizeDown', 'Size down');
   if (i >= 0 && i < CORE_SIZES.length - 1) resize(CORE_SIZES[i + 1], 'ops.cp.actions.sizeUp', 'Size up');
+  const sp = staticPods(cluster);
   if (cluster.apiServers.length < MAX_API_SERVERS) {
-    out.push({
-      action: 'AddApiServer',
-      key: 'ops.cp.actions.add',
-      values: {},
-      label: 'Add an API server',
-      command: JOIN
-    });
+    // On kubeadm's stacked hosts a joined control-plane node brings its own etcd member too.
+    if (sp) {
+      const host = nextControlPlaneHost(controlPlaneHostsTaken(cluster));
+      out.push({
+        action: 'JoinControlPlaneNode',
+        key: 'ops.cp.actions.join',
+        values: { host },
+        label: `Join control-plane node ${host}`,
+        command: JOIN,
+        note: { key: 'ops.cp.notes.join', values: { host } }
+      });
+    } else
+      out.push({
+        action: 'AddApiServer',
+        key: 'ops.cp.actions.add',
+        values: {},
+        label: 'Add an API server',
+        command: JOIN
+      });
   }
   if (cluster.apiServers.length > 1) {
     const last = cluster.apiServers[cluster.apiServers.length - 1].name;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createCluster } from '$lib/sim/scenario';
-import { alertMarks, healthModel } from './health';
+import { alertMarks, healthModel, notificationGroups } from './health';
 import { SessionHost } from '../session/host';
 import type { FrameMessage, SessionCommand, SessionMessage } from '../session/protocol';
 
@@ -77,5 +77,43 @@ describe('health read model', () => {
     expect(last.writeP99Ms.at(-1)!.t).toBe(90_000);
     send({ type: 'subscribe', subscriptions: {} });
     expect(frames().at(-1)!.health).toBeNull();
+  });
+});
+
+// upstream: prometheus/alertmanager config (route group_by, group_wait default 30s)
+describe('notification groups', () => {
+  it("groups lesson 14's firing alerts by name, each with its for: and labels, first sent group_wait after firing", () => {
+    const { cluster } = createCluster(
+      readFileSync(
+        new URL('../../../../lessons/14-watch-control-plane/scenario.yaml', import.meta.url),
+        'utf8'
+      )
+    );
+    cluster.runUntil(12 * 60_000);
+    const groups = notificationGroups(healthModel(cluster)!.alerts);
+    expect(
+      groups.map((g) => [
+        g.alert,
+        g.severity,
+        g.notifyAt / 1000,
+        g.alerts.map((a) => [a.severity, JSON.stringify(a.labels), a.forMs / 60_000])
+      ])
+    ).toEqual([
+      // The disk fails at 60s: the fast burn fires at 240s (pending at 120s, for: 2m), +30s.
+      ['KubeAPIErrorBudgetBurn', 'critical', 270, [['critical', '{"long":"1h","short":"5m"}', 2]]],
+      ['etcdHighCommitDurations', 'warning', 720, [['warning', '{"instance":"10.0.0.10:2381"}', 10]]],
+      [
+        // Pending from the first scrape after the failure (90s), firing 10m later (690s), +30s.
+        'etcdHighFsyncDurations',
+        'critical',
+        720,
+        [
+          ['critical', '{"instance":"10.0.0.10:2381"}', 10],
+          ['warning', '{"instance":"10.0.0.10:2381"}', 10]
+        ]
+      ]
+    ]);
+    // Only firing alerts notify.
+    expect(notificationGroups([])).toEqual([]);
   });
 });

@@ -160,3 +160,37 @@ export function alertMarks(cluster: Cluster): AlertMark[] {
     .filter((x) => x.to === 'pending' || x.to === 'firing' || x.to === 'resolved')
     .map((x) => ({ t: x.t, alert: x.alert, severity: x.severity, to: x.to }));
 }
+
+/** Alertmanager's default `group_wait`: how long a new group waits before its first notification. */
+export const GROUP_WAIT_MS = 30_000;
+
+/** The firing alerts of one name, as one Alertmanager notification would carry them. */
+export interface NotificationGroup {
+  alert: string;
+  /** The highest severity in the group. */
+  severity: Severity;
+  /** When the first notification goes out: the first alert's firing time plus `group_wait`. */
+  notifyAt: number;
+  alerts: { severity: Severity; labels: Record<string, string>; firedAt: number; forMs: number }[];
+}
+
+/**
+ * Firing alerts grouped by alert name (a `group_by: ['alertname']` route), oldest group first.
+ * Routing, silences, inhibition and repeat intervals are not modelled.
+ */
+export function notificationGroups(alerts: readonly HealthAlert[]): NotificationGroup[] {
+  const groups = new Map<string, NotificationGroup>();
+  for (const a of alerts) {
+    if (a.state !== 'firing') continue;
+    const firedAt = a.firedAt ?? a.activeAt;
+    let g = groups.get(a.alert);
+    if (!g) {
+      g = { alert: a.alert, severity: a.severity, notifyAt: firedAt + GROUP_WAIT_MS, alerts: [] };
+      groups.set(a.alert, g);
+    }
+    if (a.severity === 'critical') g.severity = 'critical';
+    g.notifyAt = Math.min(g.notifyAt, firedAt + GROUP_WAIT_MS);
+    g.alerts.push({ severity: a.severity, labels: a.labels, firedAt, forMs: a.forMs });
+  }
+  return [...groups.values()].sort((x, y) => x.notifyAt - y.notifyAt || (x.alert < y.alert ? -1 : 1));
+}

@@ -18,7 +18,8 @@ export type {
 export type { CpModel, LeaderInfo, SizingAction } from './controlplane';
 export type { ManagedInfo, ResponsibilityRow } from '../controlplane/managed';
 export { PROVIDER_NAME } from '../controlplane/managed';
-export type { AlertMark, HealthAlert, HealthModel, HealthPoint } from './health';
+export type { AlertMark, HealthAlert, HealthModel, HealthPoint, NotificationGroup } from './health';
+export { notificationGroups, GROUP_WAIT_MS } from './health';
 export type { NetworkDump, NetworkModel, NetworkSubscription } from './network';
 export type { ReadyChange } from './ready-history';
 export type { Process, TrafficDot, TrafficEdge, TrafficModel, VerbClass } from './traffic';

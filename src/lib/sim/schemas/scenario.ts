@@ -34,7 +34,8 @@ export const SCENARIO_FAULT_ACTIONS = [
   'StartKubeProxy',
   'ShutdownNode',
   'PowerOnNode',
-  'UpgradeKubelet'
+  'UpgradeKubelet',
+  'JoinControlPlaneNode'
 ];
 
 const taint = obj(

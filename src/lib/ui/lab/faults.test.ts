@@ -91,7 +91,14 @@ describe("fault buttons name themselves in the learner's language", () => {
       scheduler: { present: true, running: false },
       controllerManager: { present: false, running: false }
     } as unknown as Parameters<typeof controlPlaneFaults>[0]);
-    expect(cp.map(name)).toEqual(['Остановить член etcd etcd-1', 'Запустить планировщик']);
+    expect(cp.map(name)).toEqual([
+      'Остановить член etcd etcd-1',
+      'Сломать диск etcd etcd-1',
+      'Запустить планировщик'
+    ]);
+    expect(sameAs(cp[1])).toBe(
+      '# такой команды нет: диск члена etcd-1 начинает отказывать, fsync журнала WAL длится 1,2 с'
+    );
     // The "Same as:" notes are the learner's language too; the commands stay as typed.
     expect(sameAs(cp[0])).toBe('sudo mv /etc/kubernetes/manifests/etcd.yaml /root/  # на хосте etcd-1');
     expect(sameAs(clusterFaults(view())[0])).toBe(
@@ -111,9 +118,40 @@ describe('control-plane faults', () => {
   it('a kubeadm control plane offers its static pods to stop, each with the manifest move', () => {
     expect(controlPlaneFaults(cp).map((f) => [f.action, sameAs(f)])).toEqual([
       ['StopEtcdMember', "sudo mv /etc/kubernetes/manifests/etcd.yaml /root/  # on etcd-0's host"],
+      [
+        'SlowEtcdDisk',
+        '# no command does this: the disk under etcd-0 starts failing, its WAL fsyncs take 1.2 s'
+      ],
       ['StopScheduler', 'sudo mv /etc/kubernetes/manifests/kube-scheduler.yaml /root/'],
       ['StopControllerManager', 'sudo mv /etc/kubernetes/manifests/kube-controller-manager.yaml /root/']
     ]);
+  });
+  it('a failing disk is offered its replacement, per member', () => {
+    const slow = {
+      ...cp,
+      etcd: {
+        ...cp.etcd,
+        members: [{ name: 'etcd-0', running: true, leader: true, diskSlow: true as const }]
+      }
+    };
+    expect(controlPlaneFaults(slow).map((f) => [f.action, f.target, sameAs(f)])[1]).toEqual([
+      'FixEtcdDisk',
+      'etcd-0',
+      '# no command does this: the disk under etcd-0 is replaced, its fsyncs are fast again'
+    ]);
+  });
+  it('a joining learner is offered nothing until kubeadm has promoted it', () => {
+    const joining = {
+      ...cp,
+      etcd: {
+        ...cp.etcd,
+        members: [
+          ...cp.etcd.members,
+          { name: 'etcd-1', running: false, leader: false, learner: true as const }
+        ]
+      }
+    };
+    expect(controlPlaneFaults(joining).filter((f) => f.target === 'etcd-1')).toEqual([]);
   });
   it("a managed control plane (EKS, GKE, AKS) offers none: it is the provider's", () => {
     for (const managed of ['eks', 'gke', 'aks'] as const)

@@ -15,7 +15,7 @@ export interface FaultButton {
   name: { key: string; args: Record<string, string> };
   /** i18n key of the visible label. */
   key: string;
-  /** The command that does the same on a real cluster, without its note. */
+  /** The command that does the same on a real cluster, without its note ('' when there is none: only the note). */
   command: string;
   /** A note shown after the command as a shell comment (`# …`), in the learner's language. */
   note?: { key: string; args: Record<string, string> };
@@ -111,6 +111,8 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
   if (cp.managed) return [];
   const out: FaultButton[] = [];
   for (const m of cp.etcd.members) {
+    // A joining learner belongs to kubeadm until it is promoted (a couple of seconds).
+    if (m.learner) continue;
     out.push(
       m.running
         ? {
@@ -128,6 +130,27 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
             name: { key: 'lab.faultName.named', args: { name: m.name } },
             command: `sudo mv /root/etcd.yaml ${MANIFESTS}/`,
             note: { key: 'lab.faultNote.onHost', args: { member: m.name } }
+          }
+    );
+    // No command fails a disk: the note says what the lab does instead.
+    out.push(
+      m.diskSlow
+        ? {
+            action: 'FixEtcdDisk',
+            target: m.name,
+            key: 'lab.fault.fixEtcdDisk',
+            name: { key: 'lab.faultName.named', args: { name: m.name } },
+            command: '',
+            note: { key: 'lab.faultNote.fixDisk', args: { member: m.name } }
+          }
+        : {
+            action: 'SlowEtcdDisk',
+            target: m.name,
+            key: 'lab.fault.slowEtcdDisk',
+            name: { key: 'lab.faultName.named', args: { name: m.name } },
+            command: '',
+            note: { key: 'lab.faultNote.slowDisk', args: { member: m.name } },
+            danger: true
           }
     );
   }
@@ -179,5 +202,7 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
 
 /** A fault's "Same as:" line: the command, then its note as a shell comment in the learner's language. */
 export function sameAs(f: Pick<FaultButton, 'command' | 'note'>): string {
-  return f.note ? `${f.command}  # ${t(f.note.key, f.note.args)}` : f.command;
+  if (!f.note) return f.command;
+  const note = `# ${t(f.note.key, f.note.args)}`;
+  return f.command ? `${f.command}  ${note}` : note;
 }

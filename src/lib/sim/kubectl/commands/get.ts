@@ -19,6 +19,8 @@ import { select, relaxed, formatValue } from '../jsonpath';
 import { parseOutput, printObjects, type OutputKind } from '../printers/output';
 import { headerFor, tableFor } from '../printers/table';
 import { GET_TABLE, TabWriter } from '../tabwriter';
+import { render } from '../../metrics/exposition';
+import { targets as scrapeTargets } from '../../metrics/registry';
 
 const isAggregated = (r: ResourceInfo) => AGGREGATED_RESOURCES.includes(r);
 
@@ -129,6 +131,54 @@ function tableRow(r: ResourceInfo, obj: KubeObject, now: number, o: TableOpts): 
 
 const line = (cells: string[]) => cells.join('\t') + '\n';
 
+/**
+ * `kubectl get --raw <path>`: a GET of a non-resource path with the kubeconfig's credentials (the
+ * console's admin), printed as the server sends it (kubectl/pkg/cmd/get/get.go rawGet). Served:
+ * the API server's /metrics and health paths, and a node's kubelet /metrics through the API
+ * server's node proxy (`/api/v1/nodes/<node>/proxy/metrics`).
+ */
+function getRaw(ctx: KubectlContext, path: string, positional: string[]): ConsoleResult {
+  if (positional.length)
+    return {
+      stdout: '',
+      stderr: 'error: arguments may not be passed when --raw is specified\n',
+      exitCode: 1
+    };
+  const cluster = ctx.cluster;
+  if (!cluster.apiServers.some((a) => a.running))
+    return {
+      stdout: '',
+      stderr:
+        'The connection to the server 10.0.0.10:6443 was refused - did you specify the right host or port?\n',
+      exitCode: 1
+    };
+  const notFound: ConsoleResult = {
+    stdout: '',
+    stderr: 'Error from server (NotFound): the server could not find the requested resource\n',
+    exitCode: 1
+  };
+  const clean = path.split('?')[0];
+  if (['/healthz', '/livez', '/readyz'].includes(clean)) return { stdout: 'ok', stderr: '', exitCode: 0 };
+  const all = scrapeTargets(cluster);
+  if (clean === '/metrics') {
+    const t = all.find((x) => x.job === 'apiserver' && x.up);
+    return t ? { stdout: render(t.families()), stderr: '', exitCode: 0 } : notFound;
+  }
+  const node = /^\/api\/v1\/nodes\/([^/]+)\/proxy\/metrics$/.exec(clean);
+  if (node) {
+    const t = all.find((x) => x.job === 'kubelet' && x.host === node[1]);
+    if (!t) return { ...notFound, stderr: `Error from server (NotFound): nodes "${node[1]}" not found\n` };
+    if (!t.up)
+      return {
+        stdout: '',
+        stderr: `Error from server (ServiceUnavailable): the server is currently unable to handle the request\n`,
+        exitCode: 1
+      };
+    return { stdout: render(t.families()), stderr: '', exitCode: 0 };
+  }
+  return notFound;
+}
+
 export function get(ctx: KubectlContext, argv: string[]): ConsoleResult {
   const p = parseFlags(argv, [
     { name: 'watch', short: 'w' },
@@ -139,8 +189,11 @@ export function get(ctx: KubectlContext, argv: string[]): ConsoleResult {
     { name: 'no-headers' },
     { name: 'show-kind' },
     { name: 'ignore-not-found' },
-    { name: 'chunk-size', value: true }
+    { name: 'chunk-size', value: true },
+    { name: 'raw', value: true }
   ]);
+  const raw = str(p, 'raw');
+  if (raw !== undefined) return getRaw(ctx, raw, p.positional);
   const output: OutputKind = parseOutput(str(p, 'output'));
   // Discovery decides what the names mean: metrics.k8s.io only while its APIService is Available.
   const targets = resolveTargets(p.positional, discovery(ctx.cluster.api).resources);

@@ -8,10 +8,23 @@
 // upstream: pkg/kubelet/metrics/metrics.go (kubelet_node_name, kubelet_running_pods, kubelet_running_containers)
 // upstream: server/storage/wal/metrics.go, server/storage/backend/metrics.go (etcd disk histograms)
 // upstream: staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go (forbidden message)
+// upstream: kubernetes/kubernetes#138957 (kubeadm v1.35.5: the apiserver-kubelet-client certificate
+//   carries no group; ClusterRoleBinding kubeadm:apiserver-kubelet-client → system:kubelet-api-admin)
+// upstream: staging/src/k8s.io/kubectl/pkg/cmd/get/get.go (rawGet: `kubectl get --raw`)
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createCluster } from '../../scenario';
 import { ConsoleSession } from '../../kubectl/console';
+import { render } from '../../metrics/exposition';
+import { targetAt } from '../../metrics/registry';
+import type { Cluster } from '../../cluster';
+
+/** What Prometheus reads from a component's /metrics (its own credentials: a bearer token). */
+function page(cluster: Cluster, host: string, port: number): string {
+  const t = targetAt(cluster, host, port);
+  if (!t?.up) throw new Error(`nothing serves ${host}:${port}`);
+  return render(t.families());
+}
 
 const CERT =
   '--cert /etc/kubernetes/pki/apiserver-kubelet-client.crt --key /etc/kubernetes/pki/apiserver-kubelet-client.key';
@@ -26,7 +39,7 @@ function lab() {
 
 describe('/metrics pages', () => {
   it('kube-controller-manager :10257', () => {
-    expect(lab().con.exec(`curl -sk ${CERT} https://127.0.0.1:10257/metrics`).stdout).toBe(
+    expect(page(lab().cluster, 'control-plane-1', 10257)).toBe(
       [
         "# HELP leader_election_master_status [ALPHA] Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
         '# TYPE leader_election_master_status gauge',
@@ -58,7 +71,7 @@ describe('/metrics pages', () => {
   });
 
   it('kube-scheduler :10259', () => {
-    expect(lab().con.exec(`curl -sk ${CERT} https://127.0.0.1:10259/metrics`).stdout).toBe(
+    expect(page(lab().cluster, 'control-plane-1', 10259)).toBe(
       [
         "# HELP leader_election_master_status [ALPHA] Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
         '# TYPE leader_election_master_status gauge',
@@ -142,6 +155,9 @@ describe('/metrics pages', () => {
         '# HELP etcd_server_is_leader Whether or not this member is a leader. 1 if is, 0 otherwise.',
         '# TYPE etcd_server_is_leader gauge',
         'etcd_server_is_leader 1',
+        '# HELP etcd_server_is_learner Whether or not this member is a learner. 1 if is, 0 otherwise.',
+        '# TYPE etcd_server_is_learner gauge',
+        'etcd_server_is_learner 0',
         '# HELP etcd_server_leader_changes_seen_total The number of leader changes seen.',
         '# TYPE etcd_server_leader_changes_seen_total counter',
         'etcd_server_leader_changes_seen_total 1'
@@ -149,8 +165,12 @@ describe('/metrics pages', () => {
     );
   });
 
-  it('kube-apiserver :6443: request counts by code and the duration histogram with upstream buckets', () => {
-    const page = lab().con.exec(`curl -sk ${CERT} https://127.0.0.1:6443/metrics`).stdout;
+  it('kube-apiserver :6443 (kubectl get --raw /metrics): request counts by code and the duration histogram with upstream buckets', () => {
+    const con = lab().con;
+    con.exec('exit');
+    const raw = con.exec('kubectl get --raw /metrics');
+    expect(raw.exitCode).toBe(0);
+    const page = raw.stdout;
     const leases = page
       .split('\n')
       .filter((l) => l.includes('resource="leases"') && (!l.includes('_bucket') || l.includes('verb="PUT"')));
@@ -238,6 +258,40 @@ describe('reaching /metrics on a kubeadm cluster', () => {
     expect(con.exec('curl -sk https://127.0.0.1:10257/healthz').stdout).toBe('ok');
   });
 
+  it("kubeadm's apiserver-kubelet-client certificate reads the kubelet's API and nothing else", () => {
+    const { con } = lab();
+    // system:kubelet-api-admin: nodes/metrics, nodes/proxy … on the kubelet, no non-resource paths.
+    expect(con.exec(`curl -sk ${CERT} https://10.0.0.11:10250/metrics`).stdout).toContain(
+      'kubelet_node_name{node="worker-1"} 1\n'
+    );
+    for (const port of [6443, 10257, 10259]) {
+      const r = con.exec(`curl -sk ${CERT} https://127.0.0.1:${port}/metrics`);
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        message: 'forbidden: User "kube-apiserver-kubelet-client" cannot get path "/metrics"',
+        code: 403
+      });
+    }
+    // The console's kubectl is the cluster's admin (admin.conf): it reads the API server's page,
+    // and a kubelet's through the API server's node proxy.
+    con.exec('exit');
+    expect(con.exec('kubectl get --raw /metrics').stdout).toMatch(
+      /^# HELP apiserver_request_duration_seconds/
+    );
+    expect(con.exec('kubectl get --raw /api/v1/nodes/worker-1/proxy/metrics').stdout).toContain(
+      'kubelet_running_pods 2\n'
+    );
+    expect(con.exec('kubectl get --raw /readyz').stdout).toBe('ok');
+    expect(con.exec('kubectl get --raw /api/v1/nodes/nope/proxy/metrics').stderr).toBe(
+      'Error from server (NotFound): nodes "nope" not found\n'
+    );
+    expect(con.exec('kubectl get --raw /nope').stderr).toBe(
+      'Error from server (NotFound): the server could not find the requested resource\n'
+    );
+    expect(con.exec('kubectl get pods --raw /metrics').stderr).toBe(
+      'error: arguments may not be passed when --raw is specified\n'
+    );
+  });
+
   it('plain HTTP to a TLS port, a port nobody listens on, a missing client certificate', () => {
     const { con } = lab();
     expect(con.exec('curl -s http://127.0.0.1:10259/metrics').stdout).toBe(
@@ -259,9 +313,7 @@ describe('reaching /metrics on a kubeadm cluster', () => {
     expect(con.exec(`curl -sSk ${CERT} https://127.0.0.1:10259/metrics`).exitCode).toBe(7);
     const { cluster: ha } = createCluster(readFileSync('scenarios/ha-failover.yaml', 'utf8'));
     ha.runUntil(30_000);
-    const c2 = new ConsoleSession(ha);
-    c2.exec('ssh control-plane-2');
-    expect(c2.exec(`curl -sk ${CERT} https://127.0.0.1:10257/metrics`).stdout).toBe(
+    expect(page(ha, 'control-plane-2', 10257)).toBe(
       [
         "# HELP leader_election_master_status [ALPHA] Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
         '# TYPE leader_election_master_status gauge',

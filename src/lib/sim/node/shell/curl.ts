@@ -10,8 +10,13 @@
  *   and kube-scheduler authorize system:anonymous and answer 403 (only /healthz, /livez, /readyz
  *   are always allowed); the kubelet has anonymous authentication off (kubeadm's
  *   KubeletConfiguration) and answers 401;
- * - with kubeadm's apiserver-kubelet-client certificate (in the kubeadm:cluster-admins group,
- *   bound to cluster-admin) every endpoint serves its metrics.
+ * - kubeadm's apiserver-kubelet-client certificate names the user kube-apiserver-kubelet-client
+ *   and, since kubeadm v1.35.5 (kubernetes/kubernetes#138957, "use a dedicated ClusterRole for
+ *   apiserver kubelet client"), no group: the ClusterRoleBinding kubeadm:apiserver-kubelet-client
+ *   gives it system:kubelet-api-admin, which covers the kubelet's API (nodes/metrics, nodes/proxy…)
+ *   and no non-resource path. So the kubelet serves it /metrics; kube-apiserver,
+ *   kube-controller-manager and kube-scheduler answer 403. Read the API server's own metrics with
+ *   `kubectl get --raw /metrics` (admin.conf, in kubeadm:cluster-admins).
  */
 import type { Cluster } from '../../cluster';
 import type { ShellResult } from './shell';
@@ -79,13 +84,16 @@ function parse(args: string[]): CurlArgs {
   return out;
 }
 
-const forbidden = (path: string) =>
+/** The user kubeadm's apiserver-kubelet-client certificate names (its CN). */
+export const CLIENT_CERT_USER = 'kube-apiserver-kubelet-client';
+
+const forbidden = (path: string, user = 'system:anonymous') =>
   `{
   "kind": "Status",
   "apiVersion": "v1",
   "metadata": {},
   "status": "Failure",
-  "message": "forbidden: User \\"system:anonymous\\" cannot get path \\"${path}\\"",
+  "message": "forbidden: User \\"${user}\\" cannot get path \\"${path}\\"",
   "reason": "Forbidden",
   "details": {},
   "code": 403
@@ -186,6 +194,8 @@ export function curl(cluster: Cluster, host: string, args: string[]): ShellResul
     if (target.job === 'kubelet') return ok('Unauthorized');
     return ok(forbidden(path));
   }
+  // system:kubelet-api-admin: the kubelet's API only.
+  if (target.job !== 'kubelet') return ok(forbidden(path, CLIENT_CERT_USER));
   if (path === '/metrics') return ok(render(target.families()));
   return ok('404 page not found\n');
 }

@@ -157,6 +157,9 @@ describe("etcd's metrics listener", () => {
         '# HELP etcd_server_is_leader Whether or not this member is a leader. 1 if is, 0 otherwise.\n' +
         '# TYPE etcd_server_is_leader gauge\n' +
         'etcd_server_is_leader 1\n' +
+        '# HELP etcd_server_is_learner Whether or not this member is a learner. 1 if is, 0 otherwise.\n' +
+        '# TYPE etcd_server_is_learner gauge\n' +
+        'etcd_server_is_learner 0\n' +
         '# HELP etcd_server_leader_changes_seen_total The number of leader changes seen.\n' +
         '# TYPE etcd_server_leader_changes_seen_total counter\n' +
         'etcd_server_leader_changes_seen_total 1\n'
@@ -180,5 +183,95 @@ describe("etcd's metrics listener", () => {
       '0.5',
       '0'
     ]);
+  });
+});
+
+// upstream: etcdctl/ctlv3/command/member_command.go (add/remove/promote and their argument errors)
+// upstream: etcdctl/ctlv3/command/printer_simple.go (MemberAdd "added as learner to", %16x IDs)
+// upstream: server/etcdserver/api/v3rpc/rpctypes/error.go (membership errors)
+describe('etcdctl member add, promote and remove', () => {
+  function one() {
+    const { cluster } = createCluster(readFileSync('lessons/14-watch-control-plane/scenario.yaml', 'utf8'));
+    cluster.runUntil(20_000);
+    const con = new ConsoleSession(cluster);
+    con.exec('ssh control-plane-1');
+    return { cluster, con };
+  }
+
+  it('refuses a voting member on one member (strict reconfig check) and takes a learner', () => {
+    const { cluster, con } = one();
+    const voter = con.exec(`etcdctl ${TLS} member add control-plane-2 --peer-urls=https://10.0.0.3:2380`);
+    expect([voter.exitCode, voter.stderr]).toEqual([
+      1,
+      'Error: etcdserver: re-configuration failed due to not enough started members\n'
+    ]);
+    expect(cluster.etcd.size).toBe(1);
+    const r = con.exec(`etcdctl ${TLS} member add extra --peer-urls=https://10.0.0.50:2380 --learner`);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^Member [ 0-9a-f]{16} added as learner to cluster [ 0-9a-f]{16}$/);
+    expect(lines.slice(1)).toEqual([
+      '',
+      'ETCD_NAME="extra"',
+      'ETCD_INITIAL_CLUSTER="control-plane-1=https://10.0.0.10:2380,extra=https://10.0.0.50:2380"',
+      'ETCD_INITIAL_ADVERTISE_PEER_URLS="https://10.0.0.50:2380"',
+      'ETCD_INITIAL_CLUSTER_STATE="existing"',
+      ''
+    ]);
+    const rows = con.exec(`etcdctl ${TLS} member list`).stdout.trim().split('\n');
+    expect(rows[1].split(', ').slice(1)).toEqual(['unstarted', '', 'https://10.0.0.50:2380', '', 'true']);
+    // Quorum is still one of one: the learner does not vote.
+    expect([cluster.etcd.voters, cluster.etcd.quorum, cluster.etcd.hasQuorum()]).toEqual([1, 1, true]);
+    const id = rows[1].split(', ')[0];
+    const second = con.exec(`etcdctl ${TLS} member add more --peer-urls=https://10.0.0.51:2380 --learner`);
+    expect(second.stderr).toBe('Error: etcdserver: too many learner members in cluster\n');
+    const promote = con.exec(`etcdctl ${TLS} member promote ${id}`);
+    expect(promote.stderr).toBe(
+      'Error: etcdserver: can only promote a learner member which is in sync with leader\n'
+    );
+    const removed = con.exec(`etcdctl ${TLS} member remove ${id}`);
+    expect(removed.stdout).toMatch(
+      new RegExp(`^Member ${id.padStart(16)} removed from cluster [ 0-9a-f]{16}\\n$`)
+    );
+    expect(cluster.etcd.size).toBe(1);
+  });
+
+  it('gives etcdctl’s errors for missing and bad arguments', () => {
+    const { con } = one();
+    expect(con.exec(`etcdctl ${TLS} member add`).stderr).toBe('Error: member name not provided\n');
+    expect(con.exec(`etcdctl ${TLS} member add x`).stderr).toBe('Error: member peer urls not provided\n');
+    expect(con.exec(`etcdctl ${TLS} member remove`).stderr).toBe('Error: member ID is not provided\n');
+    expect(con.exec(`etcdctl ${TLS} member promote zz`).stderr).toBe(
+      'Error: bad member ID arg (strconv.ParseUint: parsing "zz": invalid syntax), expecting ID in Hex\n'
+    );
+    expect(con.exec(`etcdctl ${TLS} member remove 1234`).stderr).toBe(
+      'Error: etcdserver: member not found\n'
+    );
+    expect(con.exec(`etcdctl ${TLS} member add x --peer-urls=https://10.0.0.10:2380 --learner`).stderr).toBe(
+      'Error: etcdserver: Peer URLs already exists\n'
+    );
+  });
+
+  it('promotes a joined learner and refuses to promote a voter', () => {
+    const { cluster } = createCluster(readFileSync('scenarios/ha-failover.yaml', 'utf8'));
+    cluster.runUntil(20_000);
+    const con = new ConsoleSession(cluster);
+    con.exec('ssh control-plane-1');
+    const ids = con
+      .exec(`etcdctl ${TLS} member list`)
+      .stdout.trim()
+      .split('\n')
+      .map((r) => r.split(', ')[0]);
+    expect(con.exec(`etcdctl ${TLS} member promote ${ids[1]}`).stderr).toBe(
+      'Error: etcdserver: can only promote a learner member\n'
+    );
+    // Removing a voter from three leaves two of two: allowed while all three run.
+    expect(con.exec(`etcdctl ${TLS} member remove ${ids[2]}`).exitCode).toBe(0);
+    expect([cluster.etcd.voters, cluster.etcd.quorum]).toEqual([2, 2]);
+    cluster.applyFault('StopEtcdMember', { target: 'etcd-1' });
+    // Now 1 of 2 runs: no quorum, nothing can change the membership.
+    expect(con.exec(`etcdctl ${TLS} member remove ${ids[1]}`).stderr).toContain(
+      'Error: context deadline exceeded'
+    );
   });
 });

@@ -10,6 +10,7 @@ import type { Cluster } from '../../cluster';
 import type { KubeObject } from '../../api/types';
 import { resourceForKind } from '../../api/resources';
 import { ETCD_VERSION } from '../../etcd/manifests';
+import { MEMBERSHIP_ERRORS, MembershipError } from '../../etcd/etcd';
 import { keyspaceSizeBytes, type StaticPods } from '../../etcd/staticpods';
 import { resolvePath } from './cphost';
 import type { ShellResult } from './shell';
@@ -75,32 +76,50 @@ export function table(header: string[], rows: string[][], right: boolean[]): str
 }
 
 interface MemberView {
+  /** The member's name in the simulation (etcd-0 …). */
+  member: string;
   host: string;
+  /** The name etcd reports: empty until the member has started once. */
   name: string;
   id: string;
   peerURL: string;
   clientURL: string;
   running: boolean;
   leader: boolean;
+  learner: boolean;
+  unstarted: boolean;
 }
+
+/** The peer URL a member added by hand names a machine that is not a control-plane host: its address. */
+const FOREIGN = /^\d+\.\d+\.\d+\.\d+$/;
 
 function members(cluster: Cluster, sp: StaticPods): MemberView[] {
   return cluster.etcd.members.map((m) => {
-    const ip = sp.ipOf(m.host);
+    const ip = FOREIGN.test(m.host) ? m.host : sp.ipOf(m.host);
     const f = sp.files(m.host)[sp.state.etcdDir[m.host] ?? '/var/lib/etcd'];
     const dd = f?.type === 'datadir' ? sp.state.dataDirs[f.data] : undefined;
     const name = dd?.name ?? m.host;
     const peerURL = dd?.peerURL ?? `https://${ip}:2380`;
+    const id = memberId(name, peerURL);
+    const unstarted = !!m.unstarted;
     return {
+      member: m.name,
       host: m.host,
-      name,
-      id: memberId(name, peerURL),
+      name: unstarted ? '' : name,
+      id,
       peerURL,
-      clientURL: `https://${ip}:2379`,
+      clientURL: unstarted ? '' : `https://${ip}:2379`,
       running: m.running,
-      leader: cluster.etcd.leader === m.name
+      leader: cluster.etcd.leader === m.name,
+      learner: !!m.learner,
+      unstarted
     };
   });
+}
+
+/** The cluster ID etcdctl prints: stable for the live membership's generation. */
+function clusterId(sp: StaticPods): string {
+  return memberId('cluster', sp.state.live);
 }
 
 function ts(cluster: Cluster, plusMs = 0): string {
@@ -119,6 +138,9 @@ interface Flags {
   keysOnly: boolean;
   serializable: boolean;
   limit?: number;
+  /** member add: --peer-urls and --learner. */
+  peerURLs?: string;
+  learner?: boolean;
   positional: string[];
   unknown?: string;
 }
@@ -135,7 +157,8 @@ const VALUE_FLAGS = [
   '--consistency',
   '--limit',
   '--user',
-  '--password'
+  '--password',
+  '--peer-urls'
 ];
 
 function parseFlags(args: string[], env: Record<string, string>): Flags {
@@ -189,6 +212,12 @@ function parseFlags(args: string[], env: Record<string, string>): Flags {
         break;
       case '--consistency':
         f.serializable = value === 's';
+        break;
+      case '--peer-urls':
+        f.peerURLs = value;
+        break;
+      case '--learner':
+        f.learner = value === undefined || value === 'true';
         break;
       case '--limit':
         f.limit = Number(value);
@@ -332,7 +361,7 @@ export function etcdctl(
         '\n\nAPI VERSION:\n\t3.6\n'
     );
   const known: Record<string, string[]> = {
-    member: ['list'],
+    member: ['list', 'add', 'remove', 'promote'],
     endpoint: ['health', 'status'],
     get: [],
     snapshot: ['save']
@@ -347,7 +376,10 @@ export function etcdctl(
   const quorum = cluster.etcd.hasQuorum();
 
   if (cmd === 'member') {
-    if (sub !== 'list') return ok(`NAME:\n\tmember - Membership related commands\n`);
+    if (!['list', 'add', 'remove', 'promote'].includes(sub ?? ''))
+      return ok(`NAME:\n\tmember - Membership related commands\n`);
+    if (sub !== 'list')
+      return memberChange(cluster, sp, host, f, all, sub as 'add' | 'remove' | 'promote', rest);
     const r = firstReachable(cluster, sp, host, f, all, '/etcdserverpb.Cluster/MemberList');
     if ('error' in r) return r.error;
     if (!quorum)
@@ -362,7 +394,15 @@ export function etcdctl(
           'context deadline exceeded'
         ) + 'Error: context deadline exceeded\n'
       );
-    const rows = all.map((m) => [m.id, 'started', m.name, m.peerURL, m.clientURL, 'false']);
+    // printer.go makeMemberListTable: "unstarted" while the member has no name yet.
+    const rows = all.map((m) => [
+      m.id,
+      m.unstarted ? 'unstarted' : 'started',
+      m.name,
+      m.peerURL,
+      m.clientURL,
+      String(m.learner)
+    ]);
     if (f.write === 'table')
       return ok(
         table(['ID', 'STATUS', 'NAME', 'PEER ADDRS', 'CLIENT ADDRS', 'IS LEARNER'], rows, [
@@ -436,7 +476,7 @@ export function etcdctl(
         ETCD_VERSION,
         humanizeBytes(db),
         String(d.member.leader),
-        'false',
+        String(d.member.learner),
         String(cluster.etcd.term),
         String(index),
         String(index),
@@ -528,6 +568,83 @@ export function etcdctl(
     }) +
     log('snapshot/v3_snapshot.go:97', 'saved', { path: file });
   return ok(`Snapshot saved at ${file}\n`, stderr);
+}
+
+/** Printed as etcdctl's `%16x`: the hex ID right-aligned in 16 columns. */
+const hex16 = (id: string) => id.padStart(16, ' ');
+
+/**
+ * `member add <name> --peer-urls=<url> [--learner]`, `member remove <id>`, `member promote <id>`
+ * (etcdctl/ctlv3/command/member_command.go; printer_simple.go MemberAdd/MemberRemove/MemberPromote).
+ * After an add, the simple printer prints the ETCD_* settings the new member must start with.
+ */
+function memberChange(
+  cluster: Cluster,
+  sp: StaticPods,
+  host: string,
+  f: Flags,
+  all: MemberView[],
+  sub: 'add' | 'remove' | 'promote',
+  args: string[]
+): ShellResult {
+  if (sub === 'add') {
+    if (args.length !== 1) return fail('Error: member name not provided\n');
+    if (!f.peerURLs) return fail('Error: member peer urls not provided\n');
+  } else if (args.length !== 1) return fail('Error: member ID is not provided\n');
+  let target: MemberView | undefined;
+  if (sub !== 'add') {
+    if (!/^[0-9a-fA-F]{1,16}$/.test(args[0]))
+      return fail(
+        `Error: bad member ID arg (strconv.ParseUint: parsing "${args[0]}": invalid syntax), expecting ID in Hex\n`
+      );
+    target = all.find((m) => m.id === args[0].toLowerCase().replace(/^0+/, ''));
+  }
+  const method = `/etcdserverpb.Cluster/Member${sub[0].toUpperCase()}${sub.slice(1)}`;
+  const r = firstReachable(cluster, sp, host, f, all, method);
+  if ('error' in r) return r.error;
+  const cid = hex16(clusterId(sp));
+  const apply = (change: () => void): string | undefined => {
+    try {
+      change();
+      sp.membershipChanged();
+      return undefined;
+    } catch (e) {
+      if (e instanceof MembershipError) return e.message;
+      throw e;
+    }
+  };
+  if (sub === 'add') {
+    const urls = f.peerURLs!.split(',');
+    const m = /^https?:\/\/(\d+\.\d+\.\d+\.\d+):2380$/.exec(urls[0]);
+    if (!m) return fail(`Error: URL address does not have the form "host:port": ${urls[0]}\n`);
+    const ip = m[1];
+    if (all.some((x) => x.peerURL === urls[0])) return fail(`Error: ${MEMBERSHIP_ERRORS.peerURLExists}\n`);
+    const onHost = sp.hosts.find((h) => sp.ipOf(h) === ip) ?? ip;
+    const taken = new Set(cluster.etcd.members.map((x) => x.name));
+    let n = 0;
+    while (taken.has(`etcd-${n}`)) n++;
+    const err = apply(() => cluster.etcd.add(`etcd-${n}`, onHost, !!f.learner));
+    if (err) return fail(`Error: ${err}\n`);
+    const id = memberId(onHost, urls[0]);
+    const conf = [...all.map((x) => `${x.name}=${x.peerURL}`), `${args[0]}=${urls[0]}`];
+    return ok(
+      `Member ${hex16(id)} added${f.learner ? ' as learner ' : ' '}to cluster ${cid}\n` +
+        (f.write === 'simple'
+          ? `\nETCD_NAME="${args[0]}"\nETCD_INITIAL_CLUSTER="${conf.join(',')}"\nETCD_INITIAL_ADVERTISE_PEER_URLS="${f.peerURLs}"\nETCD_INITIAL_CLUSTER_STATE="existing"\n`
+          : '')
+    );
+  }
+  if (!target) return fail(`Error: ${MEMBERSHIP_ERRORS.notFound}\n`);
+  const err = apply(() =>
+    sub === 'remove' ? cluster.etcd.remove(target.member) : cluster.etcd.promote(target.member)
+  );
+  if (err) return fail(`Error: ${err}\n`);
+  const shown = hex16(target.id);
+  return ok(
+    sub === 'remove'
+      ? `Member ${shown} removed from cluster ${cid}\n`
+      : `Member ${shown} promoted in cluster ${cid}\n`
+  );
 }
 
 function firstReachable(

@@ -46,10 +46,11 @@ const CONTROL_PLANE: Record<Language, string> = {
   etcdctl member list | endpoint status | endpoint health [--cluster] [-w table]
   etcdctl get /registry/... --prefix --keys-only | snapshot save FILE
   etcdutl snapshot status FILE [-w table] | snapshot restore FILE --data-dir DIR
+  etcdctl member add NAME --peer-urls=URL [--learner] | member promote ID | member remove ID
   curl -s http://127.0.0.1:2381/metrics
   curl -sk --cert /etc/kubernetes/pki/apiserver-kubelet-client.crt \\
-    --key /etc/kubernetes/pki/apiserver-kubelet-client.key https://127.0.0.1:6443/metrics
-    (also :10257 kube-controller-manager, :10259 kube-scheduler, <node-ip>:10250 a kubelet)
+    --key /etc/kubernetes/pki/apiserver-kubelet-client.key https://<node-ip>:10250/metrics
+    (that certificate reads kubelets only; from the workstation: kubectl get --raw /metrics)
 `,
   ru: `На хосте control plane:
   ls -l /etc/kubernetes/manifests | cat | mv | cp | mkdir -p | rm -r | scp ФАЙЛ ХОСТ:ПУТЬ
@@ -57,10 +58,11 @@ const CONTROL_PLANE: Record<Language, string> = {
   etcdctl member list | endpoint status | endpoint health [--cluster] [-w table]
   etcdctl get /registry/... --prefix --keys-only | snapshot save ФАЙЛ
   etcdutl snapshot status ФАЙЛ [-w table] | snapshot restore ФАЙЛ --data-dir КАТАЛОГ
+  etcdctl member add ИМЯ --peer-urls=URL [--learner] | member promote ID | member remove ID
   curl -s http://127.0.0.1:2381/metrics
   curl -sk --cert /etc/kubernetes/pki/apiserver-kubelet-client.crt \\
-    --key /etc/kubernetes/pki/apiserver-kubelet-client.key https://127.0.0.1:6443/metrics
-    (а также :10257 kube-controller-manager, :10259 kube-scheduler, <ip-узла>:10250 — kubelet)
+    --key /etc/kubernetes/pki/apiserver-kubelet-client.key https://<ip-узла>:10250/metrics
+    (этот сертификат читает только kubelet'ы; с рабочей станции: kubectl get --raw /metrics)
 `
 };
 
