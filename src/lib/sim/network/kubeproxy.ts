@@ -21,6 +21,7 @@ import type { SimEvent } from '../engine/engine';
 import { syncTime } from './costmodel';
 import type { IpvsScheduler } from './ipvs';
 import { collectServicePorts, portNameString, type ServicePortInfo } from './model';
+import { isKubeProxyPod, kubeProxyConfigMap, kubeProxyDaemonSet, KUBE_PROXY_NAME } from './kubeproxy-addon';
 
 export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
 
@@ -62,6 +63,12 @@ export interface KubeProxyState {
   stopped?: boolean;
   /** The config a start read was invalid: the process exited with this message. */
   configError?: string;
+  /**
+   * The kube-proxy DaemonSet pod this process runs in (undefined: none seen yet, the process was
+   * already running when the first one appeared). A new pod that starts is a new process.
+   */
+  podUID?: string;
+  podSyncPending?: boolean;
 }
 
 const MAX_SYNC_RECORDS = 50;
@@ -131,21 +138,19 @@ winkernel:
 `;
 }
 
-/** Create `kube-system/kube-proxy` with the cluster's mode when it does not exist yet. */
+/**
+ * kubeadm's kube-proxy addon, once: the `kube-system/kube-proxy` ConfigMap with the cluster's mode
+ * and, created with it, the `kube-proxy` DaemonSet (kubeproxy-addon.ts).
+ */
 export function ensureKubeProxyConfig(cluster: Cluster): void {
-  const { namespace, name, key } = KUBE_PROXY_CONFIGMAP;
+  const { namespace, name } = KUBE_PROXY_CONFIGMAP;
   if (cluster.api.tryGet('ConfigMap', namespace, name)) return;
   const configured = cluster.config.network.proxyMode;
   const mode: ProxyMode = configured === 'none' ? 'iptables' : configured;
-  cluster.api.create(
-    {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name, namespace, labels: { app: 'kube-proxy' } },
-      data: { [key]: kubeProxyConfigText(cluster, mode) }
-    } as KubeObject,
-    { component: 'kubeadm' }
-  );
+  const ctx = { component: 'kubeadm' };
+  cluster.api.create(kubeProxyConfigMap(kubeProxyConfigText(cluster, mode)), ctx);
+  if (!cluster.api.tryGet('DaemonSet', namespace, KUBE_PROXY_NAME))
+    cluster.api.create(kubeProxyDaemonSet(cluster.config.kubernetesVersion), ctx);
 }
 
 /**
@@ -230,7 +235,16 @@ export class KubeProxy implements Component {
       cluster.api.watch('EndpointSlice', (_t, o) => {
         const svc = o.metadata.labels?.['kubernetes.io/service-name'];
         if (svc) onChange(`${o.metadata.namespace}/${svc}`);
-      })
+      }),
+      cluster.api.watch(
+        'Pod',
+        (_t, o) => {
+          if (!isKubeProxyPod(o) || this.state.podSyncPending) return;
+          this.state.podSyncPending = true;
+          cluster.engine.schedule(0, this.id, 'pod');
+        },
+        { nodeName: args.nodeName }
+      )
     );
   }
 
@@ -285,7 +299,40 @@ export class KubeProxy implements Component {
     this.requestSync();
   }
 
+  /**
+   * Follow the DaemonSet pod: its container is this process. The pod going away (deleted, or
+   * terminating in a rollout) kills the process, leaving its rules in the kernel; a new pod whose
+   * container runs is a new process, which reads config.conf from the ConfigMap and syncs in full.
+   */
+  private syncPod(): void {
+    this.state.podSyncPending = false;
+    const pod = this.cluster.api
+      .podsOnNode(this.nodeName)
+      .find((p) => isKubeProxyPod(p) && !p.metadata.deletionTimestamp);
+    if (!pod) {
+      if (this.state.podUID !== undefined && !this.state.stopped) this.stop();
+      return;
+    }
+    const uid = pod.metadata.uid as string;
+    if (this.state.podUID === undefined) {
+      this.state.podUID = uid;
+      return;
+    }
+    if (uid === this.state.podUID) return;
+    if (!this.state.stopped) this.stop();
+    const running = (pod.status?.containerStatuses ?? []).some(
+      (c: { name: string; state?: { running?: unknown } }) => c.name === 'kube-proxy' && !!c.state?.running
+    );
+    if (!running) return;
+    this.state.podUID = uid;
+    this.restart();
+  }
+
   handle(ev: SimEvent): void {
+    if (ev.type === 'pod') {
+      this.syncPod();
+      return;
+    }
     if (ev.type === 'sync') {
       this.state.syncPending = false;
       if (!this.state.stopped) this.sync();

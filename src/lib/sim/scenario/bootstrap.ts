@@ -18,6 +18,8 @@ import { clusterAutoscalerStep } from '../controllers/cluster-autoscaler';
 import { apiserverLoadStep, leaderElectionStep } from '../controlplane';
 import { staticPodsStep } from '../etcd/staticpods';
 import { prometheusStep } from '../monitoring/prometheus';
+import { coreDNSObjects } from './addons/coredns';
+import { cniObjects } from '../network/cni-pods';
 
 /**
  * The scenario-level setup steps, in the order they run after the kubelets are added: the
@@ -36,12 +38,16 @@ export function bootstrapSteps(): { name: string; step: BootstrapStep }[] {
 }
 
 /**
- * The installer's objects, in the order they are applied. Empty for now: the CoreDNS addon
- * (addons/coredns.ts) and each CNI's own workloads are built and tested, and join this table
- * once the example scenarios' pinned event logs and the autoscaler's scale-down cases move with them.
+ * The installer's objects, in the order they are applied once the first node registered: kubeadm's
+ * CoreDNS addon (addons/coredns.ts) and the CNI plugin's own workloads (network/cni-pods.ts; none
+ * with `cni: none`). kubeadm's kube-proxy addon is created with the kube-proxy ConfigMap
+ * (network/kubeproxy-addon.ts), since kube-proxy's processes read it from the start.
  */
 export function bootstrapObjectSets(): { name: string; objects: BootstrapObjects }[] {
-  return [];
+  return [
+    { name: 'coredns', objects: (cluster) => coreDNSObjects(cluster.config.network.serviceCIDR) },
+    { name: 'cni', objects: (cluster) => cniObjects(cluster.config.network.cni) }
+  ];
 }
 
 export interface CreateClusterOptions {
