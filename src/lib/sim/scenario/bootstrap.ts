@@ -20,6 +20,8 @@ import { staticPodsStep } from '../etcd/staticpods';
 import { prometheusStep } from '../monitoring/prometheus';
 import { coreDNSObjects } from './addons/coredns';
 import { cniObjects } from '../network/cni-pods';
+import { AKS_MODE_LABEL } from '../controllers/cluster-autoscaler/flavours';
+import type { KubeObject } from '../api/types';
 
 /**
  * The scenario-level setup steps, in the order they run after the kubelets are added: the
@@ -45,9 +47,41 @@ export function bootstrapSteps(): { name: string; step: BootstrapStep }[] {
  */
 export function bootstrapObjectSets(): { name: string; objects: BootstrapObjects }[] {
   return [
-    { name: 'coredns', objects: (cluster) => coreDNSObjects(cluster.config.network.serviceCIDR) },
-    { name: 'cni', objects: (cluster) => cniObjects(cluster.config.network.cni) }
+    {
+      name: 'coredns',
+      objects: (cluster, scenario) =>
+        onSystemPools(scenario, coreDNSObjects(cluster.config.network.serviceCIDR))
+    },
+    {
+      name: 'cni',
+      objects: (cluster, scenario) => onSystemPools(scenario, cniObjects(cluster.config.network.cni))
+    }
   ];
+}
+
+/**
+ * AKS keeps its add-on Deployments on the system node pools: they prefer nodes labelled
+ * kubernetes.azure.com/mode=system (weight 100), which is what lets the user pools scale to zero.
+ * Applied where the scenario has an AKS system pool; DaemonSets run everywhere regardless.
+ */
+function onSystemPools(scenario: Scenario, objects: KubeObject[]): KubeObject[] {
+  if (!(scenario.spec.nodePools ?? []).some((p) => p.provider?.mode === 'system')) return objects;
+  for (const o of objects) {
+    if (o.kind !== 'Deployment') continue;
+    const spec = o.spec.template.spec;
+    spec.affinity = {
+      ...(spec.affinity ?? {}),
+      nodeAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          {
+            weight: 100,
+            preference: { matchExpressions: [{ key: AKS_MODE_LABEL, operator: 'In', values: ['system'] }] }
+          }
+        ]
+      }
+    };
+  }
+  return objects;
 }
 
 export interface CreateClusterOptions {
