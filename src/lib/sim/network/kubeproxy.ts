@@ -9,9 +9,10 @@
  *
  * Its configuration is the KubeProxyConfiguration in the `kube-system/kube-proxy` ConfigMap
  * (data key `config.conf`, as kubeadm writes it and mounts it at /var/lib/kube-proxy/config.conf).
- * kube-proxy reads it only when it starts: editing `mode:` there and restarting kube-proxy
- * (`systemctl restart kube-proxy` on a node, or a rollout restart of the kube-proxy DaemonSet on
- * every node) switches the mode; SetProxyMode is the same change as one fault.
+ * kube-proxy reads it only when it starts: editing `mode:` there and restarting kube-proxy (a new
+ * kube-proxy pod on a node, or a rollout restart of the kube-proxy DaemonSet on every node)
+ * switches the mode; SetProxyMode is the same change as one fault. The process follows its
+ * DaemonSet pod (kubeproxy-addon.ts): the pod going away stops it, a new pod's container starts it.
  */
 import { parse } from 'yaml';
 import { ApiError, ConnectionError } from '../api/errors';
