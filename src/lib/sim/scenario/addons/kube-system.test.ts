@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/types';
 import { ConsoleSession } from '../../kubectl/console';
 import { createCluster } from '../bootstrap';
+import { networkModel } from '../../observe/network';
 
 const scenario = (extra = '') => `apiVersion: nodeplane.dev/v1alpha1
 kind: Scenario
@@ -112,6 +113,15 @@ describe('kube-system on a kubeadm cluster', () => {
       ['kube-dns', 'Pending'],
       ['kube-proxy', 'Running'],
       ['kube-proxy', 'Running']
+    ]);
+  });
+
+  it('the Network view offers kube-dns once per port (53 is served over UDP and TCP)', () => {
+    const { cluster } = lab();
+    const services = networkModel(cluster, { node: 'worker-1' }).traceServices;
+    expect(services.filter((s) => s.startsWith('kube-dns.'))).toEqual([
+      'kube-dns.kube-system:53',
+      'kube-dns.kube-system:9153'
     ]);
   });
 });
