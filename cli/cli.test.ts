@@ -125,7 +125,13 @@ describe('nodeplane CLI', () => {
       expect(e.t).toBeLessThanOrEqual(60);
     }
     // The scenario's objects are applied right after the nodes register (100ms).
-    expect(j.events.find((e: { reason: string }) => e.reason === 'ScalingReplicaSet')).toMatchObject({
+    // (kubeadm's CoreDNS and the CNI's controllers are applied just before them.)
+    expect(
+      j.events.find(
+        (e: { reason: string; object: string }) =>
+          e.reason === 'ScalingReplicaSet' && e.object === 'Deployment/default/web'
+      )
+    ).toMatchObject({
       t: 0.1,
       type: 'Normal',
       object: 'Deployment/default/web',
@@ -137,8 +143,12 @@ describe('nodeplane CLI', () => {
       'worker-2',
       'worker-3'
     ]);
-    const pods = j.objects.filter((o: { kind: string }) => o.kind === 'Pod');
-    expect(pods).toHaveLength(6);
+    const pods = j.objects.filter(
+      (o: { kind: string; metadata: { namespace?: string } }) =>
+        o.kind === 'Pod' && o.metadata.namespace === 'default'
+    );
+    // web's 3 replicas; kube-system holds log-agent's 3 and the cluster's own 9.
+    expect(pods).toHaveLength(3);
     expect(pods.every((p: { status: { phase: string } }) => p.status.phase === 'Running')).toBe(true);
     expect(j.objects.some((o: { kind: string }) => o.kind === 'Event')).toBe(false);
     expect(j.exec).toHaveLength(1);

@@ -221,8 +221,10 @@ describe('properties of the simulated cluster (fast-check)', () => {
               );
             if (has(node) && !has(old) && !tainted.has(node.metadata.name)) {
               tainted.set(node.metadata.name, c.now);
+              // The workload's pods (DaemonSet pods such as kube-proxy tolerate NoExecute for good).
               for (const p of c.api.podsOnNode<KubeObject>(node.metadata.name))
-                if (!p.metadata.deletionTimestamp) podsAtTaint.set(p.metadata.name, node.metadata.name);
+                if (!p.metadata.deletionTimestamp && p.metadata.namespace === 'default')
+                  podsAtTaint.set(p.metadata.name, node.metadata.name);
             }
           });
           c.api.watch<KubeObject>('Pod', (type, pod, old) => {

@@ -34,7 +34,7 @@ describe('kubectl with flags before the verb', () => {
   it('-n, --namespace=, --namespace, --context, --kubeconfig, -v, --request-timeout', () => {
     const c = con();
     const ds = c.exec('kubectl get ds -n kube-system').stdout;
-    expect(ds).toMatch(/^NAME {8}DESIRED/);
+    expect(ds).toMatch(/^NAME {10}DESIRED/);
     expect(c.exec('kubectl -n kube-system get ds').stdout).toBe(ds);
     expect(c.exec('kubectl --namespace=kube-system get ds').stdout).toBe(ds);
     expect(c.exec('kubectl --namespace kube-system get ds').stdout).toBe(ds);

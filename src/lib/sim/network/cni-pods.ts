@@ -1,16 +1,17 @@
 /**
  * The CNI plugin's own workloads, as its install manifest creates them right after `kubeadm init`:
  * - Calico (manifests/calico.yaml): DaemonSet `calico-node` (k8s-app=calico-node, host network,
- *   tolerates every taint, system-node-critical, requests 250m CPU) and Deployment
- *   `calico-kube-controllers` (1 replica, system-cluster-critical) in kube-system;
+ *   tolerates every taint, system-node-critical, requests 250m CPU), Deployment
+ *   `calico-kube-controllers` (1 replica, system-cluster-critical) and its PodDisruptionBudget
+ *   (maxUnavailable 1) in kube-system;
  * - Cilium (Helm chart defaults): DaemonSet `cilium` (k8s-app=cilium, host network, tolerates
  *   every taint) and Deployment `cilium-operator` (2 replicas, host network, one per node) in
  *   kube-system;
  * - Flannel (kube-flannel.yml): namespace `kube-flannel` with DaemonSet `kube-flannel-ds`
  *   (app=flannel, host network, tolerates NoSchedule, requests 100m CPU / 50Mi).
  * Host-network pods need no CNI to start, which is how the plugin's agents come up on nodes that
- * are still NetworkNotReady. A cluster with `cni: none` gets none of them. Like the CoreDNS addon
- * (scenario/addons/coredns.ts) these are not yet registered as bootstrap objects.
+ * are still NetworkNotReady. A cluster with `cni: none` gets none of them. Applied with the CoreDNS
+ * addon (scenario/addons/coredns.ts) as bootstrap objects (scenario/bootstrap.ts).
  */
 import type { KubeObject } from '../api/types';
 import type { CniPlugin } from './cni';
@@ -95,7 +96,17 @@ export function cniObjects(plugin: CniPlugin): KubeObject[] {
           containers: [
             { name: 'calico-kube-controllers', image: 'docker.io/calico/kube-controllers:v3.30.3' }
           ]
-        })
+        }),
+        {
+          apiVersion: 'policy/v1',
+          kind: 'PodDisruptionBudget',
+          metadata: {
+            name: 'calico-kube-controllers',
+            namespace: KS,
+            labels: { 'k8s-app': 'calico-kube-controllers' }
+          },
+          spec: { maxUnavailable: 1, selector: { matchLabels: { 'k8s-app': 'calico-kube-controllers' } } }
+        }
       ];
     case 'cilium':
       return [

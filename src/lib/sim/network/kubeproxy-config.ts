@@ -36,22 +36,11 @@ export function kubeProxyConfigConf(mode: string, clusterCIDR: string): string {
 export const KUBE_PROXY_CONFIG_PATH = '/var/lib/kube-proxy/config.conf';
 
 /**
- * The file on `nodeName`, or undefined where no kube-proxy runs: as edited on the node, else the
- * configuration the running kube-proxy read.
+ * The file on `nodeName` (the ConfigMap's `config.conf` as the kube-proxy pod mounts it), or
+ * undefined where no kube-proxy runs: the configuration the running kube-proxy read.
  */
 export function kubeProxyConfigOnNode(cluster: Cluster, nodeName: string): string | undefined {
   const kp = kubeProxyOf(cluster, nodeName);
   if (!kp) return undefined;
-  return kp.state.hostConfig ?? kubeProxyConfigConf(kp.state.mode, cluster.config.network.clusterCIDR);
-}
-
-/**
- * Write the node's config.conf (an editor on the host, `sed -i`). The running kube-proxy does
- * not notice: it reads the file at its next start. False where no kube-proxy runs.
- */
-export function writeKubeProxyConfigOnNode(cluster: Cluster, nodeName: string, text: string): boolean {
-  const kp = kubeProxyOf(cluster, nodeName);
-  if (!kp) return false;
-  kp.state.hostConfig = text;
-  return true;
+  return kubeProxyConfigConf(kp.state.mode, cluster.config.network.clusterCIDR);
 }

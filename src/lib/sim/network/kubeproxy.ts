@@ -9,9 +9,10 @@
  *
  * Its configuration is the KubeProxyConfiguration in the `kube-system/kube-proxy` ConfigMap
  * (data key `config.conf`, as kubeadm writes it and mounts it at /var/lib/kube-proxy/config.conf).
- * kube-proxy reads it only when it starts: editing `mode:` there and restarting kube-proxy
- * (`systemctl restart kube-proxy` on a node, or a rollout restart of the kube-proxy DaemonSet on
- * every node) switches the mode; SetProxyMode is the same change as one fault.
+ * kube-proxy reads it only when it starts: editing `mode:` there and restarting kube-proxy (a new
+ * kube-proxy pod on a node, or a rollout restart of the kube-proxy DaemonSet on every node)
+ * switches the mode; SetProxyMode is the same change as one fault. The process follows its
+ * DaemonSet pod (kubeproxy-addon.ts): the pod going away stops it, a new pod's container starts it.
  */
 import { parse } from 'yaml';
 import { ApiError, ConnectionError } from '../api/errors';
@@ -21,6 +22,7 @@ import type { SimEvent } from '../engine/engine';
 import { syncTime } from './costmodel';
 import type { IpvsScheduler } from './ipvs';
 import { collectServicePorts, portNameString, type ServicePortInfo } from './model';
+import { isKubeProxyPod, kubeProxyConfigMap, kubeProxyDaemonSet, KUBE_PROXY_NAME } from './kubeproxy-addon';
 
 export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
 
@@ -63,10 +65,11 @@ export interface KubeProxyState {
   /** The config a start read was invalid: the process exited with this message. */
   configError?: string;
   /**
-   * /var/lib/kube-proxy/config.conf as edited on the node itself (a host-service kube-proxy);
-   * read at the next start in place of the ConfigMap. Undefined until someone edits it there.
+   * The kube-proxy DaemonSet pod this process runs in (undefined: none seen yet, the process was
+   * already running when the first one appeared). A new pod that starts is a new process.
    */
-  hostConfig?: string;
+  podUID?: string;
+  podSyncPending?: boolean;
 }
 
 const MAX_SYNC_RECORDS = 50;
@@ -136,21 +139,19 @@ winkernel:
 `;
 }
 
-/** Create `kube-system/kube-proxy` with the cluster's mode when it does not exist yet. */
+/**
+ * kubeadm's kube-proxy addon, once: the `kube-system/kube-proxy` ConfigMap with the cluster's mode
+ * and, created with it, the `kube-proxy` DaemonSet (kubeproxy-addon.ts).
+ */
 export function ensureKubeProxyConfig(cluster: Cluster): void {
-  const { namespace, name, key } = KUBE_PROXY_CONFIGMAP;
+  const { namespace, name } = KUBE_PROXY_CONFIGMAP;
   if (cluster.api.tryGet('ConfigMap', namespace, name)) return;
   const configured = cluster.config.network.proxyMode;
   const mode: ProxyMode = configured === 'none' ? 'iptables' : configured;
-  cluster.api.create(
-    {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name, namespace, labels: { app: 'kube-proxy' } },
-      data: { [key]: kubeProxyConfigText(cluster, mode) }
-    } as KubeObject,
-    { component: 'kubeadm' }
-  );
+  const ctx = { component: 'kubeadm' };
+  cluster.api.create(kubeProxyConfigMap(kubeProxyConfigText(cluster, mode)), ctx);
+  if (!cluster.api.tryGet('DaemonSet', namespace, KUBE_PROXY_NAME))
+    cluster.api.create(kubeProxyDaemonSet(cluster.config.kubernetesVersion), ctx);
 }
 
 /**
@@ -249,7 +250,16 @@ export class KubeProxy implements Component {
       cluster.api.watch('EndpointSlice', (_t, o) => {
         const svc = o.metadata.labels?.['kubernetes.io/service-name'];
         if (svc) onChange(`${o.metadata.namespace}/${svc}`);
-      })
+      }),
+      cluster.api.watch(
+        'Pod',
+        (_t, o) => {
+          if (!isKubeProxyPod(o) || this.state.podSyncPending) return;
+          this.state.podSyncPending = true;
+          cluster.engine.schedule(0, this.id, 'pod');
+        },
+        { nodeName: args.nodeName }
+      )
     );
   }
 
@@ -271,9 +281,6 @@ export class KubeProxy implements Component {
   }
 
   setMode(mode: ProxyMode): void {
-    // The switch stands for an edit of config.conf and a restart: a file edited on the node says so too.
-    if (this.state.hostConfig !== undefined)
-      this.state.hostConfig = this.state.hostConfig.replace(/^mode:.*$/m, `mode: ${mode}`);
     if (mode === this.state.mode) return;
     this.state.mode = mode;
     this.state.needFullSync = true;
@@ -292,10 +299,7 @@ export class KubeProxy implements Component {
   /** Start it again: a new process reads its config and syncs in full straight away. */
   restart(): void {
     if (!this.state.stopped) return;
-    const cfg =
-      this.state.hostConfig !== undefined
-        ? parseProxyMode(this.state.hostConfig)
-        : readProxyMode(this.cluster, this.ctx);
+    const cfg = readProxyMode(this.cluster, this.ctx);
     if (cfg.error) {
       // kube-proxy validates its config first and exits: it stays down, its old rules stay.
       this.state.configError = cfg.error;
@@ -310,7 +314,40 @@ export class KubeProxy implements Component {
     this.requestSync();
   }
 
+  /**
+   * Follow the DaemonSet pod: its container is this process. The pod going away (deleted, or
+   * terminating in a rollout) kills the process, leaving its rules in the kernel; a new pod whose
+   * container runs is a new process, which reads config.conf from the ConfigMap and syncs in full.
+   */
+  private syncPod(): void {
+    this.state.podSyncPending = false;
+    const pod = this.cluster.api
+      .podsOnNode(this.nodeName)
+      .find((p) => isKubeProxyPod(p) && !p.metadata.deletionTimestamp);
+    if (!pod) {
+      if (this.state.podUID !== undefined && !this.state.stopped) this.stop();
+      return;
+    }
+    const uid = pod.metadata.uid as string;
+    if (this.state.podUID === undefined) {
+      this.state.podUID = uid;
+      return;
+    }
+    if (uid === this.state.podUID) return;
+    if (!this.state.stopped) this.stop();
+    const running = (pod.status?.containerStatuses ?? []).some(
+      (c: { name: string; state?: { running?: unknown } }) => c.name === 'kube-proxy' && !!c.state?.running
+    );
+    if (!running) return;
+    this.state.podUID = uid;
+    this.restart();
+  }
+
   handle(ev: SimEvent): void {
+    if (ev.type === 'pod') {
+      this.syncPod();
+      return;
+    }
     if (ev.type === 'sync') {
       this.state.syncPending = false;
       if (!this.state.stopped) this.sync();

@@ -35,6 +35,12 @@ export interface PodView {
   /** Virtual ms left before the taint manager evicts it (NoExecute taint tolerated for a while). */
   evictionIn?: number;
   terminating: boolean;
+  /**
+   * The cluster's own pods, not the learner's workload: mirror pods of static pods and the
+   * add-ons that run at system-node-critical / system-cluster-critical priority (kube-proxy,
+   * CoreDNS, the CNI's agents).
+   */
+  system?: boolean;
 }
 
 export interface NodeView {
@@ -148,8 +154,18 @@ function podView(p: Pod & KubeObject, evictionIn: number | undefined): PodView {
     nodeName: p.spec?.nodeName,
     owner: owner ? `${owner.kind}/${owner.name}` : undefined,
     evictionIn,
-    terminating: !!p.metadata.deletionTimestamp
+    terminating: !!p.metadata.deletionTimestamp,
+    ...(isSystemPod(p) ? { system: true } : {})
   };
+}
+
+const SYSTEM_PRIORITY_CLASSES = ['system-node-critical', 'system-cluster-critical'];
+
+function isSystemPod(p: Pod & KubeObject): boolean {
+  if (p.metadata.annotations?.['kubernetes.io/config.mirror']) return true;
+  return SYSTEM_PRIORITY_CLASSES.includes(
+    (p.spec as { priorityClassName?: string })?.priorityClassName ?? ''
+  );
 }
 
 function resourceBars(node: Node, pods: Pod[]): ResourceBar[] {

@@ -113,6 +113,8 @@ export function networkModel(cluster: Cluster, sub: NetworkSubscription): Networ
         (p) => `${sv.metadata.name}.${sv.metadata.namespace ?? 'default'}:${p.port}`
       )
     )
+    // One entry per address:port (kube-dns serves 53 over UDP and TCP).
+    .filter((x, i, all) => all.indexOf(x) === i)
     .sort();
   const proxies = cluster
     .componentsOfKind<KubeProxy>('kube-proxy')

@@ -20,6 +20,10 @@ import { staticPodsStep } from '../etcd/staticpods';
 import { prometheusStep } from '../monitoring/prometheus';
 import { metricsServerObjectSet, metricsServerStep } from './addons/metrics-server';
 import { nodeAutoRepairStep } from '../controlplane/autorepair';
+import { coreDNSObjects } from './addons/coredns';
+import { cniObjects } from '../network/cni-pods';
+import { AKS_MODE_LABEL } from '../controllers/cluster-autoscaler/flavours';
+import type { KubeObject } from '../api/types';
 
 /**
  * The scenario-level setup steps, in the order they run after the kubelets are added: the
@@ -40,12 +44,49 @@ export function bootstrapSteps(): { name: string; step: BootstrapStep }[] {
 }
 
 /**
- * The installer's objects, in the order they are applied. Empty for now: the CoreDNS addon
- * (addons/coredns.ts) and each CNI's own workloads are built and tested, and join this table
- * once the example scenarios' pinned event logs and the autoscaler's scale-down cases move with them.
+ * The installer's objects, in the order they are applied once the first node registered: kubeadm's
+ * CoreDNS addon (addons/coredns.ts) and the CNI plugin's own workloads (network/cni-pods.ts; none
+ * with `cni: none`). kubeadm's kube-proxy addon is created with the kube-proxy ConfigMap
+ * (network/kubeproxy-addon.ts), since kube-proxy's processes read it from the start.
  */
 export function bootstrapObjectSets(): { name: string; objects: BootstrapObjects }[] {
-  return [{ name: 'metrics-server', objects: metricsServerObjectSet }];
+  return [
+    {
+      name: 'coredns',
+      objects: (cluster, scenario) =>
+        onSystemPools(scenario, coreDNSObjects(cluster.config.network.serviceCIDR))
+    },
+    {
+      name: 'cni',
+      objects: (cluster, scenario) => onSystemPools(scenario, cniObjects(cluster.config.network.cni))
+    },
+    { name: 'metrics-server', objects: metricsServerObjectSet }
+  ];
+}
+
+/**
+ * AKS keeps its add-on Deployments on the system node pools: they prefer nodes labelled
+ * kubernetes.azure.com/mode=system (weight 100), which is what lets the user pools scale to zero.
+ * Applied where the scenario has an AKS system pool; DaemonSets run everywhere regardless.
+ */
+function onSystemPools(scenario: Scenario, objects: KubeObject[]): KubeObject[] {
+  if (!(scenario.spec.nodePools ?? []).some((p) => p.provider?.mode === 'system')) return objects;
+  for (const o of objects) {
+    if (o.kind !== 'Deployment') continue;
+    const spec = o.spec.template.spec;
+    spec.affinity = {
+      ...(spec.affinity ?? {}),
+      nodeAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          {
+            weight: 100,
+            preference: { matchExpressions: [{ key: AKS_MODE_LABEL, operator: 'In', values: ['system'] }] }
+          }
+        ]
+      }
+    };
+  }
+  return objects;
 }
 
 export interface CreateClusterOptions {

@@ -189,8 +189,10 @@ describe('the session host', () => {
     expect(first.now).toBeLessThan(60_000);
     expect(first.nodes!.map((n) => n.ready)).toEqual(['True', 'True', 'True']);
     const pods = first.nodes!.flatMap((n) => n.pods);
-    // 3 web replicas and a log agent per node.
-    expect(pods).toHaveLength(6);
+    // 3 web replicas and a log agent per node, beside the cluster's own: kube-proxy and
+    // calico-node on each node, 2 CoreDNS replicas and calico-kube-controllers.
+    expect(pods.filter((p) => !p.system)).toHaveLength(6);
+    expect(pods.filter((p) => p.system)).toHaveLength(9);
     expect(pods.every((p) => p.status === 'Running')).toBe(true);
     expect(first.pendingPods).toEqual([]);
     // A reset opens on the same running cluster, at the same moment.

@@ -34,11 +34,11 @@ describe('the kube-proxy mode in the fault menu', () => {
       ['nftables', 'Restart kube-proxy in nftables mode on worker-1']
     ]);
     expect(sameAs(proxy[1])).toBe(
-      'kubectl edit configmap kube-proxy -n kube-system  # mode: nftables; ssh worker-1 sudo systemctl restart kube-proxy'
+      'kubectl edit configmap kube-proxy -n kube-system  # mode: nftables; kubectl -n kube-system delete pod -l k8s-app=kube-proxy --field-selector spec.nodeName=worker-1'
     );
     const all = clusterFaults(view());
     expect(sameAs(all[0])).toBe(
-      'kubectl edit configmap kube-proxy -n kube-system  # mode: ipvs; ssh <node> sudo systemctl restart kube-proxy'
+      'kubectl edit configmap kube-proxy -n kube-system  # mode: ipvs; kubectl -n kube-system rollout restart daemonset kube-proxy'
     );
     expect(all.map((f) => [f.target, f.mode])).toEqual([
       ['all', 'ipvs'],
@@ -102,7 +102,7 @@ describe("fault buttons name themselves in the learner's language", () => {
     // The "Same as:" notes are the learner's language too; the commands stay as typed.
     expect(sameAs(cp[0])).toBe('sudo mv /etc/kubernetes/manifests/etcd.yaml /root/  # на хосте etcd-1');
     expect(sameAs(clusterFaults(view())[0])).toBe(
-      'kubectl edit configmap kube-proxy -n kube-system  # mode: ipvs; затем ssh <node> sudo systemctl restart kube-proxy'
+      'kubectl edit configmap kube-proxy -n kube-system  # mode: ipvs; затем kubectl -n kube-system rollout restart daemonset kube-proxy'
     );
     await setLocale('en');
   });

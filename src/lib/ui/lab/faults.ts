@@ -32,7 +32,10 @@ const PROXY_KEY: Record<string, string> = {
 };
 const CONFIG_EDIT = 'kubectl edit configmap kube-proxy -n kube-system';
 
-/** kube-proxy on one node restarted in another mode (the node's kube-proxy reads config.conf). */
+/**
+ * kube-proxy on one node restarted in another mode: its DaemonSet pod replaced, the new process
+ * reads config.conf.
+ */
 function proxyModeFaults(node: NodeView): FaultButton[] {
   const kp = node.kubeProxy;
   if (!kp) return [];
@@ -49,7 +52,7 @@ function proxyModeFaults(node: NodeView): FaultButton[] {
 
 /**
  * Faults for the whole cluster: every node's kube-proxy in another mode, as editing `mode:` in
- * the kube-proxy ConfigMap and restarting kube-proxy everywhere does.
+ * the kube-proxy ConfigMap and a rollout restart of the kube-proxy DaemonSet does.
  */
 export function clusterFaults(nodes: readonly NodeView[]): FaultButton[] {
   const withProxy = nodes.filter((n) => n.kubeProxy);
@@ -63,7 +66,7 @@ export function clusterFaults(nodes: readonly NodeView[]): FaultButton[] {
     key: PROXY_KEY[m],
     name: { key: 'lab.faultName.proxyAll', args: { mode: m } },
     command: CONFIG_EDIT,
-    note: { key: 'lab.faultNote.proxyMode', args: { mode: m === 'iptables' ? '""' : m, node: '<node>' } }
+    note: { key: 'lab.faultNote.proxyModeAll', args: { mode: m === 'iptables' ? '""' : m } }
   }));
 }
 

@@ -14,8 +14,20 @@ const scaleUpScenario = readFileSync(
   'utf8'
 );
 
+/**
+ * CoreDNS without a budget keeps its node (--skip-nodes-with-system-pods); an operator running the
+ * autoscaler gives it one. (calico-kube-controllers has one from the Calico manifest.)
+ */
+const COREDNS_PDB = `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: { name: coredns, namespace: kube-system }
+spec:
+  maxUnavailable: 1
+  selector: { matchLabels: { k8s-app: kube-dns } }
+`;
+
 /** Two small workers the autoscaler may remove down to zero, plus extra objects. */
-function scaleDownScenario(objects: string): string {
+function scaleDownScenario(objects: string, systemPdb = true): string {
   return `apiVersion: nodeplane.dev/v1alpha1
 kind: Scenario
 metadata: { name: ca-scale-down }
@@ -27,7 +39,7 @@ spec:
       min: 0
       capacity: { cpu: '2', memory: 8Gi }
 ---
-${objects}`;
+${systemPdb ? `${COREDNS_PDB}---\n` : ''}${objects}`;
 }
 
 const WEB = `apiVersion: apps/v1
@@ -199,6 +211,22 @@ spec:
     expect(ca(cluster).state.unremovable['worker-2']).toBe('default/naked is not replicated');
   });
 
+  it('a kube-system pod without a budget (CoreDNS as kubeadm deploys it) keeps its node', () => {
+    // upstream: cluster-autoscaler/simulator/drainability/rules/system/rule.go
+    const { cluster } = createCluster(scaleDownScenario(WEB, false));
+    cluster.runUntil(15 * 60_000);
+    const dns = cluster.api.list<KubeObject>('Pod', {
+      namespace: 'kube-system',
+      labelSelector: 'k8s-app=kube-dns'
+    });
+    const homes = [...new Set(dns.map((p) => p.spec!.nodeName as string))].sort();
+    expect(nodeNames(cluster)).toEqual(homes);
+    for (const h of homes)
+      expect(ca(cluster).state.unremovable[h]).toMatch(
+        /^non-daemonset, non-mirrored, non-pdb-assigned kube-system pod present: coredns-/
+      );
+  });
+
   it('a PodDisruptionBudget that allows no disruption blocks the drain of its pod node', () => {
     const pdb = `${WEB}---
 apiVersion: policy/v1
@@ -272,7 +300,9 @@ spec:
     expect(tainted()).toBeUndefined();
     expect(nodeNames(cluster)).toContain(node);
     expect(cluster.api.list<KubeObject>('Pod', { labelSelector: 'app=web' })[0].spec?.nodeName).toBe(node);
-    expect(cluster.api.requestCounts()['create pods/eviction']).toBe(13);
+    // 13 for web (one every 10 s for 2 minutes), one each for the node's other pods: CoreDNS and
+    // calico-kube-controllers (their budgets allow it) and, once, its kube-proxy and calico-node.
+    expect(cluster.api.requestCounts()['create pods/eviction']).toBe(17);
   });
 
   it('a snapshot taken while a machine boots restores and continues identically', () => {

@@ -46,6 +46,8 @@ export interface Deleting {
   group: string;
   started: number;
   empty: boolean;
+  /** The DaemonSet pods were evicted (once, best effort: --daemonset-eviction-for-occupied-nodes). */
+  daemonSetsEvicted?: boolean;
 }
 
 /** A machine the autoscaler asked the cloud for whose Node has not registered yet. */

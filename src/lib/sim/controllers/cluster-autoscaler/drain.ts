@@ -1,7 +1,8 @@
 /**
  * Removing a node (cluster-autoscaler core/scaledown/actuation): taint it
  * ToBeDeletedByClusterAutoscaler, evict its pods through the Eviction API (retrying refusals for
- * --max-pod-eviction-time), wait for them to terminate, then delete the Node and the machine.
+ * --max-pod-eviction-time; DaemonSet pods once, best effort), wait for the others to terminate,
+ * then delete the Node and the machine.
  */
 import type { Cluster } from '../../cluster';
 import { clone, type KubeObject, type Taint } from '../../api/types';
@@ -58,8 +59,14 @@ export function drain(h: DrainHost, name: string): void {
         !p.metadata.annotations?.['kubernetes.io/config.mirror']
     );
   let failed = false;
+  // DaemonSet pods are evicted once, best effort, and never waited for (EvictDaemonSetPods); the
+  // DaemonSet controller may put new ones on the node until it is gone.
+  const daemonSets = !d.daemonSetsEvicted;
+  d.daemonSetsEvicted = true;
   for (const p of pods) {
     if (p.metadata.deletionTimestamp) continue;
+    const daemon = isDaemonSetPod(p);
+    if (daemon && !daemonSets) continue;
     try {
       evictPod(h.cluster, p.metadata.namespace!, p.metadata.name, CTX, {
         gracePeriodSeconds: Math.min(
@@ -70,7 +77,7 @@ export function drain(h: DrainHost, name: string): void {
       h.cluster.recorder.event(p, 'Normal', 'ScaleDown', 'deleting pod for node scale down', SOURCE, CTX);
     } catch (e) {
       if (!(e instanceof ApiError) && !(e instanceof ConnectionError)) throw e;
-      failed = true;
+      if (!daemon) failed = true;
     }
   }
   if (failed) {

@@ -54,14 +54,22 @@ export function addDaemonPodTolerations(
   }
 }
 
-/** nodeShouldRunDaemonPod. */
-export function nodeShouldRunDaemonPod(
-  node: KubeObject,
-  ds: KubeObject
-): { shouldRun: boolean; shouldContinueRunning: boolean } {
+/** The pod nodeShouldRunDaemonPod checks a node against: the template with the daemon tolerations. */
+export function daemonPodForChecks(ds: KubeObject): KubeObject {
   const spec = clone(ds.spec?.template?.spec ?? {});
   addDaemonPodTolerations(spec);
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: '' }, spec } as KubeObject;
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: '' }, spec } as KubeObject;
+}
+
+type Verdict = { shouldRun: boolean; shouldContinueRunning: boolean };
+
+/** nodeShouldRunDaemonPod (`pod`: daemonPodForChecks(ds), built once for many nodes). */
+export function nodeShouldRunDaemonPod(
+  node: KubeObject,
+  ds: KubeObject,
+  pod: KubeObject = daemonPodForChecks(ds)
+): Verdict {
+  const spec = pod.spec!;
   if (spec.nodeName && spec.nodeName !== node.metadata.name)
     return { shouldRun: false, shouldContinueRunning: false };
   if (!podMatchesNode(pod, node)) return { shouldRun: false, shouldContinueRunning: false };
@@ -148,27 +156,35 @@ export class DaemonSetsController implements Controller {
     const hash = podTemplateHash(ds.spec?.template);
     const nodes = api.list<KubeObject>('Node');
     const nodeNames = new Set(nodes.map((n) => n.metadata.name));
+    // One verdict per node for the whole sync (the nodes do not change while it runs).
+    const check = daemonPodForChecks(ds);
+    const verdicts = new Map<string, Verdict>(
+      nodes.map((n) => [n.metadata.name, nodeShouldRunDaemonPod(n, ds, check)])
+    );
+    const verdict = (n: KubeObject) => verdicts.get(n.metadata.name)!;
     const byNode: Record<string, KubeObject[]> = {};
     const orphans: KubeObject[] = [];
     const created = (p: KubeObject) => api.timeOf(p.metadata.creationTimestamp);
-    for (const p of api.list<KubeObject>('Pod', { namespace: ns })) {
-      if (controllerRef(p)?.uid !== ds.metadata.uid) continue;
+    for (const p of api.listByController<KubeObject>('Pod', ds.metadata.uid as string, ns, {
+      order: 'list'
+    })) {
       const n = targetNodeName(p);
       if (n && nodeNames.has(n)) (byNode[n] ??= []).push(p);
       else if (!p.metadata.deletionTimestamp) orphans.push(p);
     }
-    for (const list of Object.values(byNode)) list.sort((a, b) => created(a) - created(b));
+    for (const list of Object.values(byNode))
+      if (list.length > 1) list.sort((a, b) => created(a) - created(b));
     let err: unknown;
     if (!ds.metadata.deletionTimestamp) {
       try {
-        this.manage(ds, nodes, byNode, orphans, hash);
+        this.manage(ds, nodes, byNode, orphans, hash, verdict);
         if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate')
-          this.rollingUpdate(ds, nodes, byNode, hash);
+          this.rollingUpdate(ds, nodes, byNode, hash, verdict);
       } catch (e) {
         err = e;
       }
     }
-    this.updateStatus(ds, nodes, hash);
+    this.updateStatus(ds, nodes, hash, verdict);
     if (err) throw err;
   }
 
@@ -177,12 +193,13 @@ export class DaemonSetsController implements Controller {
     nodes: KubeObject[],
     byNode: Record<string, KubeObject[]>,
     orphans: KubeObject[],
-    hash: string
+    hash: string,
+    verdict: (n: KubeObject) => Verdict
   ): void {
     const need: string[] = [];
     const toDelete: KubeObject[] = [...orphans];
     for (const node of nodes) {
-      const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds);
+      const { shouldRun, shouldContinueRunning } = verdict(node);
       const pods = byNode[node.metadata.name] ?? [];
       if (shouldRun && !pods.length) need.push(node.metadata.name);
       else if (shouldContinueRunning) {
@@ -222,13 +239,14 @@ export class DaemonSetsController implements Controller {
     ds: KubeObject,
     nodes: KubeObject[],
     byNode: Record<string, KubeObject[]>,
-    hash: string
+    hash: string,
+    verdict: (n: KubeObject) => Verdict
   ): void {
     const api = this.host.cluster.api;
     const now = this.host.now();
     const minReady = (ds.spec?.minReadySeconds as number | undefined) ?? 0;
     const available = (p: KubeObject) => isPodAvailable(p, minReady, now, (t) => api.timeOf(t));
-    const eligible = nodes.filter((n) => nodeShouldRunDaemonPod(n, ds).shouldRun);
+    const eligible = nodes.filter((n) => verdict(n).shouldRun);
     const maxUnavailable = scaledValue(
       ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable,
       eligible.length,
@@ -292,14 +310,31 @@ export class DaemonSetsController implements Controller {
     }
   }
 
-  private updateStatus(ds: KubeObject, nodes: KubeObject[], hash: string): void {
+  private updateStatus(
+    ds: KubeObject,
+    nodes: KubeObject[],
+    hash: string,
+    verdict: (n: KubeObject) => Verdict
+  ): void {
     const api = this.host.cluster.api;
     const now = this.host.now();
     const minReady = (ds.spec?.minReadySeconds as number | undefined) ?? 0;
     const pods = api
-      .list<KubeObject>('Pod', { namespace: ds.metadata.namespace })
-      .filter((p) => controllerRef(p)?.uid === ds.metadata.uid)
-      .sort((a, b) => api.timeOf(a.metadata.creationTimestamp) - api.timeOf(b.metadata.creationTimestamp));
+      .listByController<KubeObject>('Pod', ds.metadata.uid as string, ds.metadata.namespace, {
+        order: 'list'
+      })
+      .map((p) => ({ p, at: api.timeOf(p.metadata.creationTimestamp) }))
+      .sort((a, b) => a.at - b.at)
+      .map((x) => x.p);
+    // Grouped in one pass, each node's pods in creation order.
+    const podsOn = new Map<string, KubeObject[]>();
+    for (const p of pods) {
+      const n = targetNodeName(p);
+      if (n === undefined) continue;
+      const list = podsOn.get(n);
+      if (list) list.push(p);
+      else podsOn.set(n, [p]);
+    }
     let desired = 0;
     let current = 0;
     let misscheduled = 0;
@@ -307,8 +342,8 @@ export class DaemonSetsController implements Controller {
     let available = 0;
     let updated = 0;
     for (const node of nodes) {
-      const { shouldRun } = nodeShouldRunDaemonPod(node, ds);
-      const onNode = pods.filter((p) => targetNodeName(p) === node.metadata.name);
+      const { shouldRun } = verdict(node);
+      const onNode = podsOn.get(node.metadata.name) ?? [];
       if (shouldRun) {
         desired++;
         if (!onNode.length) continue;

@@ -46,15 +46,15 @@ describe('/metrics pages', () => {
         'leader_election_master_status{name="kube-controller-manager"} 1',
         '# HELP workqueue_adds_total [ALPHA] Total number of adds handled by workqueue',
         '# TYPE workqueue_adds_total counter',
-        'workqueue_adds_total{name="daemonset"} 14',
-        'workqueue_adds_total{name="deployment"} 10',
-        'workqueue_adds_total{name="disruption"} 0',
-        'workqueue_adds_total{name="endpoint"} 1',
-        'workqueue_adds_total{name="endpoint_slice"} 1',
-        'workqueue_adds_total{name="garbage_collector_attempt_to_delete"} 10',
-        'workqueue_adds_total{name="node_lifecycle_controller"} 15',
-        'workqueue_adds_total{name="noexec_taint_pod"} 21',
-        'workqueue_adds_total{name="replicaset"} 15',
+        'workqueue_adds_total{name="daemonset"} 44',
+        'workqueue_adds_total{name="deployment"} 24',
+        'workqueue_adds_total{name="disruption"} 10',
+        'workqueue_adds_total{name="endpoint"} 9',
+        'workqueue_adds_total{name="endpoint_slice"} 13',
+        'workqueue_adds_total{name="garbage_collector_attempt_to_delete"} 22',
+        'workqueue_adds_total{name="node_lifecycle_controller"} 24',
+        'workqueue_adds_total{name="noexec_taint_pod"} 48',
+        'workqueue_adds_total{name="replicaset"} 33',
         '# HELP workqueue_depth [ALPHA] Current depth of workqueue',
         '# TYPE workqueue_depth gauge',
         'workqueue_depth{name="daemonset"} 0',
@@ -84,7 +84,7 @@ describe('/metrics pages', () => {
         'scheduler_pending_pods{queue="unschedulable"} 0',
         "# HELP scheduler_schedule_attempts_total [STABLE] Number of attempts to schedule pods, by the result. 'unschedulable' means a pod could not be scheduled, while 'error' means an internal scheduler problem.",
         '# TYPE scheduler_schedule_attempts_total counter',
-        'scheduler_schedule_attempts_total{profile="default-scheduler",result="scheduled"} 6'
+        'scheduler_schedule_attempts_total{profile="default-scheduler",result="scheduled"} 15'
       ].join('\n') + '\n'
     );
   });
@@ -97,10 +97,10 @@ describe('/metrics pages', () => {
         'kubelet_node_name{node="worker-1"} 1',
         '# HELP kubelet_running_containers [ALPHA] Number of containers currently running',
         '# TYPE kubelet_running_containers gauge',
-        'kubelet_running_containers{container_state="running"} 2',
+        'kubelet_running_containers{container_state="running"} 5',
         '# HELP kubelet_running_pods [ALPHA] Number of pods that have a running pod sandbox',
         '# TYPE kubelet_running_pods gauge',
-        'kubelet_running_pods 2'
+        'kubelet_running_pods 5'
       ].join('\n') + '\n'
     );
   });
@@ -112,43 +112,43 @@ describe('/metrics pages', () => {
         '# TYPE etcd_disk_backend_commit_duration_seconds histogram',
         'etcd_disk_backend_commit_duration_seconds_bucket{le="0.001"} 0',
         'etcd_disk_backend_commit_duration_seconds_bucket{le="0.002"} 0',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.004"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.008"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.016"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.032"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.064"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.128"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.256"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.512"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="1.024"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="2.048"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="4.096"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="8.192"} 145',
-        'etcd_disk_backend_commit_duration_seconds_bucket{le="+Inf"} 145',
-        'etcd_disk_backend_commit_duration_seconds_sum 0.435',
-        'etcd_disk_backend_commit_duration_seconds_count 145',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.004"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.008"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.016"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.032"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.064"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.128"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.256"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="0.512"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="1.024"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="2.048"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="4.096"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="8.192"} 296',
+        'etcd_disk_backend_commit_duration_seconds_bucket{le="+Inf"} 296',
+        'etcd_disk_backend_commit_duration_seconds_sum 0.8880000000000001',
+        'etcd_disk_backend_commit_duration_seconds_count 296',
         '# HELP etcd_disk_wal_fsync_duration_seconds The latency distributions of fsync called by WAL.',
         '# TYPE etcd_disk_wal_fsync_duration_seconds histogram',
         'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.001"} 0',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.002"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.004"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.008"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.016"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.032"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.064"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.128"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.256"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.512"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="1.024"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="2.048"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="4.096"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="8.192"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_bucket{le="+Inf"} 145',
-        'etcd_disk_wal_fsync_duration_seconds_sum 0.2175',
-        'etcd_disk_wal_fsync_duration_seconds_count 145',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.002"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.004"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.008"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.016"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.032"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.064"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.128"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.256"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="0.512"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="1.024"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="2.048"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="4.096"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="8.192"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_bucket{le="+Inf"} 296',
+        'etcd_disk_wal_fsync_duration_seconds_sum 0.44400000000000006',
+        'etcd_disk_wal_fsync_duration_seconds_count 296',
         '# HELP etcd_mvcc_db_total_size_in_bytes Total size of the underlying database physically allocated in bytes.',
         '# TYPE etcd_mvcc_db_total_size_in_bytes gauge',
-        'etcd_mvcc_db_total_size_in_bytes 65536',
+        'etcd_mvcc_db_total_size_in_bytes 122880',
         '# HELP etcd_server_has_leader Whether or not a leader exists. 1 is existence, 0 is not.',
         '# TYPE etcd_server_has_leader gauge',
         'etcd_server_has_leader 1',
@@ -176,7 +176,7 @@ describe('/metrics pages', () => {
       .filter((l) => l.includes('resource="leases"') && (!l.includes('_bucket') || l.includes('verb="PUT"')));
     expect(leases.join('\n') + '\n').toBe(
       [
-        'apiserver_request_duration_seconds_sum{component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="namespace",subresource="",verb="POST",version="v1"} 0.05273341376083645',
+        'apiserver_request_duration_seconds_sum{component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="namespace",subresource="",verb="POST",version="v1"} 0.05306497140967635',
         'apiserver_request_duration_seconds_count{component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="namespace",subresource="",verb="POST",version="v1"} 3',
         'apiserver_request_duration_seconds_bucket{component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="resource",subresource="",verb="PUT",version="v1",le="0.005"} 0',
         'apiserver_request_duration_seconds_bucket{component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="resource",subresource="",verb="PUT",version="v1",le="0.025"} 15',
@@ -202,7 +202,7 @@ describe('/metrics pages', () => {
         'apiserver_request_duration_seconds_bucket{component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="resource",subresource="",verb="PUT",version="v1",le="45"} 15',
         'apiserver_request_duration_seconds_bucket{component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="resource",subresource="",verb="PUT",version="v1",le="60"} 15',
         'apiserver_request_duration_seconds_bucket{component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="resource",subresource="",verb="PUT",version="v1",le="+Inf"} 15',
-        'apiserver_request_duration_seconds_sum{component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="resource",subresource="",verb="PUT",version="v1"} 0.2629293932334077',
+        'apiserver_request_duration_seconds_sum{component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="resource",subresource="",verb="PUT",version="v1"} 0.26338034864401805',
         'apiserver_request_duration_seconds_count{component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="resource",subresource="",verb="PUT",version="v1"} 15',
         'apiserver_request_total{code="200",component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="resource",subresource="",verb="PUT",version="v1"} 15',
         'apiserver_request_total{code="201",component="apiserver",dry_run="",group="coordination.k8s.io",resource="leases",scope="namespace",subresource="",verb="POST",version="v1"} 3'
@@ -277,8 +277,9 @@ describe('reaching /metrics on a kubeadm cluster', () => {
     expect(con.exec('kubectl get --raw /metrics').stdout).toMatch(
       /^# HELP apiserver_request_duration_seconds/
     );
+    // the two web pods plus the kube-system pods on worker-1 (kube-proxy, the CNI agent, …)
     expect(con.exec('kubectl get --raw /api/v1/nodes/worker-1/proxy/metrics').stdout).toContain(
-      'kubelet_running_pods 2\n'
+      'kubelet_running_pods 5\n'
     );
     expect(con.exec('kubectl get --raw /readyz').stdout).toBe('ok');
     expect(con.exec('kubectl get --raw /api/v1/nodes/nope/proxy/metrics').stderr).toBe(

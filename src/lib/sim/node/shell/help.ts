@@ -6,7 +6,7 @@ import type { Language } from '../../../lessons/format';
 
 const NODE: Record<Language, string> = {
   en: `Commands on the node:
-  systemctl status|stop|start|restart kubelet|containerd|crio|kube-proxy
+  systemctl status|stop|start|restart kubelet|containerd|crio
   journalctl -u kubelet [-f] [--since "5 min ago"] [-n N]
   crictl ps [-a] | pods | images | inspect ID | logs ID
   ip addr | ip route | ip link set eth0 down|up
@@ -14,15 +14,15 @@ const NODE: Record<Language, string> = {
   ls, cat, less, head, tail: /var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet.conf,
     /etc/cni/net.d/*, /etc/containerd/config.toml (or /etc/crio/crio.conf),
     /var/lib/kube-proxy/config.conf
-  sed -i 's/mode: iptables/mode: nftables/' /var/lib/kube-proxy/config.conf, then
-    systemctl restart kube-proxy (it reads the file only when it starts)
+  sed 's/old/new/' FILE (prints the edit; kube-proxy's mode is set in its ConfigMap:
+    kubectl -n kube-system edit configmap kube-proxy, then a rollout restart of its DaemonSet)
   mv /etc/cni/net.d/<file> /root/ (and back) | fallocate -l 100G /var/lib/fill.img | rm /var/lib/fill.img
   stress-ng --vm 1 --vm-bytes 95% --vm-keep
   sudo <command> | sudo -i | free -m | df -h | hostname | whoami
   clear | history | exit
 `,
   ru: `Команды на узле:
-  systemctl status|stop|start|restart kubelet|containerd|crio|kube-proxy
+  systemctl status|stop|start|restart kubelet|containerd|crio
   journalctl -u kubelet [-f] [--since "5 min ago"] [-n N]
   crictl ps [-a] | pods | images | inspect ID | logs ID
   ip addr | ip route | ip link set eth0 down|up
@@ -30,8 +30,8 @@ const NODE: Record<Language, string> = {
   ls, cat, less, head, tail — файлы: /var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet.conf,
     /etc/cni/net.d/*, /etc/containerd/config.toml (или /etc/crio/crio.conf),
     /var/lib/kube-proxy/config.conf
-  sed -i 's/mode: iptables/mode: nftables/' /var/lib/kube-proxy/config.conf, затем
-    systemctl restart kube-proxy (kube-proxy читает файл только при запуске)
+  sed 's/old/new/' ФАЙЛ (печатает правку; режим kube-proxy задаётся в его ConfigMap:
+    kubectl -n kube-system edit configmap kube-proxy, затем rollout restart его DaemonSet)
   mv /etc/cni/net.d/<файл> /root/ (и обратно) | fallocate -l 100G /var/lib/fill.img | rm /var/lib/fill.img
   stress-ng --vm 1 --vm-bytes 95% --vm-keep
   sudo <команда> | sudo -i | free -m | df -h | hostname | whoami

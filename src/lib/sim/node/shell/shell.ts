@@ -10,7 +10,7 @@ import { journalctl, systemctl } from './systemd';
 import { cat, df, free, headTail, ls } from './system';
 import { absPath, FILL_FILE, isDir, kubeletOf, nodeFiles } from './files';
 import { parseSed, runSed } from './sed';
-import { KUBE_PROXY_CONFIG_PATH, writeKubeProxyConfigOnNode } from '../../network/kubeproxy-config';
+import { KUBE_PROXY_CONFIG_PATH } from '../../network/kubeproxy-config';
 import { nodeShellHelp } from './help';
 import type { Language } from '../../../lessons/format';
 
@@ -102,8 +102,9 @@ function mv(cluster: Cluster, host: ShellHost, args: string[], root: boolean, ho
 }
 
 /**
- * `sed`: prints any node file edited; `-i` writes /var/lib/kube-proxy/config.conf (the one file
- * on a worker whose edits the lab models: kube-proxy reads it when it starts).
+ * `sed`: prints any node file edited. `-i` changes nothing on a worker: its files are rendered
+ * from the components that own them, and kube-proxy's config.conf is the kube-proxy ConfigMap
+ * as its pod mounts it (kubeadm), so the edit goes into the ConfigMap.
  */
 function sed(cluster: Cluster, host: ShellHost, args: string[], root: boolean, home: string): ShellResult {
   const prog = parseSed(args);
@@ -137,12 +138,11 @@ function sed(cluster: Cluster, host: ShellHost, args: string[], root: boolean, h
         exitCode: 4
       };
     }
-    if (path !== KUBE_PROXY_CONFIG_PATH) {
-      stderr += `sed: ${word}: editing this file is not modelled in the lab; only ${KUBE_PROXY_CONFIG_PATH} can be changed on a worker\n`;
-      exitCode = Math.max(exitCode, 4);
-      continue;
-    }
-    writeKubeProxyConfigOnNode(cluster, host.view.nodeName, out);
+    stderr +=
+      path === KUBE_PROXY_CONFIG_PATH
+        ? `sed: ${word}: kube-proxy runs in the kube-proxy DaemonSet's pod and reads this file from the kube-system/kube-proxy ConfigMap; edit it with kubectl -n kube-system edit configmap kube-proxy\n`
+        : `sed: ${word}: editing this file is not modelled in the lab\n`;
+    exitCode = Math.max(exitCode, 4);
   }
   return { stdout, stderr, exitCode };
 }
@@ -283,7 +283,9 @@ export function runOnNode(
     case 'vi':
     case 'vim':
     case 'nano':
-      return err(`${cmd}: no terminal editor in this console; edit with sed -i 's|old|new|' <file>\n`);
+      return err(
+        `${cmd}: no terminal editor in this console; kubectl edit opens an object in the lab's editor\n`
+      );
     case 'fallocate':
       return fallocate(cluster, node, args, root);
     case 'stress-ng':

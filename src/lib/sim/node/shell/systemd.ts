@@ -169,90 +169,6 @@ function fault(cluster: Cluster, action: string, node: string, verb: string, uni
   }
 }
 
-/**
- * kube-proxy as a systemd unit on the node. Its state is the kube-proxy component's; stopping it
- * applies StopKubeProxy (the programmed rules stay and go stale), starting it StartKubeProxy.
- */
-const KUBE_PROXY = {
-  description: 'Kubernetes Kube Proxy',
-  docs: 'https://kubernetes.io/docs/reference/command-line-tools-reference/kube-proxy/',
-  exec: '/usr/local/bin/kube-proxy --config=/var/lib/kube-proxy/config.conf --hostname-override=',
-  stop: 'StopKubeProxy',
-  start: 'StartKubeProxy'
-};
-
-function kubeProxyUnit(cluster: Cluster, host: ShellHost, verb: string): ShellResult {
-  const node = host.view.nodeName;
-  const proxy = cluster.component(`kube-proxy/${node}`) as { getState(): { stopped?: boolean } } | undefined;
-  if (!proxy) {
-    if (verb === 'status') return out('', 4, 'Unit kube-proxy.service could not be found.\n');
-    if (verb === 'is-active') return out('inactive\n', 3);
-    return out('', 5, `Failed to ${verb} kube-proxy.service: Unit kube-proxy.service not loaded.\n`);
-  }
-  const up = !proxy.getState().stopped;
-  const apply = (action: string) => {
-    try {
-      cluster.applyFault(action, { target: node });
-      return '';
-    } catch (e) {
-      if (e instanceof FaultError) return `Failed to ${verb} kube-proxy.service: ${e.message}\n`;
-      throw e;
-    }
-  };
-  if (verb === 'is-active') return up ? out('active\n') : out('inactive\n', 3);
-  if (verb === 'enable' || verb === 'disable') return out('');
-  if (verb === 'stop' || verb === 'start' || verb === 'restart') {
-    let err = '';
-    if (verb !== 'start' && up) err = apply(KUBE_PROXY.stop);
-    if (!err && verb !== 'stop') err = apply(KUBE_PROXY.start);
-    return out('', err ? 1 : 0, err);
-  }
-  // status
-  const epoch = cluster.api.epochMs;
-  const now = cluster.engine.now;
-  const changes = cluster.faultLog.filter(
-    (f) => f.target === node && (f.action === KUBE_PROXY.stop || f.action === KUBE_PROXY.start)
-  );
-  const since = changes.at(-1)?.t ?? host.view.unitSince('kubelet');
-  let h = 0;
-  for (const ch of `${node}/kube-proxy/${changes.filter((f) => f.action === KUBE_PROXY.start).length}`)
-    h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  const pid = 1000 + (h % 60000);
-  const when = `${systemdTime(epoch + since)}; ${systemdAgo(now - since)}`;
-  let s = `${up ? '●' : '○'} kube-proxy.service - ${KUBE_PROXY.description}\n`;
-  s += `     Loaded: loaded (/etc/systemd/system/kube-proxy.service; enabled; preset: enabled)\n`;
-  if (up) {
-    s += `     Active: active (running) since ${when}\n`;
-    s += `       Docs: ${KUBE_PROXY.docs}\n`;
-    s += `   Main PID: ${pid} (kube-proxy)\n`;
-    s += `     CGroup: /system.slice/kube-proxy.service\n`;
-    s += `             └─${pid} ${KUBE_PROXY.exec}${node}\n`;
-  } else {
-    s += `     Active: inactive (dead) since ${when}\n`;
-    s += `       Docs: ${KUBE_PROXY.docs}\n`;
-    s += `   Main PID: ${pid} (code=exited, status=0/SUCCESS)\n`;
-  }
-  const label = `kube-proxy.service - ${KUBE_PROXY.description}`;
-  const lines = changes.flatMap((f) => {
-    const prefix = `${syslogTime(epoch + f.t)} ${node} systemd[1]: `;
-    return f.action === KUBE_PROXY.stop
-      ? [
-          `${prefix}Stopping ${label}...`,
-          `${prefix}kube-proxy.service: Deactivated successfully.`,
-          `${prefix}Stopped ${label}.`
-        ]
-      : [`${prefix}Started ${label}.`];
-  });
-  if (lines.length)
-    s +=
-      '\n' +
-      lines
-        .slice(-10)
-        .map((l) => l + '\n')
-        .join('');
-  return out(s, up ? 0 : 3);
-}
-
 export function systemctl(cluster: Cluster, host: ShellHost, argv: string[]): ShellResult {
   const args = argv.filter((a) => !a.startsWith('-'));
   const [verb, unitArg] = args;
@@ -260,7 +176,7 @@ export function systemctl(cluster: Cluster, host: ShellHost, argv: string[]): Sh
   const known = ['status', 'stop', 'start', 'restart', 'is-active', 'enable', 'disable', 'daemon-reload'];
   if (!known.includes(verb)) return out('', 1, `Unknown command verb '${verb}'.\n`);
   if (verb === 'daemon-reload') return out('');
-  if (unitArg?.replace(/\.service$/, '') === 'kube-proxy') return kubeProxyUnit(cluster, host, verb);
+  // kube-proxy is no unit on a kubeadm node: it runs in the kube-proxy DaemonSet's pod.
   const unit = unitName(unitArg);
   if (!unitArg) return out('', 1, `Too few arguments.\n`);
   const svc = unitArg.endsWith('.service') ? unitArg : `${unitArg}.service`;

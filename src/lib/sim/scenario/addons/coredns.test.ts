@@ -41,7 +41,8 @@ describe('kubeadm CoreDNS addon objects', () => {
       cniObjects(p).map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`);
     expect(names('calico')).toEqual([
       'DaemonSet/kube-system/calico-node',
-      'Deployment/kube-system/calico-kube-controllers'
+      'Deployment/kube-system/calico-kube-controllers',
+      'PodDisruptionBudget/kube-system/calico-kube-controllers'
     ]);
     expect(names('cilium')).toEqual([
       'DaemonSet/kube-system/cilium',

@@ -4,10 +4,10 @@
  * replicas, `k8s-app: kube-dns`, system-cluster-critical, tolerating the control-plane taint and
  * CriticalAddonsOnly, preferring one replica per node) and the `kube-dns` Service on the tenth
  * address of the service CIDR (10.96.0.10: kubeadm's GetDNSIP) with ports 53/UDP, 53/TCP and
- * 9153/TCP. Meant to join `bootstrapObjectSets()` (scenario/bootstrap.ts) so that every scenario cluster
- * has them in kube-system, applied once the first node registered. Not registered yet: kube-system
- * pods on the workers block the Cluster Autoscaler's scale-down (--skip-nodes-with-system-pods), and
- * the scale-down tests and pinned event logs must be reworked with it.
+ * 9153/TCP. One of `bootstrapObjectSets()` (scenario/bootstrap.ts): every scenario cluster has them
+ * in kube-system, applied once the first node registered. kubeadm writes no PodDisruptionBudget for
+ * CoreDNS, so a node running a CoreDNS replica is not removed by the Cluster Autoscaler
+ * (--skip-nodes-with-system-pods) until the operator adds one.
  */
 import type { KubeObject } from '../../api/types';
 import { addrAt } from '../../network/ip';
