@@ -390,7 +390,8 @@ export class Lab {
       this.nodes = new Map();
       this.order = [];
       this.pendingPods = [];
-      this.events = [];
+      // A jump back keeps the events up to the restored snapshot (the session sends the rest).
+      if (!f.eventsFrom) this.events = [];
       this.faults = [];
     }
     let nodesChanged = f.full;
