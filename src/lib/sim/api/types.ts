@@ -116,7 +116,13 @@ export function copySharingFrozen<T>(v: T): T {
  * share them, but the state they were copied from is mutable, so `copySharingFrozen` (a restore)
  * copies them again rather than handing a component frozen state.
  */
-const snapshotCopies = new WeakSet<object>();
+const SNAPSHOT_COPY = Symbol('snapshot copy');
+const snapshotCopies = {
+  has: (o: object): boolean => (o as { [SNAPSHOT_COPY]?: true })[SNAPSHOT_COPY] === true,
+  add: (o: object): void => {
+    Object.defineProperty(o, SNAPSHOT_COPY, { value: true });
+  }
+};
 
 /** Whether `o` is a copy `freezeForSnapshot` made (benchmarks count these as a snapshot's own size). */
 export function isSnapshotCopy(o: unknown): boolean {
@@ -155,7 +161,8 @@ function shareSnapshot(v: unknown, prev: unknown): unknown {
       }
     }
     if (!out) return pa;
-    snapshotCopies.add(Object.freeze(out));
+    snapshotCopies.add(out);
+    Object.freeze(out);
     return out;
   }
   const proto = Object.getPrototypeOf(v);
@@ -180,7 +187,8 @@ function shareSnapshot(v: unknown, prev: unknown): unknown {
     }
   }
   if (!out) return p;
-  snapshotCopies.add(Object.freeze(out));
+  snapshotCopies.add(out);
+  Object.freeze(out);
   return out;
 }
 
