@@ -62,7 +62,7 @@ describe('keepUnchanged', () => {
     expect(kept).not.toBe(prev);
     expect('evictionIn' in kept).toBe(false);
     expect(kept.pods).toBe(prev.pods);
-    const extra = keepUnchanged({ ...structuredClone(prev), readySince: 1 }, prev);
+    const extra = keepUnchanged<Record<string, unknown>>({ ...structuredClone(prev), readySince: 1 }, prev);
     expect(extra).not.toBe(prev);
     expect(extra).toMatchObject({ readySince: 1 });
   });
