@@ -88,3 +88,39 @@ export function describeFigures(f: MainThreadFigures, clock: number): string {
     `wall over 50 ms=${f.wall.filter((w) => w > 50).length} longtasks=${JSON.stringify(f.long)}`
   );
 }
+
+/**
+ * The main thread's tasks (CPU and wall ms, longest first) in a trace taken while `during` runs.
+ * With `TRACE_OUT=<file>` the trace is also written there, with JavaScript samples (open it in
+ * the browser's performance panel to see what a long task ran).
+ */
+export async function traceDuring<T>(
+  page: Page,
+  during: () => Promise<T>
+): Promise<{ result: T; cpu: number[]; wall: number[]; tasks: number }> {
+  const browser = page.context().browser()!;
+  const out = process.env.TRACE_OUT;
+  await browser.startTracing(page, {
+    ...(out ? { path: out } : {}),
+    categories: [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      ...(out ? ['disabled-by-default-v8.cpu_profiler'] : [])
+    ]
+  });
+  const result = await during();
+  const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+  const events = trace.traceEvents;
+  const main = events.find(
+    (e) => e.name === 'thread_name' && (e as { args?: { name?: string } }).args?.name === 'CrRendererMain'
+  )!;
+  const tasks = events.filter(
+    (e) => e.ph === 'X' && e.name === 'RunTask' && e.pid === main.pid && e.tid === main.tid
+  );
+  return {
+    result,
+    tasks: tasks.length,
+    cpu: tasks.map((e) => (e.tdur ?? 0) / 1000).sort((a, b) => b - a),
+    wall: tasks.map((e) => (e.dur ?? 0) / 1000).sort((a, b) => b - a)
+  };
+}

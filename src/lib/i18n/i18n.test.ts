@@ -40,6 +40,21 @@ describe('i18n', () => {
     expect(t('common.corruptData', { count: 2 })).toBe('2 saved records could not be read and were skipped.');
   });
 
+  it('gives each set of options its own text when a translation is asked for again (the memo)', async () => {
+    expect(t('lab.map.selectPod', { name: 'web-a' })).toBe('Select pod web-a');
+    expect(t('lab.map.selectPod', { name: 'web-b' })).toBe('Select pod web-b');
+    expect(t('lab.map.selectPod', { name: 'web-a' })).toBe('Select pod web-a');
+    // A number and a string of the same digits are different options (i18next pluralizes only numbers).
+    expect(t('lab.map.selectPod', { name: 2 } as never)).toBe('Select pod 2');
+    expect(t('lab.map.selectPod', { name: '2' })).toBe('Select pod 2');
+    expect(t('common.corruptData', { count: 1 })).not.toBe(t('common.corruptData', { count: 2 }));
+    expect(t('common.corruptData', { count: 2 })).toBe('2 saved records could not be read and were skipped.');
+    await setLocale('ru');
+    expect(t('lab.map.selectPod', { name: 'web-a' })).toBe('Выбрать Pod web-a');
+    await setLocale('en');
+    expect(t('lab.map.selectPod', { name: 'web-a' })).toBe('Select pod web-a');
+  });
+
   it('mounts area catalogs under their area name and common at the root', () => {
     const tree = mergeCatalogs({
       './locales/en/common.json': { nav: { roadmap: 'Roadmap' } },

@@ -61,10 +61,51 @@ export function locale(): Locale {
   return current;
 }
 
+/**
+ * Translations already made in the active language, by key and plain options. The lab's map asks
+ * for the same few hundred strings (a card's labels, a chip's "Select pod …") on every frame, and
+ * i18next resolves, interpolates and nests each one anew; the memo is cleared when the language
+ * changes or a catalog is loaded.
+ */
+// A cache, not state: nothing renders from it.
+// eslint-disable-next-line svelte/prefer-svelte-reactivity
+const memo = new Map<string, string>();
+let memoLocale: Locale | undefined;
+const MEMO_MAX = 20_000;
+
+/** The memo's key for `options` holding only strings, numbers and booleans; otherwise none. */
+function memoKey(key: string, options: TOptions | undefined): string | undefined {
+  if (options === undefined) return key;
+  let out = key;
+  for (const k of Object.keys(options)) {
+    const v = (options as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    const type = typeof v;
+    if (type !== 'string' && type !== 'number' && type !== 'boolean') return undefined;
+    out += `\u0000${k}\u0001${type[0]}${String(v)}`;
+  }
+  return out;
+}
+
 /** Translate `key` in the active language, falling back to English, then to the key itself. */
 export function t(key: string, options?: TOptions): string {
   // Reading the rune makes every template that calls t() depend on the language.
-  return i18n.t(key, { ...options, lng: current }) as string;
+  const lng = current;
+  if (memoLocale !== lng) {
+    memo.clear();
+    memoLocale = lng;
+  }
+  const id = memoKey(key, options);
+  if (id !== undefined) {
+    const hit = memo.get(id);
+    if (hit !== undefined) return hit;
+  }
+  const text = i18n.t(key, { ...options, lng }) as string;
+  if (id !== undefined) {
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(id, text);
+  }
+  return text;
 }
 
 async function ensureLoaded(lang: Locale): Promise<void> {
@@ -78,12 +119,14 @@ async function ensureLoaded(lang: Locale): Promise<void> {
     })
   );
   i18n.addResourceBundle(lang, 'translation', mergeCatalogs(files), true, true);
+  memo.clear();
 }
 
 /** Load the catalogs for `lang`, switch to it and set `<html lang>`. */
 export async function setLocale(lang: Locale): Promise<void> {
   await ensureLoaded(lang);
   await i18n.changeLanguage(lang);
+  memo.clear();
   current = lang;
   if (typeof document !== 'undefined') document.documentElement.lang = lang;
 }

@@ -13,7 +13,7 @@
 import { ApiServer } from './api/apiserver';
 import { installAdmission } from './api/admission';
 import { ConnectionError } from './api/errors';
-import { copySharingFrozen, type RequestContext } from './api/types';
+import { copySharingFrozen, freezeForSnapshot, type RequestContext } from './api/types';
 import { defaultConfig, type ClusterConfig } from './config';
 import { Engine, type EngineSnapshot, type SimEvent } from './engine/engine';
 import { Etcd, type EtcdSnapshot } from './etcd/etcd';
@@ -149,6 +149,8 @@ export class Cluster {
   apiServers: ControlPlaneMember[] = [{ name: 'kube-apiserver', running: true }];
   /** Extra JSON state owned by optional modules (network, node pools), saved in snapshots. */
   extensions: Record<string, unknown> = {};
+  /** The last snapshot taken of (or restored into) this cluster: the next one shares with it. */
+  private lastSnapshot?: ClusterSnapshot;
 
   constructor(
     config: ClusterConfig = defaultConfig(),
@@ -254,24 +256,29 @@ export class Cluster {
    * so a snapshot costs only the mutable state. `JSON.stringify` gives the full document.
    */
   snapshot(): ClusterSnapshot {
-    return copySharingFrozen({
-      format: 'nodeplane.dev/snapshot/v1' as const,
-      config: this.config,
-      engine: this.engine.snapshot(),
-      etcd: this.etcd.snapshot(),
-      api: this.api.snapshot(),
-      events: this.recorder.snapshot(),
-      components: [...this.components.values()].map((c) => ({
-        id: c.id,
-        kind: c.kind,
-        args: c.args,
-        state: c.getState()
-      })),
-      faults: this.faultLog,
-      partitioned: [...this.partitioned].sort(),
-      apiServers: this.apiServers,
-      extensions: this.extensions
-    });
+    const snap = freezeForSnapshot<ClusterSnapshot>(
+      {
+        format: 'nodeplane.dev/snapshot/v1' as const,
+        config: this.config,
+        engine: this.engine.snapshot(),
+        etcd: this.etcd.snapshot(),
+        api: this.api.snapshot(),
+        events: this.recorder.snapshot(),
+        components: [...this.components.values()].map((c) => ({
+          id: c.id,
+          kind: c.kind,
+          args: c.args,
+          state: c.getState()
+        })),
+        faults: this.faultLog,
+        partitioned: [...this.partitioned].sort(),
+        apiServers: this.apiServers,
+        extensions: this.extensions
+      },
+      this.lastSnapshot
+    );
+    this.lastSnapshot = snap;
+    return snap;
   }
 
   /**
@@ -292,6 +299,8 @@ export class Cluster {
     c.partitioned = new Set(snap.partitioned);
     c.apiServers = snap.apiServers;
     c.extensions = snap.extensions;
+    // The next snapshot of the restored cluster shares what is still the same with this one.
+    if (Object.isFrozen(s)) c.lastSnapshot = s;
     for (const comp of snap.components) {
       const created = c.addComponent(comp.kind, comp.args, { start: false });
       c.api.watchingAs(watchOwner(comp.kind, comp.args), () => created.setState(comp.state));

@@ -757,6 +757,17 @@ function isBinding(patch: Record<string, unknown>): boolean {
 
 /** `m` with `keys` first, in that order, then any other entries as they were. */
 function reordered<V>(m: Map<string, V>, keys: string[]): Map<string, V> {
+  // Usually the objects were put back in the order the index had: nothing to rebuild.
+  if (m.size === keys.length) {
+    let same = true;
+    let i = 0;
+    for (const k of m.keys())
+      if (k !== keys[i++]) {
+        same = false;
+        break;
+      }
+    if (same) return m;
+  }
   const out = new Map<string, V>();
   for (const k of keys) {
     const v = m.get(k);

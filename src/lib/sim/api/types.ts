@@ -97,7 +97,8 @@ export function clone<T>(o: T): Mutable<T> {
  * restored from it) can hold the same objects as the live cluster.
  */
 export function copySharingFrozen<T>(v: T): T {
-  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
+  if (v === null || typeof v !== 'object') return v;
+  if (Object.isFrozen(v) && !snapshotCopies.has(v)) return v;
   if (Array.isArray(v)) {
     const out = new Array(v.length);
     for (let i = 0; i < v.length; i++) out[i] = copySharingFrozen(v[i]);
@@ -108,6 +109,87 @@ export function copySharingFrozen<T>(v: T): T {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v)) out[k] = copySharingFrozen((v as Record<string, unknown>)[k]);
   return out as T;
+}
+
+/**
+ * Copies `freezeForSnapshot` made of mutable state. They are frozen so that the next snapshot can
+ * share them, but the state they were copied from is mutable, so `copySharingFrozen` (a restore)
+ * copies them again rather than handing a component frozen state.
+ */
+const SNAPSHOT_COPY = Symbol('snapshot copy');
+const snapshotCopies = {
+  has: (o: object): boolean => (o as { [SNAPSHOT_COPY]?: true })[SNAPSHOT_COPY] === true,
+  add: (o: object): void => {
+    Object.defineProperty(o, SNAPSHOT_COPY, { value: true });
+  }
+};
+
+/** Whether `o` is a copy `freezeForSnapshot` made (benchmarks count these as a snapshot's own size). */
+export function isSnapshotCopy(o: unknown): boolean {
+  return o !== null && typeof o === 'object' && snapshotCopies.has(o);
+}
+
+/**
+ * A snapshot copy of `live` that shares what has not changed since the previous snapshot: frozen
+ * data (stored objects, journal entries, log lines) is shared as it is, and a mutable object or
+ * array equal (the same keys in the same order, the same values) to its counterpart in `prev` (the
+ * previous snapshot's copy at the same place) is that counterpart; anything else is copied and
+ * frozen. So a snapshot costs a walk of the mutable state and allocates only what changed, and a
+ * ring of snapshots holds one copy of what stayed the same.
+ */
+export function freezeForSnapshot<T>(live: T, prev: unknown): T {
+  return shareSnapshot(live, prev) as T;
+}
+
+function shareSnapshot(v: unknown, prev: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Object.isFrozen(v)) return v;
+  const p =
+    prev !== null && typeof prev === 'object' && snapshotCopies.has(prev)
+      ? (prev as Record<string, unknown>)
+      : undefined;
+  if (Array.isArray(v)) {
+    const pa = Array.isArray(p) ? (p as unknown[]) : undefined;
+    let out: unknown[] | undefined = pa && pa.length === v.length ? undefined : new Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const c = shareSnapshot(v[i], pa?.[i]);
+      if (out) out[i] = c;
+      else if (c !== pa![i]) {
+        out = pa!.slice(0, i);
+        out.length = v.length;
+        out[i] = c;
+      }
+    }
+    if (!out) return pa;
+    snapshotCopies.add(out);
+    Object.freeze(out);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  let same = p !== undefined && !Array.isArray(p);
+  if (same) {
+    const pk = Object.keys(p!);
+    same = pk.length === keys.length;
+    for (let i = 0; same && i < keys.length; i++) same = pk[i] === keys[i];
+  }
+  let out: Record<string, unknown> | undefined = same ? undefined : {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const c = shareSnapshot(o[k], same ? p![k] : p?.[k]);
+    if (out) out[k] = c;
+    else if (c !== p![k]) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]] = p![keys[j]];
+      out[k] = c;
+    }
+  }
+  if (!out) return p;
+  snapshotCopies.add(out);
+  Object.freeze(out);
+  return out;
 }
 
 /**

@@ -8,6 +8,7 @@
  * the same instant run in the order they were scheduled (seq), which makes every run with
  * the same seed produce the same sequence.
  */
+import { copySharingFrozen, deepFreeze } from '../api/types';
 import { Random, type RandomState } from './random';
 
 export interface SimEvent {
@@ -19,6 +20,11 @@ export interface SimEvent {
 }
 
 export type EventHandler = (ev: SimEvent) => void;
+
+/** An event's data as the queue keeps it: a deep-frozen copy (frozen parts are shared, not copied). */
+function frozenData(data: unknown): unknown {
+  return data !== null && typeof data === 'object' ? deepFreeze(copySharingFrozen(data)) : data;
+}
 
 export interface EngineSnapshot {
   now: number;
@@ -68,8 +74,9 @@ export class Engine {
 
   scheduleAt(at: number, target: string, type: string, data?: unknown): number {
     const ev: SimEvent = { at: Math.max(at, this.now), seq: ++this.seq, target, type };
-    if (data !== undefined) ev.data = data;
-    this.push(ev);
+    if (data !== undefined) ev.data = frozenData(data);
+    // Frozen, with a frozen copy of its data: a queued event never changes, so snapshots share it.
+    this.push(Object.freeze(ev));
     return ev.seq;
   }
 
@@ -114,7 +121,7 @@ export class Engine {
   }
 
   snapshot(): EngineSnapshot {
-    const queue = this.heap.filter((e) => !this.cancelled.has(e.seq)).map((e) => ({ ...e }));
+    const queue = this.heap.filter((e) => !this.cancelled.has(e.seq));
     queue.sort((a, b) => a.at - b.at || a.seq - b.seq);
     return { now: this.now, seq: this.seq, random: this.random.getState(), queue };
   }
@@ -124,7 +131,13 @@ export class Engine {
     e.now = s.now;
     e.seq = s.seq;
     (e as { random: Random }).random = new Random(s.random);
-    for (const ev of s.queue) e.push({ ...ev });
+    // A snapshot's events are the frozen ones it shares; parsed JSON is copied and frozen.
+    for (const ev of s.queue)
+      e.push(
+        Object.isFrozen(ev)
+          ? ev
+          : Object.freeze({ ...ev, ...(ev.data !== undefined ? { data: frozenData(ev.data) } : {}) })
+      );
     return e;
   }
 

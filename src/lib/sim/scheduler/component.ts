@@ -517,9 +517,19 @@ export class KubeScheduler implements Component {
   }
 }
 
+/** Node verdicts per recorded attempt: attempts are frozen, so each is counted once (snapshots ask often). */
+const attemptNodes = new WeakMap<SchedulingAttempt, number>();
+
 function explainedNodes(attempts: SchedulingAttempt[]): number {
   let n = 0;
-  for (const a of attempts) n += Object.keys(a.nodes).length;
+  for (const a of attempts) {
+    let c = attemptNodes.get(a);
+    if (c === undefined) {
+      c = Object.keys(a.nodes).length;
+      if (Object.isFrozen(a)) attemptNodes.set(a, c);
+    }
+    n += c;
+  }
   return n;
 }
 

@@ -164,6 +164,40 @@ describe('the session host', () => {
     expect(again.ok && JSON.stringify(again.result)).toBe(a);
   });
 
+  it('after a jump back sends only the events past the restored snapshot; the page keeps the rest', () => {
+    const { send, frames } = harness();
+    send({ type: 'init', init: { scenario: HEARTBEAT, fileName: 'heartbeat-loss.yaml' } });
+    send({ type: 'advance', ms: 40_000 });
+    send({ type: 'fault', action: 'StopKubelet', target: 'worker-3' });
+    send({ type: 'advance', ms: 120_000 });
+    const heldBefore = frames().length;
+    const before = send({ type: 'eventLog' });
+    const longer = before.ok ? (before.result as unknown[]).length : 0;
+    send({ type: 'jump', t: 100_000 });
+    const jump = frames()
+      .slice(heldBefore)
+      .find((f) => f.full)!;
+    expect(jump.now).toBe(100_000);
+    // The events before the snapshot it restored are the page's already.
+    expect(jump.eventsFrom).toBeGreaterThan(30);
+    // The page's log, rebuilt frame by frame as the Lab client does, is the session's whole log.
+    let log: unknown[] = [];
+    for (const f of frames())
+      if (f.events) log = [...(f.full && !f.eventsFrom ? [] : log.slice(0, f.eventsFrom ?? 0)), ...f.events];
+    const whole = send({ type: 'eventLog' });
+    expect(whole.ok && whole.result).toEqual(log);
+    expect(log.length).toBeGreaterThanOrEqual(jump.eventsFrom!);
+    expect(log.length).toBeLessThan(longer);
+    // A reset is a new history: its full frame sends the log whole.
+    const heldReset = frames().length;
+    send({ type: 'reset' });
+    expect(
+      frames()
+        .slice(heldReset)
+        .find((f) => f.full)!.eventsFrom
+    ).toBe(0);
+  });
+
   it('plays at the chosen speed from the wall clock, within its frame budget', () => {
     let wall = 0;
     const { host, send } = harness(() => wall);

@@ -141,6 +141,19 @@ const freshSent = (): Sent => ({
   prompt: ''
 });
 
+/** How many of `log`'s first entries are the very objects the page was sent (`sent[0..count)`). */
+function sharedPrefix(
+  log: readonly EventLogEntry[],
+  sent: readonly EventLogEntry[] | undefined,
+  count: number
+): number {
+  if (!sent) return 0;
+  const n = Math.min(log.length, count, sent.length);
+  let i = 0;
+  while (i < n && log[i] === sent[i]) i++;
+  return i;
+}
+
 export class SessionHost {
   private lab?: LabSession;
   private console?: ConsoleSession;
@@ -660,6 +673,9 @@ export class SessionHost {
     this.readyHistory = recordReady(this.readyHistory, view);
     this.announce(cluster);
     const full = this.sent.generation !== this.generation;
+    // What the page holds of the log before a full frame (its entries are frozen and shared).
+    const pageLog = this.sent.eventLog;
+    const pageEvents = this.sent.events;
     if (full) this.sent = { ...freshSent(), generation: this.generation };
     const sent = this.sent;
     const msg: FrameMessage = {
@@ -695,7 +711,13 @@ export class SessionHost {
     if (view.cni !== sent.cni) msg.cni = sent.cni = view.cni;
     if (view.podCount !== sent.podCount) msg.podCount = sent.podCount = view.podCount;
     const log = view.events;
-    if (log !== sent.eventLog || log.length < sent.events) {
+    if (full) {
+      // A restored cluster's log starts with the same (frozen, shared) entries the page already
+      // has, up to the snapshot it was restored from: only the rest is sent.
+      const from = sharedPrefix(log, pageLog, pageEvents);
+      msg.eventsFrom = from;
+      msg.events = log.slice(from);
+    } else if (log !== sent.eventLog || log.length < sent.events) {
       // A different log (after a restore) is sent whole.
       msg.eventsFrom = 0;
       msg.events = log.slice();

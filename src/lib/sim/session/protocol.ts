@@ -313,7 +313,10 @@ export interface FrameMessage {
   proxyMode?: string;
   cni?: string;
   podCount?: number;
-  /** Events appended at `eventsFrom` (the page's log is cut to that length first). */
+  /**
+   * Events appended at `eventsFrom` (the page's log is cut to that length first). A full frame
+   * keeps the page's first `eventsFrom` events too: after a jump back they are the same events.
+   */
   eventsFrom?: number;
   events?: EventLogEntry[];
   faultsFrom?: number;

@@ -41,6 +41,7 @@ import type {
   Subscriptions
 } from '$lib/sim/session/protocol';
 import type { Language } from '$lib/lessons/format';
+import { keepUnchanged } from './keep-unchanged';
 
 export type { ConsoleLine, Selection, ApplyResult, EditResult };
 
@@ -382,11 +383,17 @@ export class Lab {
   }
 
   private applyFrame(f: FrameMessage): void {
+    // After a jump or a reset the full frame is matched against the old views too: the nodes and
+    // pods that are the same at the restored time keep their objects and their DOM.
+    const before = this.nodes;
+    const pendingBefore = this.pendingPods;
     if (f.full) {
-      this.nodes.clear();
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity
+      this.nodes = new Map();
       this.order = [];
       this.pendingPods = [];
-      this.events = [];
+      // A jump back keeps the events up to the restored snapshot (the session sends the rest).
+      if (!f.eventsFrom) this.events = [];
       this.faults = [];
     }
     let nodesChanged = f.full;
@@ -395,11 +402,15 @@ export class Lab {
       for (const name of [...this.nodes.keys()]) if (!this.order.includes(name)) this.nodes.delete(name);
       nodesChanged = true;
     }
+    // A node's diff is its whole NodeView, cloned across the worker boundary: keep the parts that
+    // did not change (its pods, bars, taints) so only the chips and bars that did re-render.
     for (const n of f.nodes ?? []) {
-      this.nodes.set(n.name, n);
+      const kept = keepUnchanged(n, before.get(n.name));
+      if (kept === this.nodes.get(n.name)) continue;
+      this.nodes.set(n.name, kept);
       nodesChanged = true;
     }
-    if (f.pendingPods) this.pendingPods = f.pendingPods;
+    if (f.pendingPods) this.pendingPods = keepUnchanged(f.pendingPods, pendingBefore);
     if (f.controlPlane) this.controlPlane = f.controlPlane;
     if (f.proxyMode !== undefined) this.proxyMode = f.proxyMode;
     if (f.cni !== undefined) this.cni = f.cni;

@@ -20,6 +20,18 @@ describe('PodMoveTracker', () => {
     ]);
   });
 
+  it('reads a frame that changed no node (the same nodes array) as no moves, and still sees the next one', () => {
+    const m = new PodMoveTracker();
+    const first = view(0, { 'worker-1': [pod('web-a')], 'worker-2': [] });
+    m.update(first);
+    const gone = view(1000, { 'worker-1': [], 'worker-2': [] });
+    expect(m.update(gone)).toEqual([]);
+    expect(m.update({ ...gone, now: 1500 })).toEqual([]);
+    expect(m.update(view(2000, { 'worker-1': [], 'worker-2': [pod('web-b')] }))).toEqual([
+      { key: 'default/web-b', from: 'worker-1', to: 'worker-2' }
+    ]);
+  });
+
   it('ignores the first view, replacements on the same node, other owners and old departures', () => {
     const m = new PodMoveTracker();
     expect(m.update(view(0, { 'worker-1': [pod('web-a')], 'worker-2': [pod('web-b')] }))).toEqual([]);

@@ -20,9 +20,16 @@ export class PodMoveTracker {
   /** Per owner, the nodes its pods left, oldest first, with the virtual time they left. */
   private left = new Map<string, { node: string; t: number }[]>();
   private now = Number.NEGATIVE_INFINITY;
+  /** The nodes of the last view: the same array (a frame that changed no node) has no moves. */
+  private nodes: LabView['nodes'] | undefined;
 
   /** Feed the next view; returns the moves since the previous one. */
   update(view: LabView): PodMove[] {
+    if (view.nodes === this.nodes && view.now >= this.now) {
+      this.now = view.now;
+      return [];
+    }
+    this.nodes = view.nodes;
     if (view.now < this.now) {
       // Time travel: what happened "before" is a different past now.
       this.bound.clear();
