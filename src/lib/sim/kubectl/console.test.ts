@@ -58,7 +58,7 @@ describe('ConsoleSession', () => {
     expect(ru.exec('ssh worker-1 help').stdout.startsWith('Команды на узле:\n')).toBe(true);
     ru.exec('ssh worker-1');
     const node = ru.exec('help').stdout;
-    expect(node).toContain('  systemctl status|stop|start|restart kubelet|containerd|crio|kube-proxy\n');
+    expect(node).toContain('  systemctl status|stop|start|restart kubelet|containerd|crio\n');
     expect(node).toContain('  clear | history | exit (выйти с узла)\n');
     expect(
       new ConsoleSession(cluster).exec('ssh worker-1 help').stdout.startsWith('Commands on the node:\n')

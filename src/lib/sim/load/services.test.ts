@@ -45,10 +45,10 @@ describe('nodeplane load services', () => {
     });
     expect(slices).toHaveLength(1);
     expect((slices[0].endpoints as unknown[]).length).toBe(3);
-    // kube-proxy programs them: kubernetes, web and the 20 load Services, 3 endpoints each but one.
+    // kube-proxy programs them: kubernetes, kube-dns' three ports, web and the 20 load Services.
     const kp = kubeProxyOf(cluster, 'worker-1')!;
-    expect(kp.state.ports).toHaveLength(22);
-    expect(kp.state.syncs.at(-1)).toMatchObject({ full: false, servicePorts: 22 });
+    expect(kp.state.ports).toHaveLength(25);
+    expect(kp.state.syncs.at(-1)).toMatchObject({ full: false, servicePorts: 25 });
   });
 
   it('scales to the count given: down deletes the highest, the same count changes nothing', () => {

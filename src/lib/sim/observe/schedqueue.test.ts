@@ -31,9 +31,9 @@ describe('the scheduling queue read model', () => {
       priority: 0,
       attempts: 1,
       plugins: ['NodeResourcesFit'],
-      backoffUntil: 1102,
-      since: 102,
-      // The first 30 s flush tick after 102 ms + 5 minutes.
+      backoffUntil: 1107,
+      since: 107,
+      // The first 30 s flush tick after 107 ms + 5 minutes.
       leftoverAt: 330_000,
       movesOn: [
         'NodeAdd',
@@ -46,11 +46,11 @@ describe('the scheduling queue read model', () => {
       ],
       moves: [
         { t: 100, event: 'UnschedulablePodAdd', from: null, to: 'active' },
-        { t: 102, event: 'ScheduleAttemptFailure', from: 'active', to: 'unschedulable' }
+        { t: 107, event: 'ScheduleAttemptFailure', from: 'active', to: 'unschedulable' }
       ]
     });
     expect(attemptResults(cluster, first.pod)).toEqual([
-      { n: 1, t: 102, result: 'unschedulable', plugins: ['NodeResourcesFit'] }
+      { n: 1, t: 107, result: 'unschedulable', plugins: ['NodeResourcesFit'] }
     ]);
   });
 
@@ -75,6 +75,6 @@ describe('the scheduling queue read model', () => {
     expect(queuedPodModel(cluster, pods[0])).toBeNull();
     const results = attemptResults(cluster, pods[0]);
     expect(results.map((r) => r.result)).toEqual(['unschedulable', 'unschedulable', 'scheduled']);
-    expect(results.at(-1)).toEqual({ n: 3, t: 55_101, result: 'scheduled', node, plugins: [] });
+    expect(results.at(-1)).toEqual({ n: 3, t: 55_105, result: 'scheduled', node, plugins: [] });
   });
 });

@@ -79,8 +79,14 @@ describe('follow this node', () => {
     cluster.runUntil(60_000);
     const onNode = cluster.api
       .list<KubeObject>('Pod')
-      .filter((p) => p.spec?.nodeName === 'worker-2' && p.metadata.namespace === 'default')
-      .map((p) => `default/${p.metadata.name}`);
+      // DaemonSet pods (kube-proxy, the CNI agent) tolerate unreachable:NoExecute for ever; the
+      // rest, kube-system's Deployments included, are evicted.
+      .filter(
+        (p) =>
+          p.spec?.nodeName === 'worker-2' &&
+          !(p.metadata.ownerReferences as { kind: string }[] | undefined)?.some((o) => o.kind === 'DaemonSet')
+      )
+      .map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
     expect(onNode.length).toBeGreaterThan(0);
     cluster.applyFault('StopKubelet', { target: 'worker-2' });
     cluster.runUntil(480_000);
