@@ -47,19 +47,19 @@ test('lesson 20 is done by its reference solution; the Network view shows kube-p
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('kube-proxy at scale');
   await page.getByRole('tab', { name: 'Network' }).click();
   const scale = page.getByTestId('proxy-scale');
-  await expect(scale.getByTestId('scale-ports')).toContainText('Service ports programmed: 2 (11 endpoints)');
+  await expect(scale.getByTestId('scale-ports')).toContainText('Service ports programmed: 5 (17 endpoints)');
   await expect(scale.getByTestId('scale-lookup')).toContainText('walks about');
 
   expect(await playSolution(page)).toBe(5);
   for (const id of ['predict', 'grow', 'order', 'switch', 'first-packet'])
     await expect(task(page, id)).toHaveAttribute('data-done', 'true');
 
-  await expect(scale.getByTestId('scale-ports')).toContainText('Service ports programmed: 5,002');
+  await expect(scale.getByTestId('scale-ports')).toContainText('Service ports programmed: 5,005');
   await expect(scale.getByTestId('scale-rules')).toContainText('nftables rules: 110,0');
-  await expect(scale.getByTestId('scale-rules')).toContainText('verdict-map elements: 5,002');
+  await expect(scale.getByTestId('scale-rules')).toContainText('verdict-map elements: 5,005');
   await expect(scale.getByTestId('scale-lookup')).toContainText('4 hash or map lookups');
   await expect(page.getByTestId('mode-changes')).toContainText('iptables → nftables');
-  await expect(page.getByTestId('dump-excerpt')).toContainText('first 20 of 5,002 service ports');
+  await expect(page.getByTestId('dump-excerpt')).toContainText('first 20 of 5,005 service ports');
 });
 
 test('the roadmap lists lessons 15–20 under Operating nodes, lesson 20 last', async ({ page }) => {
