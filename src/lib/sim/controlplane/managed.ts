@@ -148,7 +148,7 @@ export function responsibilities(p: ManagedProvider): ResponsibilityRow[] {
     { id: 'nodeUpgrades', owner: p === 'gke' ? 'provider' : 'you' },
     { id: 'nodeRepair', owner: p === 'eks' ? 'you' : 'provider' },
     { id: 'workloadBackups', owner: 'you' },
-    { id: 'addons', owner: 'you' }
+    { id: 'addons', owner: ADDONS_RECONCILED[p] ? 'provider' : 'you' }
   ];
 }
 
@@ -175,6 +175,108 @@ export const NODE_REPAIR: Record<
   aks: { byDefault: true, afterMinutes: 5, doc: 'learn.microsoft.com/azure/aks/node-auto-repair' }
 };
 
+/** One workload a provider installs in kube-system when it creates the cluster. */
+export interface ProviderAddon {
+  name: string;
+  kind: 'DaemonSet' | 'Deployment';
+  /** The provider's document that names it. */
+  doc: string;
+}
+
+/**
+ * What each provider puts in kube-system of a new Standard cluster (v1.35-era defaults), as its
+ * documents describe them; the objects are built in managed-addons.ts. Only what a document names:
+ * - EKS: the Amazon VPC CNI (`aws-node` DaemonSet), `kube-proxy` (DaemonSet) and CoreDNS (`coredns`
+ *   Deployment, two replicas whatever the node count), installed as self-managed add-ons when the
+ *   cluster is created from the CLI or an SDK (Amazon EKS add-ons from the console): either way the
+ *   owner updates them (docs.aws.amazon.com/eks/latest/userguide/eks-networking-add-ons.html,
+ *   eks-add-ons.html, coredns-autoscaling.html).
+ * - GKE Standard: kube-dns (`kube-dns` Deployment, scaled by `kube-dns-autoscaler`, a pod deployed
+ *   in every GKE cluster) rather than CoreDNS (cloud.google.com/kubernetes-engine/docs/concepts/kube-dns).
+ *   kube-proxy is not a DaemonSet: GKE nodes run it as a static pod from the node's manifest
+ *   directory (mirror pod `kube-proxy-<node>`, labels component=kube-proxy, tier=node — the way
+ *   upstream's GCE node setup does by default, which the Cluster Autoscaler's GCE templates assume;
+ *   kubernetes/kubernetes#51292). No GKE page in reach states it; the lab creates no kube-proxy
+ *   DaemonSet on GKE, and shows no mirror pod for it (mirror pods of static pods are not modelled
+ *   yet). Dataplane V2 (`anetd` DaemonSet, replacing kube-proxy) is on by default only in Autopilot
+ *   (cloud.google.com/kubernetes-engine/docs/concepts/dataplane-v2), so a Standard cluster has none.
+ * - AKS: CoreDNS (`coredns`, scaled by `coredns-autoscaler`, a cluster-proportional autoscaler;
+ *   learn.microsoft.com/azure/aks/coredns-autoscale), `kube-proxy` (the "AKS-managed kube-proxy
+ *   DaemonSet", learn.microsoft.com/azure/aks/configure-kube-proxy), metrics-server on by default
+ *   with two pods (learn.microsoft.com/azure/aks/use-metrics-server-vertical-pod-autoscaler),
+ *   `konnectivity-agent`, the nodes' tunnel to the API server
+ *   (learn.microsoft.com/troubleshoot/azure/azure-kubernetes/connectivity/tcp-timeouts-kubetctl-third-party-tools-connect-api-server),
+ *   and Azure's `cloud-node-manager` (github.com/kubernetes/cloud-provider-azure lists the
+ *   versions AKS runs). `azure-cns` and `azure-ip-masq-agent` are not among them: no document in
+ *   reach names them as defaults.
+ * GKE and AKS keep their add-ons reconciled (GKE calls its kube-dns "GKE-managed"; AKS lets the
+ * Corefile be changed only through `coredns-custom`); on EKS the self-managed add-ons are yours.
+ */
+export const PROVIDER_ADDONS: Record<ManagedProvider, ProviderAddon[]> = {
+  eks: [
+    {
+      name: 'aws-node',
+      kind: 'DaemonSet',
+      doc: 'docs.aws.amazon.com/eks/latest/userguide/managing-vpc-cni.html'
+    },
+    {
+      name: 'kube-proxy',
+      kind: 'DaemonSet',
+      doc: 'docs.aws.amazon.com/eks/latest/userguide/managing-kube-proxy.html'
+    },
+    {
+      name: 'coredns',
+      kind: 'Deployment',
+      doc: 'docs.aws.amazon.com/eks/latest/userguide/coredns-autoscaling.html'
+    }
+  ],
+  gke: [
+    {
+      name: 'kube-dns',
+      kind: 'Deployment',
+      doc: 'cloud.google.com/kubernetes-engine/docs/concepts/kube-dns'
+    },
+    {
+      name: 'kube-dns-autoscaler',
+      kind: 'Deployment',
+      doc: 'cloud.google.com/kubernetes-engine/docs/concepts/kube-dns'
+    }
+  ],
+  aks: [
+    { name: 'coredns', kind: 'Deployment', doc: 'learn.microsoft.com/azure/aks/coredns-autoscale' },
+    {
+      name: 'coredns-autoscaler',
+      kind: 'Deployment',
+      doc: 'learn.microsoft.com/azure/aks/coredns-autoscale'
+    },
+    { name: 'kube-proxy', kind: 'DaemonSet', doc: 'learn.microsoft.com/azure/aks/configure-kube-proxy' },
+    {
+      name: 'metrics-server',
+      kind: 'Deployment',
+      doc: 'learn.microsoft.com/azure/aks/use-metrics-server-vertical-pod-autoscaler'
+    },
+    {
+      name: 'konnectivity-agent',
+      kind: 'Deployment',
+      doc: 'learn.microsoft.com/troubleshoot/azure/azure-kubernetes/connectivity/tcp-timeouts-kubetctl-third-party-tools-connect-api-server'
+    },
+    { name: 'cloud-node-manager', kind: 'DaemonSet', doc: 'github.com/kubernetes/cloud-provider-azure' }
+  ]
+};
+
+/**
+ * metrics-server comes with the cluster on AKS (two pods; use-metrics-server-vertical-pod-autoscaler).
+ * EKS leaves it to you (an add-on to install). GKE is not stated here: no GKE page in reach says it.
+ */
+export const METRICS_SERVER_BY_DEFAULT: Record<ManagedProvider, boolean> = {
+  eks: false,
+  gke: false,
+  aks: true
+};
+
+/** Whether the provider keeps its add-ons reconciled (GKE, AKS) or leaves updating them to you (EKS). */
+export const ADDONS_RECONCILED: Record<ManagedProvider, boolean> = { eks: false, gke: true, aks: true };
+
 /** What the lab shows about a managed control plane (the read models carry it). */
 export interface ManagedInfo {
   provider: ManagedProvider;
@@ -184,6 +286,9 @@ export interface ManagedInfo {
   poolKind: string;
   responsibilities: ResponsibilityRow[];
   nodeRepair: { byDefault: boolean; afterMinutes?: number };
+  /** The provider's add-ons in kube-system, and whether the provider keeps them reconciled. */
+  addons: { name: string; kind: 'DaemonSet' | 'Deployment' }[];
+  addonsReconciled: boolean;
 }
 
 export function managedInfo(p: ManagedProvider, kubernetesVersion: string): ManagedInfo {
@@ -195,7 +300,9 @@ export function managedInfo(p: ManagedProvider, kubernetesVersion: string): Mana
     poolLabel: POOL_NAME_LABEL[p],
     poolKind: poolKind(p),
     responsibilities: responsibilities(p),
-    nodeRepair: { byDefault: r.byDefault, ...(r.afterMinutes ? { afterMinutes: r.afterMinutes } : {}) }
+    nodeRepair: { byDefault: r.byDefault, ...(r.afterMinutes ? { afterMinutes: r.afterMinutes } : {}) },
+    addons: PROVIDER_ADDONS[p].map(({ name, kind }) => ({ name, kind })),
+    addonsReconciled: ADDONS_RECONCILED[p]
   };
 }
 

@@ -23,6 +23,7 @@ import { syncTime } from './costmodel';
 import type { IpvsScheduler } from './ipvs';
 import { collectServicePorts, portNameString, type ServicePortInfo } from './model';
 import { isKubeProxyPod, kubeProxyConfigMap, kubeProxyDaemonSet, KUBE_PROXY_NAME } from './kubeproxy-addon';
+import { managedKubeProxyDaemonSet } from '../controlplane/managed-addons';
 
 export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
 
@@ -150,8 +151,11 @@ export function ensureKubeProxyConfig(cluster: Cluster): void {
   const mode: ProxyMode = configured === 'none' ? 'iptables' : configured;
   const ctx = { component: 'kubeadm' };
   cluster.api.create(kubeProxyConfigMap(kubeProxyConfigText(cluster, mode)), ctx);
-  if (!cluster.api.tryGet('DaemonSet', namespace, KUBE_PROXY_NAME))
-    cluster.api.create(kubeProxyDaemonSet(cluster.config.kubernetesVersion), ctx);
+  // A managed provider's own kube-proxy DaemonSet (none on GKE: a static pod there).
+  const version = cluster.config.kubernetesVersion;
+  const p = cluster.config.managed;
+  const ds = p ? managedKubeProxyDaemonSet(p, version) : kubeProxyDaemonSet(version);
+  if (ds && !cluster.api.tryGet('DaemonSet', namespace, KUBE_PROXY_NAME)) cluster.api.create(ds, ctx);
 }
 
 /**

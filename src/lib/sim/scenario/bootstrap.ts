@@ -20,8 +20,12 @@ import { staticPodsStep } from '../etcd/staticpods';
 import { prometheusStep } from '../monitoring/prometheus';
 import { metricsServerObjectSet, metricsServerStep } from './addons/metrics-server';
 import { nodeAutoRepairStep } from '../controlplane/autorepair';
-import { coreDNSObjects } from './addons/coredns';
-import { cniObjects } from '../network/cni-pods';
+import {
+  aksMetricsServerObjects,
+  providerDNSObjects,
+  providerImagesStep,
+  providerNetworkObjects
+} from '../controlplane/managed-addons';
 import { AKS_MODE_LABEL } from '../controllers/cluster-autoscaler/flavours';
 import type { KubeObject } from '../api/types';
 
@@ -33,6 +37,7 @@ import type { KubeObject } from '../api/types';
 export function bootstrapSteps(): { name: string; step: BootstrapStep }[] {
   return [
     { name: 'kubernetes-service', step: kubernetesServiceStep },
+    { name: 'provider-images', step: providerImagesStep },
     { name: 'cluster-autoscaler', step: clusterAutoscalerStep },
     { name: 'leader-election', step: leaderElectionStep },
     { name: 'apiserver-load', step: apiserverLoadStep },
@@ -46,21 +51,30 @@ export function bootstrapSteps(): { name: string; step: BootstrapStep }[] {
 /**
  * The installer's objects, in the order they are applied once the first node registered: kubeadm's
  * CoreDNS addon (addons/coredns.ts) and the CNI plugin's own workloads (network/cni-pods.ts; none
- * with `cni: none`). kubeadm's kube-proxy addon is created with the kube-proxy ConfigMap
- * (network/kubeproxy-addon.ts), since kube-proxy's processes read it from the start.
+ * with `cni: none`); in a managed cluster the provider's DNS and network add-ons instead
+ * (controlplane/managed-addons.ts). kubeadm's kube-proxy addon is created with the kube-proxy
+ * ConfigMap (network/kubeproxy-addon.ts), since kube-proxy's processes read it from the start.
  */
 export function bootstrapObjectSets(): { name: string; objects: BootstrapObjects }[] {
   return [
     {
       name: 'coredns',
-      objects: (cluster, scenario) =>
-        onSystemPools(scenario, coreDNSObjects(cluster.config.network.serviceCIDR))
+      objects: (cluster, scenario) => onSystemPools(scenario, providerDNSObjects(cluster, scenario))
     },
     {
       name: 'cni',
-      objects: (cluster, scenario) => onSystemPools(scenario, cniObjects(cluster.config.network.cni))
+      objects: (cluster, scenario) => onSystemPools(scenario, providerNetworkObjects(cluster, scenario))
     },
-    { name: 'metrics-server', objects: metricsServerObjectSet }
+    {
+      name: 'metrics-server',
+      objects: (cluster, scenario) => {
+        const objects = metricsServerObjectSet(cluster, scenario);
+        return onSystemPools(
+          scenario,
+          objects.length && cluster.config.managed === 'aks' ? aksMetricsServerObjects() : objects
+        );
+      }
+    }
   ];
 }
 

@@ -15,6 +15,8 @@ import type { KubeObject } from '../../api/types';
 import type { BootstrapObjects, BootstrapStep } from '../hooks';
 import { AGGREGATOR_ID } from '../../api/aggregator';
 import { METRICS_SERVER_ID } from '../../metrics-server/metrics-server';
+import { METRICS_SERVER_BY_DEFAULT } from '../../controlplane/managed';
+import type { Scenario } from '../types';
 
 export const METRICS_SERVER_IMAGE = 'registry.k8s.io/metrics-server/metrics-server:v0.8.0';
 const NS = 'kube-system';
@@ -104,17 +106,22 @@ export function metricsServerObjects(): KubeObject[] {
   ];
 }
 
-function enabled(spec: { addons?: { metricsServer?: boolean } }): boolean {
-  return spec.addons?.metricsServer === true;
+/**
+ * On when the scenario says so; a managed provider that deploys metrics-server by default (AKS,
+ * `METRICS_SERVER_BY_DEFAULT` in controlplane/managed.ts) has it unless the scenario turns it off.
+ */
+function enabled(scenario: Scenario): boolean {
+  const p = scenario.config.managed;
+  return scenario.spec.addons?.metricsServer ?? (p ? METRICS_SERVER_BY_DEFAULT[p] : false);
 }
 
 /** The addon's objects, applied with the installer's (empty when the scenario does not enable it). */
 export const metricsServerObjectSet: BootstrapObjects = (_cluster, scenario) =>
-  enabled(scenario.spec) ? metricsServerObjects() : [];
+  enabled(scenario) ? metricsServerObjects() : [];
 
 /** The addon's processes. */
 export const metricsServerStep: BootstrapStep = (cluster, scenario) => {
-  if (!enabled(scenario.spec)) return;
+  if (!enabled(scenario)) return;
   cluster.addComponent(AGGREGATOR_ID, {});
   cluster.addComponent(METRICS_SERVER_ID, {});
 };
