@@ -201,6 +201,9 @@ describe('pathological manifests are rejected with the place named, changing not
   );
 });
 
+// upstream: gopkg.in/yaml.v3 scannerc.go (flow level and indent limit 10000: "exceeded max depth of
+// 10000"), the YAML library kubectl and kube-apiserver decode with through sigs.k8s.io/yaml; the
+// limit here is lower (manifests/depth.ts) and the wording the same.
 describe('the same deep document in every door', () => {
   const dir = mkdtempSync(join(tmpdir(), 'np-fuzz-'));
   const scenario = join(dir, 'deep-scenario.yaml');

@@ -17,7 +17,8 @@
 //   kubernetes-sigs/cluster-proportional-autoscaler pkg/autoscaler/controller/linearcontroller
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/types';
-import { createCluster } from '../scenario';
+import { createCluster, loadScenario } from '../scenario';
+import { ScenarioError } from '../scenario/errors';
 import { ConsoleSession } from '../kubectl/console';
 import { buildCpModel } from '../observe/controlplane';
 import { linearReplicas, KUBE_DNS_AUTOSCALER_PARAMS, AWS_NODE_IMAGE } from './managed-addons';
@@ -203,6 +204,29 @@ describe('AKS: CoreDNS and its autoscaler, kube-proxy, metrics-server, konnectiv
       expect(own.length).toBeGreaterThan(0);
       for (const p of own) expect(p.spec.nodeName).toMatch(/^general-/);
     }
+  });
+});
+
+describe('AKS system node pools (learn.microsoft.com/azure/aks/use-system-pools)', () => {
+  it('the system pool gets kubernetes.azure.com/mode=system and no taint unless you add CriticalAddonsOnly', () => {
+    const { cluster } = lab(scenario('aks'));
+    const n = cluster.api.get<KubeObject>('Node', undefined, 'general-1');
+    expect(n.metadata.labels?.['kubernetes.azure.com/mode']).toBe('system');
+    expect(n.spec?.taints ?? []).toEqual([]);
+  });
+
+  it('a cluster whose pools are all user pools is refused, naming the field', () => {
+    const text = scenario('aks').replace('      count: 3', '      count: 3\n      provider: { mode: user }');
+    let message = '';
+    try {
+      loadScenario(text, 'aks.yaml');
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      message = e.message;
+    }
+    expect(message).toContain(
+      'spec.nodePools: Required value: an AKS cluster needs at least one system node pool (provider.mode: system)'
+    );
   });
 });
 

@@ -250,6 +250,16 @@ function managedProblems(spec: ScenarioSpec): Causes {
         )
       );
   });
+  // Every AKS cluster has a system node pool (learn.microsoft.com/azure/aks/use-system-pools);
+  // the loader makes the first pool one unless a pool states its mode.
+  const pools = spec.nodePools ?? [];
+  if (p === 'aks' && pools.length && !pools.some((pool) => pool.provider?.mode === 'system'))
+    out.push(
+      required(
+        'spec.nodePools',
+        'an AKS cluster needs at least one system node pool (provider.mode: system) for CoreDNS, metrics-server and the other system pods'
+      )
+    );
   (spec.faults ?? []).forEach((f, i) => {
     if (isControlPlaneFault(f.action))
       out.push(
