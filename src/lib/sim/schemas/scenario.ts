@@ -229,7 +229,7 @@ export const scenarioSchema: JsonSchema = {
         addons: obj(
           {
             metricsServer: bool(
-              'Deploy metrics-server v0.8.0 in kube-system (components.yaml) and register metrics.k8s.io, so kubectl top works. Default false.'
+              'Deploy metrics-server v0.8.0 in kube-system (components.yaml) and register metrics.k8s.io, so kubectl top works. Default false; true on AKS (controlPlane.managed: aks), which deploys it with the cluster.'
             )
           },
           { description: 'Cluster addons installed with the cluster.' }
