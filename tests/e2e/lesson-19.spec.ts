@@ -61,10 +61,18 @@ test('lesson 19 done in the browser along its reference solution', async ({ page
   // The control-plane view: who owns what, and no control-plane fault on the map.
   await page.getByRole('tab', { name: 'Control plane' }).click();
   const panel = page.getByTestId('managed-panel');
-  await expect(panel.getByRole('heading')).toHaveText('Managed by Amazon EKS');
+  await expect(panel.getByRole('heading', { level: 3 })).toHaveText('Managed by Amazon EKS');
   const table = panel.getByRole('table', { name: 'Who owns what in this cluster' });
   await expect(table.getByRole('row', { name: /etcd backups and restores/ })).toContainText('Amazon EKS');
   await expect(table.getByRole('row', { name: /Worker nodes/ })).toContainText('You');
+  // The provider's add-ons in kube-system, and who keeps them updated.
+  const addons = panel.getByTestId('managed-addons');
+  await expect(addons.getByRole('heading')).toHaveText('Add-ons Amazon EKS installs in kube-system');
+  await expect(addons.getByRole('listitem')).toHaveText([
+    'aws-node DaemonSet',
+    'kube-proxy DaemonSet',
+    'coredns Deployment'
+  ]);
   await expect(page.getByTestId('cp-managed')).toContainText('Managed by Amazon EKS');
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
