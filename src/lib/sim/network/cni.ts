@@ -5,7 +5,6 @@
  */
 import type { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
-import { hostView } from '../node/host';
 import { sha256Hex } from './hash';
 import { addrAt, parseCidr, intToIp, subnet } from './ip';
 
@@ -50,22 +49,22 @@ export function setCniInstalled(cluster: Cluster, nodeName: string, installed: b
 }
 
 /**
- * A CNI config is present on the node: the runtime reports NetworkReady=true. The kubelet's host
- * view owns /etc/cni/net.d (RemoveCNI empties it); without a kubelet the flag above decides.
+ * A CNI config is present on the node: the runtime reports NetworkReady=true. The node host owns
+ * /etc/cni/net.d (RemoveCNI empties it); a Node without a simulated machine follows the flag above.
  */
 export function cniInstalled(cluster: Cluster, nodeName: string): boolean {
-  if (cluster.config.network.cni === 'none' && !hostView(cluster, nodeName)) return false;
-  const host = hostView(cluster, nodeName);
-  if (host) return Object.keys(host.cniConfig).length > 0;
+  const host = cluster.nodeHost(nodeName);
+  if (host) return host.cni.installed;
+  if (cluster.config.network.cni === 'none') return false;
   return !networkExtension(cluster).cniRemoved?.[nodeName];
 }
 
 /** The plugin whose config is in the node's /etc/cni/net.d, or 'none'. */
 export function cniPlugin(cluster: Cluster, nodeName: string): CniPlugin {
+  const host = cluster.nodeHost(nodeName);
+  if (host) return host.cni.status().plugin;
   if (!cniInstalled(cluster, nodeName)) return 'none';
-  const files = Object.keys(hostView(cluster, nodeName)?.cniConfig ?? {}).join(' ');
-  for (const p of ['calico', 'cilium', 'flannel'] as const) if (files.includes(p)) return p;
-  return cluster.config.network.cni === 'none' ? 'calico' : cluster.config.network.cni;
+  return cluster.config.network.cni;
 }
 
 /** The runtime's NetworkReady=false text when /etc/cni/net.d is empty (containerd). */
