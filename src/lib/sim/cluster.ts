@@ -236,9 +236,12 @@ export class Cluster {
     this.hosts.set(host.name, host);
   }
 
-  /** The machine is gone (its kubelet component was removed). */
+  /** The machine is deleted (DeleteNode, a Cluster Autoscaler scale-down): its kubelet goes with it. */
   removeNodeHost(name: string): void {
+    const host = this.hosts.get(name);
+    if (!host) return;
     this.hosts.delete(name);
+    this.removeComponent(host.kubelet.id);
   }
 
   /** Apply a named fault now. Throws FaultError for an unknown action or target. */

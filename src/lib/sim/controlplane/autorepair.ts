@@ -25,7 +25,6 @@ import { ApiError, ConnectionError } from '../api/errors';
 import { defineComponent, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 import type { Kubelet } from '../node/kubelet';
-import { CNI_CONFIGS } from '../node/nodestatus';
 import { powerOff, powerOn } from '../node/nodeshutdown';
 import type { BootstrapStep } from '../scenario/hooks';
 import { NODE_REPAIR, type ManagedProvider } from './managed';
@@ -165,7 +164,7 @@ export class NodeAutoRepair implements Component {
     if (action !== 'reboot') {
       k.host.state.system.fillDisk = 0;
       const cni = this.cluster.config.network.cni;
-      if (cni !== 'none') k.host.state.cni = { ...CNI_CONFIGS[cni] };
+      if (cni !== 'none') k.host.cni.install(cni);
     }
     if (action === 'redeploy' || action === 'recreate') this.cluster.partitioned.delete(node);
     powerOn(k);

@@ -18,8 +18,6 @@ export interface NodeAddr {
 }
 
 interface NetworkExtension {
-  /** Nodes whose CNI config was removed (RemoveCNI); absent means installed. */
-  cniRemoved?: Record<string, boolean>;
   /** Encapsulation per plugin, when a scenario overrides the default. */
   cniMode?: CniMode;
   /** Cilium kube-proxy replacement. */
@@ -40,31 +38,19 @@ export function cniMode(cluster: Cluster): CniMode {
   return p === 'calico' || p === 'none' ? 'bgp' : 'vxlan';
 }
 
-/** The node engineer's RemoveCNI / InstallCNI faults call this. */
-export function setCniInstalled(cluster: Cluster, nodeName: string, installed: boolean): void {
-  const ext = networkExtension(cluster);
-  ext.cniRemoved = { ...(ext.cniRemoved ?? {}) };
-  if (installed) delete ext.cniRemoved[nodeName];
-  else ext.cniRemoved[nodeName] = true;
-}
-
 /**
  * A CNI config is present on the node: the runtime reports NetworkReady=true. The node host owns
- * /etc/cni/net.d (RemoveCNI empties it); a Node without a simulated machine follows the flag above.
+ * /etc/cni/net.d (RemoveCNI empties it); a Node without a simulated machine has the cluster's CNI.
  */
 export function cniInstalled(cluster: Cluster, nodeName: string): boolean {
   const host = cluster.nodeHost(nodeName);
-  if (host) return host.cni.installed;
-  if (cluster.config.network.cni === 'none') return false;
-  return !networkExtension(cluster).cniRemoved?.[nodeName];
+  return host ? host.cni.installed : cluster.config.network.cni !== 'none';
 }
 
 /** The plugin whose config is in the node's /etc/cni/net.d, or 'none'. */
 export function cniPlugin(cluster: Cluster, nodeName: string): CniPlugin {
   const host = cluster.nodeHost(nodeName);
-  if (host) return host.cni.status().plugin;
-  if (!cniInstalled(cluster, nodeName)) return 'none';
-  return cluster.config.network.cni;
+  return host ? host.cni.status().plugin : cluster.config.network.cni;
 }
 
 /** The runtime's NetworkReady=false text when /etc/cni/net.d is empty (containerd). */

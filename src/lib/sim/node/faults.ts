@@ -181,7 +181,7 @@ export const faultDeleteNode = defineFault(
     } catch {
       // Already gone: removing the machine is what matters.
     }
-    c.removeComponent(k.id);
+    c.removeNodeHost(k.name);
   }
 );
 

@@ -95,12 +95,12 @@ describe('the node host: the machine apart from the kubelet', () => {
     const { c } = clusterWithNode();
     createPod(c, { name: 'web' });
     c.advance(20_000);
-    const snap = JSON.parse(JSON.stringify(c.snapshot())) as ClusterSnapshot & { hosts?: unknown };
+    const snap = JSON.parse(JSON.stringify(c.snapshot())) as ClusterSnapshot;
     const host = snap.hosts['worker-1'];
     const entry = snap.components.find((x) => x.id === 'kubelet/worker-1')!;
     entry.state = { ...(entry.state as object), ...host };
-    delete snap.hosts;
-    const restored = Cluster.restore(snap);
+    const { hosts: _hosts, ...before } = snap;
+    const restored = Cluster.restore(before as ClusterSnapshot);
     expect(JSON.parse(JSON.stringify(restored.nodeHost('worker-1')!.state))).toEqual(host);
     expect(Object.keys(restored.nodeHost('worker-1')!.kubelet.state)).not.toContain('journal');
     expect(

@@ -153,10 +153,10 @@ export class Kubelet implements Component {
     this.startService();
   }
 
-  /** The kubelet is removed with its machine (the node is deleted). */
+  /** Removing the kubelet component removes its machine too (there is one kubelet per host). */
   dispose(): void {
     this.unwatch();
-    this.cluster.removeNodeHost(this.name);
+    if (this.cluster.nodeHost(this.name) === this.host) this.cluster.removeNodeHost(this.name);
   }
 
   getState(): unknown {
@@ -180,17 +180,14 @@ export class Kubelet implements Component {
         ...(kubeletPid !== undefined ? { kubeletPid } : {}),
         kubeletSince: kubeletSince ?? this.now
       };
-      for (const key of [
-        'runtime',
-        'journal',
-        'cni',
-        'system',
-        'ids',
-        'poweredOff',
-        'kubeletPid',
-        'kubeletSince'
-      ])
-        delete (old as unknown as Record<string, unknown>)[key];
+      delete old.runtime;
+      delete old.journal;
+      delete old.cni;
+      delete old.system;
+      delete old.ids;
+      delete old.poweredOff;
+      delete old.kubeletPid;
+      delete old.kubeletSince;
     }
     // Older snapshots kept the last posted NodeStatus; the kubelet now compares with the live Node.
     delete (this.state as { lastPosted?: string }).lastPosted;

@@ -374,7 +374,7 @@ export class ViewBuilder {
     );
     const names = new Set(byName.keys());
     // A kubelet whose Node object was deleted still shows (greyed) until it re-registers.
-    for (const c of cluster.componentsOfKind('kubelet')) names.add(c.id.replace(/^kubelet\//, ''));
+    for (const host of cluster.nodeHosts()) names.add(host.name);
     let nodeViews = [...names]
       .sort(byNodeName)
       .map((name) => this.node(name, byName.get(name), leases.get(name)));
