@@ -21,6 +21,7 @@ import { EventRecorder, type EventLogEntry } from './events/recorder';
 import type { ApiServerSnapshot } from './api/apiserver';
 import { COMPONENTS, FAULTS, isControlPlaneFault } from './registry';
 import { PROVIDER_NAME } from './controlplane/managed';
+import type { NodeHost, NodeHostState } from './node/host';
 
 export interface Component {
   /** Engine target and unique id, e.g. `kubelet/worker-1`, `kube-scheduler`. */
@@ -128,6 +129,8 @@ export interface ClusterSnapshot {
   api: ApiServerSnapshot;
   events: ReturnType<EventRecorder['snapshot']>;
   components: { id: string; kind: string; args: unknown; state: unknown }[];
+  /** Each machine's state (runtime, journal, CNI config, memory and disk), by node name. */
+  hosts: Record<string, NodeHostState>;
   faults: FaultLogEntry[];
   partitioned: string[];
   apiServers: ControlPlaneMember[];
@@ -142,6 +145,8 @@ export class Cluster {
   readonly recorder: EventRecorder;
   readonly config: ClusterConfig;
   readonly components = new Map<string, Component>();
+  /** The machines the kubelets run on, by node name (node/host.ts). */
+  private readonly hosts = new Map<string, NodeHost>();
   faultLog: FaultLogEntry[] = [];
   /** Nodes cut off from the control plane (PartitionNode). */
   partitioned = new Set<string>();
@@ -215,6 +220,30 @@ export class Cluster {
     return [...this.components.values()].filter((c) => c.kind === kind) as T[];
   }
 
+  /** The machine named `name` (its kubelet, runtime, kube-proxy and CNI), if there is one. */
+  nodeHost(name: string): NodeHost | undefined {
+    return this.hosts.get(name);
+  }
+
+  /** Every machine, in the order they joined. */
+  nodeHosts(): NodeHost[] {
+    return [...this.hosts.values()];
+  }
+
+  /** A new machine joins (its kubelet component creates it). */
+  addNodeHost(host: NodeHost): void {
+    if (this.hosts.has(host.name)) throw new Error(`node host ${host.name} already exists`);
+    this.hosts.set(host.name, host);
+  }
+
+  /** The machine is deleted (DeleteNode, a Cluster Autoscaler scale-down): its kubelet goes with it. */
+  removeNodeHost(name: string): void {
+    const host = this.hosts.get(name);
+    if (!host) return;
+    this.hosts.delete(name);
+    this.removeComponent(host.kubelet.id);
+  }
+
   /** Apply a named fault now. Throws FaultError for an unknown action or target. */
   applyFault(action: string, params: FaultTarget = {}): void {
     const f = faultDef(action);
@@ -270,6 +299,7 @@ export class Cluster {
           args: c.args,
           state: c.getState()
         })),
+        hosts: Object.fromEntries([...this.hosts].map(([name, h]) => [name, h.state])),
         faults: this.faultLog,
         partitioned: [...this.partitioned].sort(),
         apiServers: this.apiServers,
@@ -304,6 +334,11 @@ export class Cluster {
     for (const comp of snap.components) {
       const created = c.addComponent(comp.kind, comp.args, { start: false });
       c.api.watchingAs(watchOwner(comp.kind, comp.args), () => created.setState(comp.state));
+    }
+    // Snapshots from before node hosts carry the machine in the kubelet's state (Kubelet.setState).
+    for (const [name, state] of Object.entries(snap.hosts ?? {})) {
+      const host = c.hosts.get(name);
+      if (host) host.state = state;
     }
     return c;
   }

@@ -25,7 +25,6 @@ import { ApiError, ConnectionError } from '../api/errors';
 import { defineComponent, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 import type { Kubelet } from '../node/kubelet';
-import { CNI_CONFIGS } from '../node/nodestatus';
 import { powerOff, powerOn } from '../node/nodeshutdown';
 import type { BootstrapStep } from '../scenario/hooks';
 import { NODE_REPAIR, type ManagedProvider } from './managed';
@@ -142,7 +141,7 @@ export class NodeAutoRepair implements Component {
   }
 
   private kubelet(node: string): Kubelet | undefined {
-    return this.cluster.component<Kubelet>(`kubelet/${node}`);
+    return this.cluster.nodeHost(node)?.kubelet;
   }
 
   /** The machine goes down now and comes back after REPAIR_BOOT_MS. */
@@ -161,11 +160,11 @@ export class NodeAutoRepair implements Component {
     const k = this.kubelet(node);
     if (!k || !action) return;
     // A reboot ends every process: a memory hog too. A new disk image also drops the files.
-    k.state.system.fillMemory = 0;
+    k.host.state.system.fillMemory = 0;
     if (action !== 'reboot') {
-      k.state.system.fillDisk = 0;
+      k.host.state.system.fillDisk = 0;
       const cni = this.cluster.config.network.cni;
-      if (cni !== 'none') k.state.cni = { ...CNI_CONFIGS[cni] };
+      if (cni !== 'none') k.host.cni.install(cni);
     }
     if (action === 'redeploy' || action === 'recreate') this.cluster.partitioned.delete(node);
     powerOn(k);

@@ -19,7 +19,6 @@ import { apiServerLoad } from '../controlplane/sizing';
 import { LE_ID, type LeaderElection } from '../controlplane/component';
 import { KCM_ID, type KubeControllerManager } from '../controllers/kube-controller-manager';
 import { SCHEDULER_ID, type KubeScheduler } from '../scheduler/component';
-import type { Kubelet } from '../node/kubelet';
 import { apiServerHost, controlPlaneAddress } from '../network/apiserver-endpoints';
 import { keyspaceSizeBytes, staticPods } from '../etcd/staticpods';
 import type { KubeObject } from '../api/types';
@@ -152,8 +151,9 @@ export function targets(cluster: Cluster): Target[] {
     });
   }
 
-  for (const k of cluster.componentsOfKind<Kubelet>('kubelet')) {
-    const node = k.args.nodeName;
+  for (const host of cluster.nodeHosts()) {
+    const k = host.kubelet;
+    const node = host.name;
     out.push({
       job: 'kubelet',
       instance: addr(node, 'kubelet'),

@@ -5,7 +5,6 @@
  */
 import type { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
-import { hostView } from '../node/host';
 import { sha256Hex } from './hash';
 import { addrAt, parseCidr, intToIp, subnet } from './ip';
 
@@ -19,8 +18,6 @@ export interface NodeAddr {
 }
 
 interface NetworkExtension {
-  /** Nodes whose CNI config was removed (RemoveCNI); absent means installed. */
-  cniRemoved?: Record<string, boolean>;
   /** Encapsulation per plugin, when a scenario overrides the default. */
   cniMode?: CniMode;
   /** Cilium kube-proxy replacement. */
@@ -41,31 +38,19 @@ export function cniMode(cluster: Cluster): CniMode {
   return p === 'calico' || p === 'none' ? 'bgp' : 'vxlan';
 }
 
-/** The node engineer's RemoveCNI / InstallCNI faults call this. */
-export function setCniInstalled(cluster: Cluster, nodeName: string, installed: boolean): void {
-  const ext = networkExtension(cluster);
-  ext.cniRemoved = { ...(ext.cniRemoved ?? {}) };
-  if (installed) delete ext.cniRemoved[nodeName];
-  else ext.cniRemoved[nodeName] = true;
-}
-
 /**
- * A CNI config is present on the node: the runtime reports NetworkReady=true. The kubelet's host
- * view owns /etc/cni/net.d (RemoveCNI empties it); without a kubelet the flag above decides.
+ * A CNI config is present on the node: the runtime reports NetworkReady=true. The node host owns
+ * /etc/cni/net.d (RemoveCNI empties it); a Node without a simulated machine has the cluster's CNI.
  */
 export function cniInstalled(cluster: Cluster, nodeName: string): boolean {
-  if (cluster.config.network.cni === 'none' && !hostView(cluster, nodeName)) return false;
-  const host = hostView(cluster, nodeName);
-  if (host) return Object.keys(host.cniConfig).length > 0;
-  return !networkExtension(cluster).cniRemoved?.[nodeName];
+  const host = cluster.nodeHost(nodeName);
+  return host ? host.cni.installed : cluster.config.network.cni !== 'none';
 }
 
 /** The plugin whose config is in the node's /etc/cni/net.d, or 'none'. */
 export function cniPlugin(cluster: Cluster, nodeName: string): CniPlugin {
-  if (!cniInstalled(cluster, nodeName)) return 'none';
-  const files = Object.keys(hostView(cluster, nodeName)?.cniConfig ?? {}).join(' ');
-  for (const p of ['calico', 'cilium', 'flannel'] as const) if (files.includes(p)) return p;
-  return cluster.config.network.cni === 'none' ? 'calico' : cluster.config.network.cni;
+  const host = cluster.nodeHost(nodeName);
+  return host ? host.cni.status().plugin : cluster.config.network.cni;
 }
 
 /** The runtime's NetworkReady=false text when /etc/cni/net.d is empty (containerd). */

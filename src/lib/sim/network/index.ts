@@ -25,14 +25,7 @@ export {
   EndpointSliceKcmController,
   MAX_ENDPOINTS_PER_SLICE
 } from '../controllers/endpointslice/controller';
-export {
-  setCniInstalled,
-  cniInstalled,
-  cniPlugin,
-  cniConfigFiles,
-  CNI_NOT_READY_MESSAGE,
-  nodeAddrs
-} from './cni';
+export { cniInstalled, cniPlugin, cniConfigFiles, CNI_NOT_READY_MESSAGE, nodeAddrs } from './cni';
 export { rules, syncTime, firstPacketLookup, programmingLatency, CALIBRATION, FITTED } from './costmodel';
 export {
   kubeProxyOf,

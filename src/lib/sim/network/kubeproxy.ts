@@ -432,6 +432,27 @@ export class KubeProxy implements Component {
     this.state.syncs = [...this.state.syncs, record].slice(-MAX_SYNC_RECORDS);
   }
 
+  /** What the process reports: running or not, its mode and the rules in the kernel, the last sync. */
+  status(): {
+    running: boolean;
+    mode: ProxyMode;
+    programmedMode?: ProxyMode;
+    lastSync?: number;
+    lastFullSync?: number;
+    error?: string;
+  } {
+    const s = this.state;
+    const error = s.configError ?? s.lastError;
+    return {
+      running: !s.stopped,
+      mode: s.mode,
+      ...(s.programmedMode ? { programmedMode: s.programmedMode } : {}),
+      ...(s.lastSync !== NEVER ? { lastSync: s.lastSync } : {}),
+      ...(s.lastFullSync !== NEVER ? { lastFullSync: s.lastFullSync } : {}),
+      ...(error ? { error } : {})
+    };
+  }
+
   getState(): KubeProxyState {
     return this.state;
   }

@@ -33,7 +33,7 @@ function startupLogs(image: string, name: string): string[] {
 }
 
 export function containerId(k: Kubelet, id: string): string {
-  return `${k.state.runtime.name}://${id}`;
+  return `${k.host.state.runtime.name}://${id}`;
 }
 
 /** CreateContainer + StartContainer with events Created/Started, and schedule the process's own exit. */

@@ -32,7 +32,7 @@ describe('kubelet device manager', () => {
     expect(pod(c, 'nvidia-device-plugin')?.status.phase).toBe('Running');
     expect(gpu(c)).toEqual({ capacity: '2', allocatable: '2' });
     expect(
-      k.state.journal.some((j) =>
+      k.host.state.journal.some((j) =>
         j.message.includes(
           '"Got registration request from device plugin with resource" resourceName="nvidia.com/gpu"'
         )

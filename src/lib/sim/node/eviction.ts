@@ -101,8 +101,9 @@ export function observe(k: Kubelet): Observations {
     podMem += containerMemory(k, c);
     podFs += containerDisk(k, c);
   }
-  const sysMem = s.system.memory + s.system.fillMemory;
-  const sysFs = s.system.disk + s.system.fillDisk + rt.imageBytes();
+  const sys = k.host.state.system;
+  const sysMem = sys.memory + sys.fillMemory;
+  const sysFs = sys.disk + sys.fillDisk + rt.imageBytes();
   const procs = 180 + running * 4;
   return {
     memoryCapacity,
@@ -166,7 +167,9 @@ export function evictionTick(k: Kubelet): void {
   k.nodeEvent('Warning', 'EvictionThresholdMet', `Attempting to reclaim ${first.resource}`);
   if (first.resource === 'ephemeral-storage') {
     const inUse = k.runtime.imagesInUse();
-    const unused = k.state.runtime.images.filter((i) => !inUse.has(i.id) && !i.repository.endsWith('/pause'));
+    const unused = k.host.state.runtime.images.filter(
+      (i) => !inUse.has(i.id) && !i.repository.endsWith('/pause')
+    );
     for (const i of unused) k.runtime.removeImage(i.id);
     met = thresholdsMet(k, observe(k));
     if (!met.length) return;

@@ -7,19 +7,19 @@ import { FaultError, defineFault, type Cluster, type FaultTarget } from '../clus
 import { tryParseQuantity } from '../api/quantity';
 import { thresholdQuantity, evictionHard } from './allocatable';
 import { observe } from './eviction';
-import { baselineSystemUsage, type Kubelet } from './kubelet';
-import { CNI_CONFIGS } from './nodestatus';
+import type { Kubelet } from './kubelet';
+import { baselineSystemUsage } from './host';
 import { powerOn, shutdownNode } from './nodeshutdown';
 import { minorVersion } from '../config';
 
 export function kubeletFor(cluster: Cluster, params: FaultTarget): Kubelet {
   const name = params.target;
   if (!name) throw new FaultError('this fault needs a target node, for example { target: "worker-1" }');
-  const k = cluster.component<Kubelet>(`kubelet/${name}`);
+  const k = cluster.nodeHost(name)?.kubelet;
   if (!k) {
     const nodes = cluster
-      .componentsOfKind<Kubelet>('kubelet')
-      .map((x) => x.args.nodeName)
+      .nodeHosts()
+      .map((h) => h.name)
       .sort();
     throw new FaultError(
       `unknown node "${name}": no kubelet runs there (nodes: ${nodes.join(', ') || 'none'})`
@@ -88,13 +88,10 @@ export const faultStopRuntime = defineFault(
   'StopRuntime',
   'Stop the container runtime (containerd / CRI-O) on a node',
   (c, p) => {
-    const k = kubeletFor(c, p);
-    const rt = k.state.runtime;
-    if (!rt.running) return;
-    rt.running = false;
-    rt.since = c.now;
-    rt.pid = undefined;
-    k.journal('I', 'service.go:211', '"Stop CRI service"', rt.name === 'cri-o' ? 'crio' : 'containerd');
+    const rt = kubeletFor(c, p).host.runtime;
+    if (!rt.state.running) return;
+    rt.stopService();
+    rt.log({ level: 'I', source: 'service.go:211', message: '"Stop CRI service"' });
   }
 );
 
@@ -102,14 +99,12 @@ export const faultStartRuntime = defineFault(
   'StartRuntime',
   'Start the container runtime on a node',
   (c, p) => {
-    const k = kubeletFor(c, p);
-    const rt = k.state.runtime;
-    if (rt.running) return;
-    rt.running = true;
-    rt.since = c.now;
-    rt.pid = 300 + c.engine.random.int(700);
-    if (rt.name === 'cri-o') k.journal('I', 'server.go:556', '"Started CRI-O"', 'crio');
-    else k.journal('I', 'main.go:286', '"containerd successfully booted in 0.042s"', 'containerd');
+    const rt = kubeletFor(c, p).host.runtime;
+    if (rt.state.running) return;
+    rt.startService();
+    if (rt.state.name === 'cri-o')
+      rt.log({ level: 'I', source: 'server.go:556', message: '"Started CRI-O"' });
+    else rt.log({ level: 'I', source: 'main.go:286', message: '"containerd successfully booted in 0.042s"' });
   }
 );
 
@@ -134,12 +129,12 @@ export const faultFillMemory = defineFault(
     const k = kubeletFor(c, p);
     const amount = amountParam(p);
     if (amount !== undefined) {
-      k.state.system.fillMemory = amount;
+      k.host.state.system.fillMemory = amount;
       return;
     }
     const o = observe(k);
     const threshold = thresholdQuantity(evictionHard(k.args)['memory.available'], o.memoryCapacity);
-    k.state.system.fillMemory += Math.max(0, o.memoryAvailable - threshold) + 50 * 2 ** 20;
+    k.host.state.system.fillMemory += Math.max(0, o.memoryAvailable - threshold) + 50 * 2 ** 20;
   }
 );
 
@@ -150,12 +145,12 @@ export const faultFillDisk = defineFault(
     const k = kubeletFor(c, p);
     const amount = amountParam(p);
     if (amount !== undefined) {
-      k.state.system.fillDisk = amount;
+      k.host.state.system.fillDisk = amount;
       return;
     }
     const o = observe(k);
     const threshold = thresholdQuantity(evictionHard(k.args)['nodefs.available'], o.fsCapacity);
-    k.state.system.fillDisk += Math.max(0, o.fsAvailable - threshold) + 2 ** 30;
+    k.host.state.system.fillDisk += Math.max(0, o.fsAvailable - threshold) + 2 ** 30;
   }
 );
 
@@ -163,7 +158,7 @@ export const faultRemoveCNI = defineFault(
   'RemoveCNI',
   'Delete the CNI config from /etc/cni/net.d on a node',
   (c, p) => {
-    kubeletFor(c, p).state.cni = {};
+    kubeletFor(c, p).host.cni.remove();
   }
 );
 
@@ -172,8 +167,7 @@ export const faultInstallCNI = defineFault(
   "Write the cluster CNI's config to /etc/cni/net.d on a node",
   (c, p) => {
     const k = kubeletFor(c, p);
-    const cni = c.config.network.cni === 'none' ? 'calico' : c.config.network.cni;
-    k.state.cni = { ...CNI_CONFIGS[cni] };
+    k.host.cni.install(c.config.network.cni === 'none' ? 'calico' : c.config.network.cni);
   }
 );
 
@@ -187,7 +181,7 @@ export const faultDeleteNode = defineFault(
     } catch {
       // Already gone: removing the machine is what matters.
     }
-    c.removeComponent(k.id);
+    c.removeNodeHost(k.name);
   }
 );
 
@@ -209,8 +203,8 @@ export const faultReconfigureNode = defineFault(
     const restart = k.running;
     k.stopService();
     k.args = args;
-    const fill = { fillMemory: k.state.system.fillMemory, fillDisk: k.state.system.fillDisk };
-    k.state.system = { ...baselineSystemUsage(args), ...fill };
+    const fill = { fillMemory: k.host.state.system.fillMemory, fillDisk: k.host.state.system.fillDisk };
+    k.host.state.system = { ...baselineSystemUsage(args), ...fill };
     if (restart) k.startService();
   }
 );

@@ -1,7 +1,7 @@
 /** The node plane: the kubelet and the node host (its component and faults are listed in ../registry.ts). */
 
 export { Kubelet } from './kubelet';
-export { hostView } from './host';
+export { NodeHost, HostCni, type NodeHostState, type NodeHostStatus } from './host';
 export {
   setRegistryImages,
   registryImages,

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
 import type { Kubelet } from './kubelet';
-import { hostView } from './host';
 import { NETWORK_NOT_READY } from './nodestatus';
 import { clusterWithNode, createPod, events, nodeArgs, nodeCondition, pod, runWatching } from './testing';
 
@@ -197,7 +196,7 @@ describe('runtime and network readiness', () => {
     expect(events(c, 'NodeNotReady', 'Node/worker-1')).toEqual([
       [40_100, 'Node worker-1 status is now: NodeNotReady']
     ]);
-    const host = hostView(c, 'worker-1')!;
+    const host = c.nodeHost('worker-1')!;
     expect(host.runtimeRunning).toBe(false);
     expect(host.containers().map((x) => x.state)).toEqual(['CONTAINER_RUNNING']);
     expect(pod(c)!.status.phase).toBe('Running');
@@ -209,7 +208,7 @@ describe('runtime and network readiness', () => {
   it('without CNI config: exact NetworkReady message, pods stay ContainerCreating, hostNetwork pods start', () => {
     const { c, k } = clusterWithNode();
     c.applyFault('RemoveCNI', { target: 'worker-1' });
-    expect(hostView(c, 'worker-1')!.cniConfig).toEqual({});
+    expect(c.nodeHost('worker-1')!.cniConfig).toEqual({});
     c.advance(15_000);
     expect(nodeCondition(c, 'Ready')).toEqual(
       expect.objectContaining({ status: 'False', reason: 'KubeletNotReady', message: NETWORK_NOT_READY })
@@ -296,7 +295,7 @@ describe('faults', () => {
     const { c } = clusterWithNode();
     c.applyFault('DeleteNode', { target: 'worker-1' });
     expect(c.api.tryGet('Node', undefined, 'worker-1')).toBeUndefined();
-    expect(hostView(c, 'worker-1')).toBeUndefined();
+    expect(c.nodeHost('worker-1')).toBeUndefined();
     c.advance(60_000);
     expect(c.api.tryGet('Node', undefined, 'worker-1')).toBeUndefined();
   });

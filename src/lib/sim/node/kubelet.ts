@@ -1,25 +1,24 @@
 /**
  * The kubelet on one node (component kind `kubelet`, id `kubelet/<node>`): registers the Node,
  * renews its Lease, reports NodeStatus, checks the runtime and network, syncs the pods bound to the
- * node, and runs the node-pressure eviction manager. The container runtime lives in the same
- * component state (node/runtime.ts); stopping the kubelet leaves containers running.
+ * node, and runs the node-pressure eviction manager. It runs on its machine's `NodeHost`
+ * (node/host.ts), which owns the container runtime, /etc/cni/net.d, the journal and the memory
+ * and disk outside pods; stopping the kubelet leaves containers running.
  *
  * Loops are engine events tagged with the service epoch; a stop or restart bumps the epoch so the
  * previous run's timers fall silent, as the real process's goroutines die with it.
  */
 import { kubeletGitVersion } from '../controlplane/managed';
 import { defineComponent, type Cluster, type Component } from '../cluster';
-import { tryParseQuantity } from '../api/quantity';
 import type { KubeObject, RequestContext } from '../api/types';
 import type { SimEvent } from '../engine/engine';
 import { stepLifecycle, initialLifecycle, type KubeletLifecycleEvent } from '../machines/kubelet';
-import type { JournalEntry, NodeHostView } from './cri';
-import { createHostView } from './host';
-import { ContainerRuntime } from './runtime';
-import { resolveImage } from './registry';
+import type { JournalEntry } from './cri';
+import { NodeHost, type NodeHostState } from './host';
+import type { ContainerRuntime } from './runtime';
 import type { KubeletState } from './state';
 import type { KubeletArgs } from './types';
-import { syncNodeStatus, runtimeCheck, nodeRef, CNI_CONFIGS } from './nodestatus';
+import { syncNodeStatus, runtimeCheck, nodeRef } from './nodestatus';
 import { syncPod, housekeeping } from './podsync';
 import { renewLease, tryRegister } from './registration';
 import { onContainerExit } from './containers';
@@ -28,16 +27,14 @@ import { evictionTick } from './eviction';
 import { resetDeviceManager } from './devicemanager';
 import { powerOff, shutdownCriticalPhase } from './nodeshutdown';
 
-const JOURNAL_LIMIT = 3000;
 /** kubelet housekeeping period (2s): PLEG bookkeeping and pod reconciliation. */
 export const HOUSEKEEPING_PERIOD = 2_000;
-/** Size assumed for a preloaded image the registry model does not know. */
-const PRELOADED_UNKNOWN_SIZE = 50_000_000;
 
 export class Kubelet implements Component {
   readonly kind = 'kubelet';
   readonly id: string;
-  readonly host: NodeHostView;
+  /** The machine this kubelet runs on. */
+  readonly host: NodeHost;
   state: KubeletState;
   private unwatch: () => void;
 
@@ -63,20 +60,10 @@ export class Kubelet implements Component {
       syncScheduled: false,
       pullBusyUntil: 0,
       backoff: {},
-      ips: {},
-      runtime: ContainerRuntime.initial(args.runtime, cluster.config.kubernetesVersion, cluster.now),
-      journal: [],
-      cni: cluster.config.network.cni === 'none' ? {} : { ...CNI_CONFIGS[cluster.config.network.cni] },
-      system: { memory: 0, disk: 0, fillMemory: 0, fillDisk: 0 },
-      ids: { machineID: '', systemUUID: '', bootID: '' },
-      kubeletSince: cluster.now
+      ips: {}
     };
-    this.state.system = baselineSystemUsage(args);
-    for (const image of args.preloadedImages ?? []) {
-      const found = resolveImage(cluster, image);
-      this.runtime.addImage(image, found.ok ? found.image.sizeBytes : PRELOADED_UNKNOWN_SIZE);
-    }
-    this.host = createHostView(this);
+    this.host = new NodeHost(cluster, this);
+    cluster.addNodeHost(this.host);
     this.unwatch = cluster.api.watch(
       'Pod',
       (type, obj, old) => {
@@ -110,10 +97,9 @@ export class Kubelet implements Component {
     return this.cluster.engine.now;
   }
 
+  /** The container runtime on this kubelet's machine. */
   get runtime(): ContainerRuntime {
-    return new ContainerRuntime(this.state.runtime, this.cluster.engine, (e) =>
-      this.journal(e.level, e.source, e.message, this.state.runtime.name === 'cri-o' ? 'crio' : 'containerd')
-    );
+    return this.host.runtime;
   }
 
   /** The kubelet binary's version. */
@@ -139,16 +125,38 @@ export class Kubelet implements Component {
     return this.state.lifecycle.value === 'running';
   }
 
+  /** What the kubelet service reports about itself (systemd's view and its sync loop's). */
+  status(): {
+    running: boolean;
+    syncing: boolean;
+    phase: KubeletState['lifecycle']['value'];
+    registered: boolean;
+    version: string;
+    pid?: number;
+    since: number;
+  } {
+    const h = this.host.state;
+    return {
+      running: this.running,
+      syncing: this.syncing,
+      phase: this.state.lifecycle.value,
+      registered: this.state.registered,
+      version: this.version,
+      ...(h.kubeletPid !== undefined ? { pid: h.kubeletPid } : {}),
+      since: h.kubeletSince
+    };
+  }
+
   /** First boot of the machine (not called on restore, so a restore draws no random numbers). */
   start(): void {
-    const r = this.cluster.engine.random;
-    this.state.ids = { machineID: r.hex(32), systemUUID: r.uid(), bootID: r.uid() };
-    this.state.runtime.pid = 300 + r.int(700);
+    this.host.boot();
     this.startService();
   }
 
+  /** Removing the kubelet component removes its machine too (there is one kubelet per host). */
   dispose(): void {
     this.unwatch();
+    if (this.cluster.nodeHost(this.name) === this.host) this.cluster.removeNodeHost(this.name);
   }
 
   getState(): unknown {
@@ -158,6 +166,29 @@ export class Kubelet implements Component {
   /** `state` is the cluster's private copy of a snapshot's state (Cluster.restore copies it). */
   setState(state: unknown): void {
     this.state = state as KubeletState;
+    // Older snapshots kept the machine (runtime, journal, CNI config...) in the kubelet's state.
+    const old = this.state as Partial<NodeHostState> & KubeletState;
+    if (old.runtime) {
+      const { runtime, journal, cni, system, ids, poweredOff, kubeletPid, kubeletSince } = old;
+      this.host.state = {
+        runtime,
+        journal: journal ?? [],
+        cni: cni ?? {},
+        system: system ?? this.host.state.system,
+        ids: ids ?? this.host.state.ids,
+        ...(poweredOff ? { poweredOff } : {}),
+        ...(kubeletPid !== undefined ? { kubeletPid } : {}),
+        kubeletSince: kubeletSince ?? this.now
+      };
+      delete old.runtime;
+      delete old.journal;
+      delete old.cni;
+      delete old.system;
+      delete old.ids;
+      delete old.poweredOff;
+      delete old.kubeletPid;
+      delete old.kubeletSince;
+    }
     // Older snapshots kept the last posted NodeStatus; the kubelet now compares with the live Node.
     delete (this.state as { lastPosted?: string }).lastPosted;
     for (const rec of Object.values(this.state.pods)) {
@@ -173,12 +204,12 @@ export class Kubelet implements Component {
   }
 
   startService(): void {
-    if (this.running || this.state.poweredOff) return;
+    if (this.running || this.host.state.poweredOff) return;
     const s = this.state;
     this.lifecycle({ type: 'START', at: this.now });
     s.epoch++;
-    s.kubeletPid = 1000 + this.cluster.engine.random.int(60000);
-    s.kubeletSince = this.now;
+    this.host.state.kubeletPid = 1000 + this.cluster.engine.random.int(60000);
+    this.host.state.kubeletSince = this.now;
     s.registerDelay = 100;
     s.leaseDelay = 0;
     s.runtimeLastOk = undefined;
@@ -202,8 +233,8 @@ export class Kubelet implements Component {
     if (!this.running) return;
     this.lifecycle({ type: 'STOP', at: this.now });
     this.state.epoch++;
-    this.state.kubeletSince = this.now;
-    this.state.kubeletPid = undefined;
+    this.host.state.kubeletSince = this.now;
+    this.host.state.kubeletPid = undefined;
     this.state.queue = [];
     this.state.syncScheduled = false;
   }
@@ -308,10 +339,7 @@ export class Kubelet implements Component {
     message: string,
     unit: JournalEntry['unit'] = 'kubelet'
   ): void {
-    const j = this.state.journal;
-    // Frozen: an entry never changes, so snapshots share it instead of copying it.
-    j.push(Object.freeze({ t: this.now, unit, level, source, message }));
-    if (j.length > JOURNAL_LIMIT) j.splice(0, j.length - JOURNAL_LIMIT);
+    this.host.writeJournal(level, source, message, unit);
   }
 
   nodeEvent(type: 'Normal' | 'Warning', reason: string, message: string): void {
@@ -321,18 +349,6 @@ export class Kubelet implements Component {
   get source() {
     return { component: 'kubelet', host: this.name };
   }
-}
-
-/** The OS, systemd units, the kubelet and the runtime use some memory and disk before any pod runs. */
-export function baselineSystemUsage(args: KubeletArgs): KubeletState['system'] {
-  const bytes = (q: string | undefined) => Math.round((tryParseQuantity(q) ?? 0) / 1000);
-  return {
-    // Whole 4Ki pages, as cAdvisor reports memory.
-    memory: Math.floor(Math.min(bytes(args.capacity.memory) * 0.05, 768 * 2 ** 20) / 4096) * 4096,
-    disk: Math.min(Math.round(bytes(args.capacity['ephemeral-storage']) * 0.06), 6 * 2 ** 30),
-    fillMemory: 0,
-    fillDisk: 0
-  };
 }
 
 function podChangedForKubelet(a: KubeObject, b: KubeObject): boolean {

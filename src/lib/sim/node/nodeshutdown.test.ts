@@ -57,7 +57,7 @@ describe('kubelet graceful node shutdown', () => {
     expect(pod(c, 'agent')?.status).toMatchObject({ phase: 'Running' });
     c.runUntil(t0 + 30_000);
     expect(k.running).toBe(false);
-    expect(k.state.poweredOff).toBe(true);
+    expect(k.host.state.poweredOff).toBe(true);
   });
 
   it('with shutdownGracePeriod 0 (the default) the machine just stops: pods keep their Running status', () => {

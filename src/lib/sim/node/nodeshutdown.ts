@@ -37,7 +37,6 @@ export function isCriticalPod(pod: KubeObject): boolean {
 
 /** The machine goes down: every process dies, the kubelet with it. */
 export function powerOff(k: Kubelet): void {
-  const rt = k.state.runtime;
   for (const rec of Object.values(k.state.pods)) {
     for (const c of rec.containers) {
       const ctr = k.runtime.container(c.containerId);
@@ -45,16 +44,14 @@ export function powerOff(k: Kubelet): void {
     }
   }
   k.stopService();
-  rt.running = false;
-  rt.since = k.now;
-  rt.pid = undefined;
+  k.runtime.stopService();
   k.state.shutdown = undefined;
-  k.state.poweredOff = true;
+  k.host.state.poweredOff = true;
 }
 
 /** logind's PrepareForShutdown(true): the kubelet's shutdown manager takes over, or the machine just stops. */
 export function shutdownNode(k: Kubelet): void {
-  if (k.state.poweredOff) return;
+  if (k.host.state.poweredOff) return;
   const { total, critical } = shutdownPeriods(k);
   if (!k.running || total <= 0) {
     powerOff(k);
@@ -106,12 +103,9 @@ export function shutdownAdmit(k: Kubelet): string | undefined {
 
 /** Power the machine on again: a new boot, the runtime and the kubelet start. */
 export function powerOn(k: Kubelet): void {
-  if (!k.state.poweredOff) return;
-  k.state.poweredOff = false;
-  const rt = k.state.runtime;
-  rt.running = true;
-  rt.since = k.now;
-  rt.pid = 300 + k.cluster.engine.random.int(700);
-  k.state.ids = { ...k.state.ids, bootID: k.cluster.engine.random.uid() };
+  if (!k.host.state.poweredOff) return;
+  k.host.state.poweredOff = false;
+  k.runtime.startService();
+  k.host.state.ids = { ...k.host.state.ids, bootID: k.cluster.engine.random.uid() };
   k.startService();
 }

@@ -58,7 +58,7 @@ export function defaultLabels(k: Kubelet): Record<string, string> {
 export function runtimeCheck(k: Kubelet): void {
   const s = k.state;
   const rt = k.runtime;
-  if (!s.runtime.running) {
+  if (!k.host.state.runtime.running) {
     k.journal(
       'E',
       'kubelet.go:3104',
@@ -67,7 +67,7 @@ export function runtimeCheck(k: Kubelet): void {
     return;
   }
   s.runtimeLastOk = k.now;
-  const ready = Object.keys(s.cni).length > 0;
+  const ready = k.host.cni.installed;
   const was = s.networkError;
   s.networkError = ready ? '' : NETWORK_NOT_READY;
   if (!ready) {
@@ -195,7 +195,7 @@ function statusBody(k: Kubelet, zeroExtended = false) {
       if (name.includes('/') && !name.startsWith('hugepages-')) cap[name] = alloc[name] = 0;
     }
   }
-  const rt = k.state.runtime;
+  const rt = k.host.state.runtime;
   const images = [...rt.images]
     .sort((a, b) => b.sizeBytes - a.sizeBytes)
     .slice(0, 50)
@@ -212,9 +212,9 @@ function statusBody(k: Kubelet, zeroExtended = false) {
     ],
     daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
     nodeInfo: {
-      machineID: k.state.ids.machineID,
-      systemUUID: k.state.ids.systemUUID,
-      bootID: k.state.ids.bootID,
+      machineID: k.host.state.ids.machineID,
+      systemUUID: k.host.state.ids.systemUUID,
+      bootID: k.host.state.ids.bootID,
       kernelVersion: k.args.kernelVersion ?? '6.8.0-85-generic',
       osImage: k.args.osImage ?? 'Ubuntu 24.04.3 LTS',
       containerRuntimeVersion: `${rt.name}://${rt.version}`,
@@ -336,7 +336,7 @@ function recordSchedulableEvent(k: Kubelet, node: KubeObject): void {
  */
 function recordRebootEvent(k: Kubelet, node: KubeObject): void {
   const posted = (node.status?.nodeInfo as { bootID?: string } | undefined)?.bootID;
-  const boot = k.state.ids.bootID;
+  const boot = k.host.state.ids.bootID;
   if (!posted || posted === boot) return;
   k.nodeEvent('Warning', 'Rebooted', `Node ${k.name} has been rebooted, boot id: ${boot}`);
 }

@@ -86,7 +86,7 @@ function containerStatus(k: Kubelet, spec: SpecLike, c: ContainerRec, terminal: 
     state = { waiting: { reason: c.init ? 'PodInitializing' : 'ContainerCreating' } };
   }
   if (!c.init) stepContainerMachine(k, c, state, c.last?.reason);
-  const img = ctr ? k.state.runtime.images.find((i) => i.id === ctr.imageId) : undefined;
+  const img = ctr ? k.host.state.runtime.images.find((i) => i.id === ctr.imageId) : undefined;
   return {
     name: spec.name,
     state,

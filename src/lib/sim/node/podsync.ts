@@ -63,7 +63,7 @@ export function syncPod(k: Kubelet, key: string): void {
   if (pod && pod.spec?.nodeName !== k.name) pod = undefined;
   let rec = k.state.pods[key];
   if (rec && (!pod || pod.metadata.uid !== rec.uid)) {
-    if (k.state.runtime.running) cleanup(k, rec);
+    if (k.host.state.runtime.running) cleanup(k, rec);
     rec = undefined as unknown as PodRec;
   }
   if (!pod) return;
@@ -82,7 +82,7 @@ export function syncPod(k: Kubelet, key: string): void {
       rec.startTime = k.now;
     }
   }
-  if (!k.state.runtime.running) {
+  if (!k.host.state.runtime.running) {
     k.journal(
       'E',
       'pod_workers.go:1301',
@@ -332,7 +332,7 @@ function finishTerminal(k: Kubelet, pod: KubeObject, rec: PodRec): void {
  */
 export function housekeeping(k: Kubelet): void {
   const s = k.state;
-  if (s.runtime.running) s.lastRelist = k.now;
+  if (k.host.state.runtime.running) s.lastRelist = k.now;
   deviceManagerTick(k);
   if (!s.relist || !k.syncing || !k.apiReachable()) return;
   s.relist = false;

@@ -12,7 +12,6 @@
  */
 import type { Cluster } from '../cluster';
 import { containerMemory, observe } from './eviction';
-import type { Kubelet } from './kubelet';
 import { containerCpuNs } from './runtime';
 
 /** One measurement: times in virtual ms, CPU in core-nanoseconds since `startTime`, memory in bytes. */
@@ -47,7 +46,7 @@ export function scrapeResourceMetrics(
   address: string
 ): ResourceMetrics | { error: string } {
   const url = `https://${address}:${KUBELET_PORT}/metrics/resource`;
-  const k = cluster.component(`kubelet/${nodeName}`) as Kubelet | undefined;
+  const k = cluster.nodeHost(nodeName)?.kubelet;
   if (!k || cluster.partitioned.has(nodeName)) {
     return { error: `Get "${url}": context deadline exceeded` };
   }

@@ -2,8 +2,8 @@
  * The container runtime on one node (containerd or CRI-O) as the kubelet sees it over CRI: an image
  * store, pod sandboxes and containers with ids, simulated logs and running/exited states.
  *
- * All state is JSON (`RuntimeState`) kept inside the kubelet component's state, because the runtime
- * is part of the node. Stopping the runtime service does not stop containers: their shims keep
+ * All state is JSON (`RuntimeState`) kept in the node host's state (host.ts), because the runtime
+ * is part of the machine, not of the kubelet. Stopping the runtime service does not stop containers: their shims keep
  * them running, as with the real daemons; only CRI calls fail.
  */
 import type { Engine } from '../engine/engine';
@@ -81,7 +81,8 @@ export class ContainerRuntime {
   constructor(
     readonly state: RuntimeState,
     private engine: Engine,
-    private log: (e: Omit<JournalEntry, 't' | 'unit'>) => void
+    /** Write a line to the runtime's journal unit. */
+    readonly log: (e: Omit<JournalEntry, 't' | 'unit'>) => void
   ) {}
 
   static initial(name: RuntimeName, kubernetesVersion: string, now: number): RuntimeState {
@@ -98,6 +99,40 @@ export class ContainerRuntime {
 
   get unit(): 'containerd' | 'crio' {
     return this.state.name === 'cri-o' ? 'crio' : 'containerd';
+  }
+
+  /** What systemd and `crictl info` report about the service. */
+  status(): {
+    name: RuntimeName;
+    unit: 'containerd' | 'crio';
+    version: string;
+    running: boolean;
+    pid?: number;
+    since: number;
+  } {
+    const s = this.state;
+    return {
+      name: s.name,
+      unit: this.unit,
+      version: s.version,
+      running: s.running,
+      ...(s.pid !== undefined ? { pid: s.pid } : {}),
+      since: s.since
+    };
+  }
+
+  /** The service stops (systemctl stop, power off): the containers' shims keep them running. */
+  stopService(): void {
+    this.state.running = false;
+    this.state.since = this.engine.now;
+    this.state.pid = undefined;
+  }
+
+  /** The service starts as a new process. */
+  startService(): void {
+    this.state.running = true;
+    this.state.since = this.engine.now;
+    this.state.pid = 300 + this.engine.random.int(700);
   }
 
   /** The error every CRI call returns while the service is stopped. */

@@ -28,7 +28,8 @@ function fingerprint(c: Cluster) {
     now: c.now,
     objects: c.api.snapshot().objects,
     events: c.eventLog,
-    kubelets: c.componentsOfKind<Kubelet>('kubelet').map((k) => k.getState())
+    kubelets: c.componentsOfKind<Kubelet>('kubelet').map((k) => k.getState()),
+    hosts: c.nodeHosts().map((h) => h.state)
   });
 }
 

@@ -1,7 +1,8 @@
-/** The kubelet component's state: everything is JSON so snapshots capture and restore it. */
+/**
+ * The kubelet component's state: everything is JSON so snapshots capture and restore it. The
+ * machine it runs on (runtime, journal, CNI config, memory and disk) is the NodeHost's (host.ts).
+ */
 import type { KubeletLifecycleJSON } from '../machines/kubelet';
-import type { JournalEntry } from './cri';
-import type { RuntimeState } from './runtime';
 import type { MachineRecord } from '../machines/record';
 export interface ConditionState {
   type: 'MemoryPressure' | 'DiskPressure' | 'PIDPressure' | 'Ready';
@@ -96,8 +97,6 @@ export interface KubeletState {
   conditions: ConditionState[];
   /** A graceful shutdown in progress (nodeshutdown.ts): when critical pods go and the power goes off. */
   shutdown?: { since: number; criticalAt: number; offAt: number };
-  /** The machine is off (shut down): only PowerOnNode starts it again. */
-  poweredOff?: boolean;
   /** Device plugins registered with the device manager (devicemanager.ts), by resource name. */
   devicePlugins?: Record<string, DevicePluginState>;
   /** spec.unschedulable at the last status sync (lastNodeUnschedulable; false when unset). */
@@ -115,12 +114,4 @@ export interface KubeletState {
   pullBusyUntil: number;
   backoff: Record<string, BackoffEntry>;
   ips: Record<string, string>;
-  runtime: RuntimeState;
-  journal: JournalEntry[];
-  cni: Record<string, string>;
-  /** Memory and disk used outside pods (OS, daemons, FillMemory / FillDisk), bytes. */
-  system: { memory: number; disk: number; fillMemory: number; fillDisk: number };
-  ids: { machineID: string; systemUUID: string; bootID: string };
-  kubeletPid?: number;
-  kubeletSince: number;
 }

@@ -3,14 +3,14 @@
  * from the API server's store (what `kubectl get` would see) plus the node host views and the
  * fault log, and recomputed at most once per animation frame.
  */
-import type { Cluster, Component } from '../cluster';
+import type { Cluster } from '../cluster';
 import type { KubeObject, Pod, Node, Lease, Taint } from '../api/types';
 import { podStatusReason } from '../api/corev1/podstatus';
 import { podRequests } from '../api/corev1/requests';
 import { firstTolerating } from '../api/corev1/taints';
 import { formatResource, tryParseQuantity } from '../api/quantity';
-import { hostView } from '../node/host';
 import type { EventLogEntry } from '../events/recorder';
+import { kubeProxyOf } from '../network/kubeproxy';
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
@@ -277,15 +277,13 @@ export class ViewBuilder {
   private node(name: string, node: (Node & KubeObject) | undefined, lease: object | undefined): NodeView {
     const cluster = this.cluster;
     const pods = cluster.api.podsOnNode<Pod & KubeObject>(name);
-    const host = hostView(cluster, name);
+    const host = cluster.nodeHost(name);
     const hostKey = host
-      ? `${host.kubeletRunning}|${host.runtimeName}|${host.runtimeRunning}|${Object.keys(host.cniConfig).length}`
+      ? `${host.kubeletRunning}|${host.runtimeName}|${host.runtimeRunning}|${host.cni.installed}`
       : '';
-    // The kube-proxy component's state (network/kubeproxy.ts), read without importing it here.
-    const kp = cluster.component<Component & { state: { mode: string; stopped?: boolean } }>(
-      `kube-proxy/${name}`
-    );
-    const proxyKey = kp ? `${kp.state.mode}|${!kp.state.stopped}` : '';
+    // kube-proxy runs on every Node object's machine, simulated or not (the host's, when it has one).
+    const kp = (host ? host.kubeProxy : kubeProxyOf(cluster, name))?.status();
+    const proxyKey = kp ? `${kp.mode}|${kp.running}` : '';
     const partitioned = cluster.partitioned.has(name);
     const faults = cluster.faultLog.length;
     const memo = this.nodeMemo.get(name);
@@ -336,9 +334,9 @@ export class ViewBuilder {
           : !stoppedByFaults(cluster.faultLog, name, 'StopRuntime', 'StartRuntime')
       },
       cniInstalled: host
-        ? Object.keys(host.cniConfig).length > 0
+        ? host.cni.installed
         : !stoppedByFaults(cluster.faultLog, name, 'RemoveCNI', 'InstallCNI'),
-      ...(kp ? { kubeProxy: { mode: kp.state.mode, running: !kp.state.stopped } } : {}),
+      ...(kp ? { kubeProxy: { mode: kp.mode, running: kp.running } } : {}),
       partitioned,
       leaseRenewedAt: (lease as Lease | undefined)?.spec?.renewTime
         ? cluster.api.timeOf((lease as Lease).spec!.renewTime!)
@@ -376,7 +374,7 @@ export class ViewBuilder {
     );
     const names = new Set(byName.keys());
     // A kubelet whose Node object was deleted still shows (greyed) until it re-registers.
-    for (const c of cluster.componentsOfKind('kubelet')) names.add(c.id.replace(/^kubelet\//, ''));
+    for (const host of cluster.nodeHosts()) names.add(host.name);
     let nodeViews = [...names]
       .sort(byNodeName)
       .map((name) => this.node(name, byName.get(name), leases.get(name)));

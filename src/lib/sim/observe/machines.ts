@@ -12,7 +12,6 @@ import type { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
 import { KCM_KIND, type KubeControllerManager } from '../controllers/kube-controller-manager';
 import type { NodeLifecycleController } from '../controllers/nodelifecycle/node_lifecycle_controller';
-import type { Kubelet } from '../node/kubelet';
 import { nodeHealthMachine } from '../machines/node-health';
 import { containerMachine } from '../machines/container';
 import { initialRecord, valueToString, type MachineRecord, type MachineStep } from '../machines/record';
@@ -197,7 +196,7 @@ function podMachines(cluster: Cluster, ns: string, name: string): MachineInstanc
   const pod = cluster.api.tryGet<KubeObject>('Pod', ns, name);
   const node = pod?.spec?.nodeName as string | undefined;
   if (!pod || !node) return [];
-  const k = cluster.component<Kubelet>(`kubelet/${node}`);
+  const k = cluster.nodeHost(node)?.kubelet;
   const rec = k?.state.pods[`${ns}/${name}`];
   if (!rec || rec.uid !== pod.metadata.uid) return [];
   return rec.containers

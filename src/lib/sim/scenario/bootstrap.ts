@@ -205,9 +205,8 @@ export function createCluster(scenarioText: string, opts: CreateClusterOptions =
 /** When the kubelets started so far make their first registration attempt (0 without kubelets). */
 function firstRegistration(cluster: Cluster): number {
   let at = 0;
-  for (const k of cluster.componentsOfKind('kubelet')) {
-    const delay = (k.getState() as { registerDelay?: number }).registerDelay ?? 0;
-    at = Math.max(at, cluster.now + delay);
+  for (const host of cluster.nodeHosts()) {
+    at = Math.max(at, cluster.now + host.kubelet.state.registerDelay);
   }
   return at;
 }

@@ -12,8 +12,8 @@ export const WARMUP_WALL_MS = 10_000;
 /** Every kubelet has registered a Ready Node and no pod waits to be scheduled or started. */
 export function clusterUp(cluster: Cluster): boolean {
   const nodes = new Map(cluster.api.list<KubeObject>('Node').map((n) => [n.metadata.name, n]));
-  for (const k of cluster.componentsOfKind('kubelet')) {
-    const node = nodes.get(k.id.replace(/^kubelet\//, ''));
+  for (const host of cluster.nodeHosts()) {
+    const node = nodes.get(host.name);
     const ready = node?.status?.conditions?.find((c: { type: string }) => c.type === 'Ready');
     if (ready?.status !== 'True') return false;
   }

@@ -315,7 +315,7 @@ export class ClusterAutoscaler implements Component {
       const possible = (this.state.target[g] ?? 0) - this.group(g).min;
       if (possible <= 0) continue;
       for (const name of names.sort().slice(0, possible)) {
-        this.cluster.removeComponent(`kubelet/${name}`);
+        this.cluster.removeNodeHost(name);
         delete this.state.machines[name];
         this.state.target[g] = Math.max(0, (this.state.target[g] ?? 1) - 1);
         this.configMapEvent('Normal', 'DeleteUnregistered', `Removed unregistered node ${name}`);

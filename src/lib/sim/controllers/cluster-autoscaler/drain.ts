@@ -120,7 +120,7 @@ function abort(h: DrainHost, name: string): void {
 function removeNode(h: DrainHost, name: string, d: Deleting): void {
   const api = h.cluster.api;
   if (api.tryGet('Node', undefined, name)) api.delete('Node', undefined, name, {}, CTX);
-  h.cluster.removeComponent(`kubelet/${name}`);
+  h.cluster.removeNodeHost(name);
   delete h.state.deleting[name];
   h.state.target[d.group] = Math.max(0, (h.state.target[d.group] ?? 1) - 1);
   const cm = api.tryGet<KubeObject>('ConfigMap', 'kube-system', 'cluster-autoscaler-status');

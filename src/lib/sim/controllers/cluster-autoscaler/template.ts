@@ -3,7 +3,7 @@
  * kubelet arguments for a new machine of a pool, and the pool's template node (the Node a new
  * machine would register, with the DaemonSet pods it would run) for what-if scheduling.
  */
-import type { Cluster, Component } from '../../cluster';
+import type { Cluster } from '../../cluster';
 import { parseDuration } from '../../engine/duration';
 import { allocatableMilli, capacityMilli, formatResources } from '../../node/allocatable';
 import type { KubeletArgs } from '../../node/types';
@@ -44,9 +44,7 @@ export function nodeGroupOf(pool: NodePoolSpec): NodeGroup {
 
 /** Kubelet arguments for a new machine `nodeName` of the pool, with the first free node IP. */
 export function newMachineArgs(cluster: Cluster, group: NodeGroup, nodeName: string): KubeletArgs {
-  const used = new Set(
-    cluster.componentsOfKind<Component & { args: KubeletArgs }>('kubelet').map((k) => k.args.internalIP)
-  );
+  const used = new Set(cluster.nodeHosts().map((h) => h.kubelet.args.internalIP));
   let i = 0;
   while (used.has(nodeIP(i))) i++;
   const [args] = buildKubeletArgs([{ ...group.spec, count: 1, names: [nodeName] }], undefined);

@@ -2,7 +2,6 @@
 import { ApiError } from '../../api/errors';
 import type { KubeObject } from '../../api/types';
 import type { CriContainer } from '../../node/cri';
-import { hostView } from '../../node/host';
 import { parseFlags, str, bool } from '../args';
 import type { ConsoleResult } from '../console';
 import { apiGet, CommandError, resolveResource, type KubectlContext } from '../context';
@@ -55,7 +54,7 @@ export function logs(ctx: KubectlContext, argv: string[]): ConsoleResult {
     ...(pod.status?.initContainerStatuses ?? [])
   ].find((s: Any) => s.name === cname);
   const waiting = status?.state?.waiting?.reason ?? (!status ? 'ContainerCreating' : undefined);
-  const host = hostView(ctx.cluster, nodeName);
+  const host = ctx.cluster.nodeHost(nodeName);
   const ip = (ctx.cluster.api.tryGet<KubeObject>('Node', undefined, nodeName)?.status?.addresses ?? []).find(
     (a: Any) => a.type === 'InternalIP'
   )?.address;
@@ -105,7 +104,8 @@ export function logs(ctx: KubectlContext, argv: string[]): ConsoleResult {
     result.watch = {
       poll() {
         if (stopped) return '';
-        const c = hostView(ctx.cluster, nodeName)
+        const c = ctx.cluster
+          .nodeHost(nodeName)
           ?.containers()
           .find((x) => x.id === id);
         if (!c) return '';

@@ -4,26 +4,13 @@
  * state of the component that reads it, so `cat` shows what is in force now.
  */
 import type { Cluster } from '../../cluster';
-import type { KubeletConfig } from '../../config';
 import { KUBE_PROXY_CONFIG_PATH, kubeProxyConfigOnNode } from '../../network/kubeproxy-config';
 import { kubeletConfigYaml, kubeletKubeconfig } from '../kubeletconfig';
-import type { KubeletArgs } from '../types';
 import type { ShellHost } from './host';
 import { cniFiles } from './net';
 
 /** The file the lab's "Fill disk" writes (`fallocate -l 100G /var/lib/fill.img`). */
 export const FILL_FILE = '/var/lib/fill.img';
-
-interface KubeletLike {
-  args: KubeletArgs;
-  cfg: KubeletConfig;
-  maxPods: number;
-  state: { system: { fillDisk: number } };
-}
-
-export function kubeletOf(cluster: Cluster, node: string): KubeletLike | undefined {
-  return cluster.component(`kubelet/${node}`) as unknown as KubeletLike | undefined;
-}
 
 function containerdConfig(version: string): string {
   if (version.startsWith('1.')) {
@@ -105,10 +92,10 @@ export function nodeFiles(cluster: Cluster, host: ShellHost): Record<string, str
   const files: Record<string, string> = { '/etc/hostname': node + '\n' };
   for (const [name, text] of Object.entries(cniFiles(cluster, host)))
     files[`/etc/cni/net.d/${name}`] = text.endsWith('\n') ? text : text + '\n';
-  const k = kubeletOf(cluster, node);
-  if (k?.args && k.cfg) {
+  const k = cluster.nodeHost(node)?.kubelet;
+  if (k) {
     files['/var/lib/kubelet/config.yaml'] = kubeletConfigYaml(k.args, k.cfg, k.maxPods);
-    if (k.state?.system?.fillDisk > 0) files[FILL_FILE] = '';
+    if (k.host.state.system.fillDisk > 0) files[FILL_FILE] = '';
   }
   files['/etc/kubernetes/kubelet.conf'] = kubeletKubeconfig(node);
   if (host.view.runtimeName === 'cri-o') files['/etc/crio/crio.conf'] = CRIO_CONF;

@@ -1,5 +1,5 @@
 /**
- * What the node shell reads about its machine: the kubelet's host view when the node runs a
+ * What the node shell reads about its machine: its NodeHost when the node runs a
  * simulated kubelet, otherwise a fresh machine built from the Node object (both services up,
  * nothing running yet).
  */
@@ -7,7 +7,6 @@ import type { Cluster } from '../../cluster';
 import type { KubeObject } from '../../api/types';
 import { tryParseQuantity } from '../../api/quantity';
 import type { NodeHostView } from '../cri';
-import { hostView } from '../host';
 import { staticPods } from '../../etcd/staticpods';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -62,7 +61,7 @@ function freshView(cluster: Cluster, name: string, node: KubeObject | undefined)
 
 export function shellHost(cluster: Cluster, name: string): ShellHost {
   const node = cluster.api.tryGet<KubeObject>('Node', undefined, name);
-  const view = hostView(cluster, name) ?? freshView(cluster, name, node);
+  const view = cluster.nodeHost(name) ?? freshView(cluster, name, node);
   const internalIP =
     ((node?.status?.addresses ?? []) as Any[]).find((a) => a.type === 'InternalIP')?.address ?? '10.0.0.100';
   return { view, node, internalIP };
@@ -72,7 +71,7 @@ export function shellHost(cluster: Cluster, name: string): ShellHost {
 export function knownHost(cluster: Cluster, name: string): boolean {
   return (
     !!cluster.api.tryGet('Node', undefined, name) ||
-    !!hostView(cluster, name) ||
+    !!cluster.nodeHost(name) ||
     !!staticPods(cluster)?.hosts.includes(name)
   );
 }

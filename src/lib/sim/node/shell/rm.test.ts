@@ -17,12 +17,10 @@ describe('rm /var/lib/fill.img in the node shell', () => {
       exitCode: 1
     });
     c.applyFault('FillDisk', { target: 'worker-1' });
-    const kubelet = c.component('kubelet/worker-1') as unknown as {
-      state: { system: { fillDisk: number } };
-    };
-    expect(kubelet.state.system.fillDisk).toBeGreaterThan(0);
+    const host = c.nodeHost('worker-1')!;
+    expect(host.state.system.fillDisk).toBeGreaterThan(0);
     expect(sh.exec('rm -f /var/lib/fill.img')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-    expect(kubelet.state.system.fillDisk).toBe(0);
+    expect(host.state.system.fillDisk).toBe(0);
     expect(c.faultLog.at(-1)).toEqual({ t: 10_000, action: 'FillDisk', target: 'worker-1' });
     expect(sh.exec('rm').stderr).toBe("rm: missing operand\nTry 'rm --help' for more information.\n");
   });

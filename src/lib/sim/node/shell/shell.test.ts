@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Cluster, addTestComponent, addTestFault } from '../../cluster';
 import type { KubeObject } from '../../api/types';
 import type { CriContainer, JournalEntry, NodeHostView } from '../cri';
+import type { NodeHost } from '../host';
 import { setTestDataplane } from '../../network/dataplane';
 import { ConsoleSession } from '../../kubectl/console';
 
@@ -64,14 +65,15 @@ function fakeHost(node: string) {
 }
 
 const hosts = new Map<string, ReturnType<typeof fakeHost>>();
-addTestComponent('shell-test-kubelet', (_c, args: { node: string }) => {
+addTestComponent('shell-test-kubelet', (c, args: { node: string }) => {
   const h = fakeHost(args.node);
   hosts.set(args.node, h);
+  // The shell reads the machine through its NodeHostView side: a view with a name stands in for it.
+  c.addNodeHost(Object.assign(h.view, { name: args.node }) as unknown as NodeHost);
   return {
     id: `kubelet/${args.node}`,
     kind: 'shell-test-kubelet',
     args,
-    host: h.view,
     handle() {},
     start() {},
     getState: () => ({}),

@@ -8,7 +8,7 @@ import { shellHost, type ShellHost } from './host';
 import { ip, iptables, iptablesSave, ipvsadm, nft } from './net';
 import { journalctl, systemctl } from './systemd';
 import { cat, df, free, headTail, ls } from './system';
-import { absPath, FILL_FILE, isDir, kubeletOf, nodeFiles } from './files';
+import { absPath, FILL_FILE, isDir, nodeFiles } from './files';
 import { parseSed, runSed } from './sed';
 import { KUBE_PROXY_CONFIG_PATH } from '../../network/kubeproxy-config';
 import { nodeShellHelp } from './help';
@@ -53,10 +53,10 @@ const err = (stderr: string, exitCode = 1): ShellResult => ({ stdout: '', stderr
 function rm(cluster: Cluster, node: string, args: string[], root: boolean): ShellResult {
   const paths = args.filter((a) => !a.startsWith('-'));
   if (!paths.length) return err("rm: missing operand\nTry 'rm --help' for more information.\n");
-  const kubelet = kubeletOf(cluster, node);
+  const machine = cluster.nodeHost(node);
   let stderr = '';
   for (const p of paths) {
-    if (p === FILL_FILE && kubelet && kubelet.state.system.fillDisk > 0) {
+    if (p === FILL_FILE && machine && machine.state.system.fillDisk > 0) {
       if (!root) stderr += `rm: cannot remove '${p}': Permission denied\n`;
       else cluster.applyFault('FillDisk', { target: node, amount: 0 });
     } else if (!args.includes('-f')) stderr += `rm: cannot remove '${p}': No such file or directory\n`;
