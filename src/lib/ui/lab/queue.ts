@@ -33,7 +33,8 @@ export function waiting(q: QueuedPodModel): { head: string; events: string[]; la
     };
   return {
     head: `${where} — ${t('lab.queue.movesBackWhen')}`,
-    events: q.movesOn.map(hintText),
+    // Keyed by their text in the view: each once.
+    events: [...new Set(q.movesOn.map(hintText))],
     latest: t('lab.queue.atTheLatest', { time: formatClock(q.leftoverAt ?? 0) })
   };
 }
