@@ -214,6 +214,14 @@ function haveAnyRequestedResourcesIncreased(
   return false;
 }
 
+/** A Node object as an empty NodeInfo, once per object (a node event is judged for every waiting pod). */
+const emptyNodeInfos = new WeakMap<KubeObject, NodeInfo>();
+function emptyNodeInfo(node: KubeObject): NodeInfo {
+  let ni = emptyNodeInfos.get(node);
+  if (!ni) emptyNodeInfos.set(node, (ni = newNodeInfo(node)));
+  return ni;
+}
+
 /**
  * isSchedulableAfterNodeChange: the pod must fit the added or updated node when it is empty
  * (isFit), and an update must have grown an allocatable resource the pod requests.
@@ -225,10 +233,10 @@ export function isSchedulableAfterNodeChange(
 ): QueueingHint {
   if (!newNode) return 'QueueSkip';
   const pi = newPodInfo(pod);
-  const after = newNodeInfo(newNode);
+  const after = emptyNodeInfo(newNode);
   if (fitsRequest(pi, after, () => false)) return 'QueueSkip';
   if (!oldNode) return 'Queue';
-  return haveAnyRequestedResourcesIncreased(pi, newNodeInfo(oldNode).allocatable, after.allocatable)
+  return haveAnyRequestedResourcesIncreased(pi, emptyNodeInfo(oldNode).allocatable, after.allocatable)
     ? 'Queue'
     : 'QueueSkip';
 }
