@@ -29,9 +29,8 @@ describe('cluster events that move unschedulable pods', () => {
       nodeUpdateEvents(node, { ...node, spec: { taints: [{ key: 'x', effect: 'NoSchedule' }] } })
     ).toEqual(['NodeUpdateNodeTaint']);
     // No plugin registers the kubelet's image list (ImageLocality only scores).
-    expect(
-      nodeUpdateEvents(node, { ...node, status: { ...node.status, images: [{ names: ['nginx'] }] } })
-    ).toEqual([]);
+    const pulled = { ...node, status: { ...node.status, images: [{ names: ['nginx'] }] } };
+    expect(nodeUpdateEvents(node, pulled)).toEqual([]);
     const both = {
       metadata: { labels: { zone: 'b' } },
       spec: node.spec,
