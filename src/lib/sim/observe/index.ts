@@ -47,6 +47,7 @@ export type {
   QueueMove,
   QueueMoveLabel,
   QueueName,
+  RegisteredEvent,
   SchedulingQueueModel
 } from './schedqueue';
 export {

@@ -2,18 +2,19 @@
  * "The queue it waits in": kube-scheduler's scheduling queue as a read model, from the scheduler's
  * typed `queueStatus()`. Per pending pod: the sub-queue it is in (activeQ, backoffQ with the end
  * of its back-off, unschedulable pods with the time the 5-minute leftover flush will move it),
- * its attempts, the plugins that rejected it, the cluster events that will move it back (what the
- * simulation's plugins register, scheduler/events.ts) and its last moves with the event of each.
+ * its attempts, the plugins that rejected it, the cluster events that may move it back (those its
+ * rejecting plugins register, each judged by the plugin's queueing hint) and its last moves with
+ * the event of each.
  * Plus the pod's attempts over time from the scheduler's recorded explanations.
  */
 import type { Cluster } from '../cluster';
 import { SCHEDULER_ID, type KubeScheduler } from '../scheduler/component';
-import { eventsThatMove, type ClusterEventLabel } from '../scheduler/events';
+import type { ClusterEventLabel, RegisteredEvent } from '../scheduler/events';
 import { leftoverDue, type QueueMove, type QueueName, type QueuedPod } from '../scheduler/queue';
 import { less } from '../scheduler/plugins/PrioritySort';
 import { schedulingExplanations } from './scheduling';
 
-export type { ClusterEventLabel, QueueMove, QueueName };
+export type { ClusterEventLabel, QueueMove, QueueName, RegisteredEvent };
 export type { QueueMoveLabel } from '../scheduler/events';
 
 export interface QueuedPodModel {
@@ -30,8 +31,12 @@ export interface QueuedPodModel {
   /** In unschedulable pods: since when, and when the leftover flush moves it at the latest. */
   since?: number;
   leftoverAt?: number;
-  /** In unschedulable pods: the cluster events that move it back. */
-  movesOn: ClusterEventLabel[];
+  /**
+   * In unschedulable pods: the cluster events its rejecting plugins registered, each with the
+   * plugin whose queueing hint decides whether that event moves it back (null: no plugin rejected
+   * it, so any event a plugin registered moves it).
+   */
+  movesOn: RegisteredEvent[];
   /** Its last moves, oldest first. */
   moves: QueueMove[];
 }
@@ -66,7 +71,7 @@ function scheduler(cluster: Cluster): KubeScheduler | undefined {
   return cluster.component<KubeScheduler>(SCHEDULER_ID);
 }
 
-function model(p: QueuedPod): QueuedPodModel {
+function model(s: KubeScheduler, p: QueuedPod): QueuedPodModel {
   const unschedulable = p.where === 'unschedulable';
   return {
     pod: p.key,
@@ -76,7 +81,7 @@ function model(p: QueuedPod): QueuedPodModel {
     plugins: p.plugins,
     backoffUntil: p.backoffUntil,
     ...(unschedulable ? { since: p.since, leftoverAt: leftoverDue(p.since) } : {}),
-    movesOn: unschedulable ? eventsThatMove(p.plugins) : [],
+    movesOn: unschedulable ? s.registeredEvents(p) : [],
     moves: p.moves ?? []
   };
 }
@@ -89,11 +94,16 @@ const ORDER: Record<QueueName, (a: QueuedPod, b: QueuedPod) => number> = {
 };
 
 export function schedulingQueueModel(cluster: Cluster): SchedulingQueueModel | null {
-  const s = scheduler(cluster)?.queueStatus();
-  if (!s) return null;
+  const ks = scheduler(cluster);
+  const s = ks?.queueStatus();
+  if (!ks || !s) return null;
   const by: Record<QueueName, QueuedPod[]> = { active: [], backoff: [], unschedulable: [] };
   for (const p of s.pods) by[p.where].push(p);
-  const list = (q: QueueName) => by[q].sort(ORDER[q]).slice(0, LIST_LIMIT).map(model);
+  const list = (q: QueueName) =>
+    by[q]
+      .sort(ORDER[q])
+      .slice(0, LIST_LIMIT)
+      .map((p) => model(ks, p));
   return {
     running: s.running,
     initialBackoffMs: s.initialBackoffMs,
@@ -108,8 +118,9 @@ export function schedulingQueueModel(cluster: Cluster): SchedulingQueueModel | n
 
 /** One pod's place in the queue, or null when it is not waiting there (bound, gated, not ours). */
 export function queuedPodModel(cluster: Cluster, podKey: string): QueuedPodModel | null {
-  const p = scheduler(cluster)?.queuedPod(podKey);
-  return p ? model(p) : null;
+  const ks = scheduler(cluster);
+  const p = ks?.queuedPod(podKey);
+  return ks && p ? model(ks, p) : null;
 }
 
 /**

@@ -13,7 +13,13 @@ import { SchedulerCache } from './cache';
 import { resolveConfig, type SchedulerConfig } from './config';
 import { Framework } from './framework';
 import { newPodInfo, podPriority } from './nodeinfo';
-import { CLUSTER_EVENTS, nodeUpdateEvents, type ClusterEventLabel } from './events';
+import {
+  isPodWorthRequeuing,
+  nodeUpdateEvents,
+  registeredEvents,
+  type ClusterEventLabel,
+  type RegisteredEvent
+} from './events';
 import {
   MAX_IN_UNSCHEDULABLE_MS,
   SchedulingQueue,
@@ -22,7 +28,7 @@ import {
   type QueueState
 } from './queue';
 import { scheduleOne } from './schedule-one';
-import type { SchedulingAttempt } from './types';
+import type { Handle, SchedulingAttempt } from './types';
 
 export const SCHEDULER_ID = 'kube-scheduler';
 export const SCHEDULER_KIND = 'kube-scheduler';
@@ -163,6 +169,15 @@ export class KubeScheduler implements Component {
     };
   }
 
+  /**
+   * The cluster events registered by the plugins that rejected a queued pod, in its profile's
+   * queueing hint map (what may move it back from unschedulable pods).
+   */
+  registeredEvents(p: Pick<QueuedPod, 'key' | 'plugins'>): RegisteredEvent[] {
+    const fw = this.frameworkOf(this.podOf(p.key));
+    return fw ? registeredEvents(fw.queueingHints, p.plugins) : [];
+  }
+
   /** One queued pod (a copy), or undefined when it is not waiting in the queue. */
   queuedPod(key: string): QueuedPod | undefined {
     const p = this.queue.get(key);
@@ -255,20 +270,61 @@ export class KubeScheduler implements Component {
   private onNode(type: string, node: KubeObject, old: KubeObject | undefined): void {
     if (type === 'DELETED') {
       this.cache.removeNode(node.metadata.name);
+      if (this.moveOnEvent('NodeDelete', node, undefined)) this.kick();
       return;
     }
     // Heartbeats (conditions, lastHeartbeatTime) change nothing a plugin looks at.
-    const events: ClusterEventLabel[] =
-      type === 'MODIFIED' && old ? nodeUpdateEvents(old, node) : ['NodeAdd'];
+    const update = type === 'MODIFIED' && old;
+    const events: ClusterEventLabel[] = update ? nodeUpdateEvents(old, node) : ['NodeAdd'];
     this.cache.upsertNode(node);
-    if (events.length && this.moveOnEvent(events[0])) this.kick();
+    let moved = 0;
+    for (const e of events) moved += this.moveOnEvent(e, update ? old : undefined, node);
+    if (moved) this.kick();
   }
 
-  /** MoveAllToActiveOrBackoffQueue for the pods a cluster event is registered for (events.ts). */
-  private moveOnEvent(event: ClusterEventLabel): number {
-    const filter = CLUSTER_EVENTS[event];
-    if (filter === 'self') return 0;
-    return this.queue.moveOnEvent(this.cluster.now, filter, event);
+  private podOf(key: string): KubeObject | undefined {
+    const [ns, name] = key.split('/');
+    return this.cluster.api.tryGet<KubeObject>('Pod', ns, name);
+  }
+
+  private frameworkOf(pod: KubeObject | undefined): Framework | undefined {
+    return pod && this.frameworks.get(pod.spec?.schedulerName ?? 'default-scheduler');
+  }
+
+  /**
+   * MoveAllToActiveOrBackoffQueue: nothing when no plugin of any profile registered the event
+   * (isEventOfInterest); otherwise each unschedulable pod its rejecting plugins' queueing hints
+   * say the event may help (isPodWorthRequeuing). The others stay for the next event or the flush.
+   */
+  private moveOnEvent(
+    event: ClusterEventLabel,
+    oldObj: KubeObject | undefined,
+    newObj: KubeObject | undefined
+  ): number {
+    const plugins = new Set<string>();
+    let interested = false;
+    for (const fw of this.frameworks.values()) {
+      const fns = fw.queueingHints.get(event);
+      if (!fns?.length) continue;
+      interested = true;
+      for (const f of fns) plugins.add(f.plugin);
+    }
+    if (!interested) return 0;
+    let h: Handle | undefined;
+    return this.queue.moveOnEvent(this.cluster.now, event, [...plugins], (p) => {
+      const pod = this.podOf(p.key);
+      const fw = this.frameworkOf(pod);
+      if (!pod || !fw) return true;
+      return isPodWorthRequeuing(
+        fw.queueingHints,
+        p.plugins,
+        event,
+        pod,
+        oldObj,
+        newObj,
+        (h ??= this.cache.handle)
+      );
+    });
   }
 
   private onPod(type: string, pod: KubeObject, old: KubeObject | undefined): void {
@@ -279,14 +335,23 @@ export class KubeScheduler implements Component {
       if (type === 'DELETED' || terminal) {
         if (this.cache.nodeOfPod(key) !== undefined) {
           this.cache.removePod(key);
-          if (this.moveOnEvent('AssignedPodDelete')) this.kick();
+          if (this.moveOnEvent('AssignedPodDelete', pod, undefined)) this.kick();
         }
         if (type === 'DELETED') this.dropHistory(key);
         return;
       }
       const wasAssigned = this.cache.nodeOfPod(key) !== undefined;
       this.cache.addPod(pod, pod.spec.nodeName);
-      if (!wasAssigned && this.moveOnEvent('AssignedPodAdd')) this.kick();
+      const relabelled =
+        wasAssigned &&
+        old &&
+        JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {});
+      if (
+        !wasAssigned
+          ? this.moveOnEvent('AssignedPodAdd', undefined, pod)
+          : relabelled && this.moveOnEvent('AssignedPodUpdatePodLabel', old, pod)
+      )
+        this.kick();
       return;
     }
     if (type === 'DELETED' || pod.metadata.deletionTimestamp || terminal || !this.responsible(pod)) {
@@ -298,9 +363,29 @@ export class KubeScheduler implements Component {
     if (pod.spec?.schedulingGates?.length) return;
     const q = this.queue.get(key);
     this.queue.enqueue(key, podPriority(pod), this.cluster.now);
-    // An update to an unschedulable pod may have fixed it (new tolerations, changed selector).
+    // An update to an unschedulable pod may have fixed it. New tolerations are UpdatePodToleration,
+    // which the plugins' hints judge; the API server keeps the rest of a pending pod's spec as it
+    // was upstream, so any other spec change here moves the pod as well.
     if (q && q.where === 'unschedulable' && old && JSON.stringify(old.spec) !== JSON.stringify(pod.spec)) {
-      this.queue.activate(key, this.cluster.now, 'UnschedulablePodUpdate');
+      const tolerations =
+        JSON.stringify(old.spec?.tolerations ?? []) !== JSON.stringify(pod.spec?.tolerations ?? []);
+      const { tolerations: _a, ...restOld } = old.spec ?? {};
+      const { tolerations: _b, ...restNew } = pod.spec ?? {};
+      const fw = this.frameworkOf(pod);
+      const worth =
+        JSON.stringify(restOld) !== JSON.stringify(restNew) ||
+        (tolerations &&
+          !!fw &&
+          isPodWorthRequeuing(
+            fw.queueingHints,
+            q.plugins,
+            'UnschedulablePodUpdate',
+            pod,
+            old,
+            pod,
+            this.cache.handle
+          ));
+      if (worth) this.queue.activate(key, this.cluster.now, 'UnschedulablePodUpdate');
     }
     this.kick();
   }

@@ -2,27 +2,28 @@
  * The cluster events that move a pod between the scheduling queue's sub-queues, named by their
  * upstream labels (pkg/scheduler/framework/events.go; `ClusterEvent.Label()` is the resource
  * followed by the action type, e.g. `NodeAdd`, `NodeUpdateNodeTaint`, `AssignedPodDelete`), and
- * for each the unschedulable pods it moves back (MoveAllToActiveOrBackoffQueue): all of them, or
- * those a given plugin rejected (the plugins' EventsToRegister).
+ * the queueing hints that decide, per pod, whether an event moves it back
+ * (pkg/scheduler/backend/queue/scheduling_queue.go isPodWorthRequeuing).
  *
- * This table is what the simulation's plugins register: kube-scheduler reads it to move pods, and
- * the queue view reads it to tell a learner which event will move a waiting pod. Upstream's
- * queueing hint functions narrow some of these further (NodeResourcesFit's hint for NodeAdd looks
- * at the new node's allocatable first); the simulation moves every pod the event is registered
- * for and lets the next attempt decide.
+ * Each plugin registers its own events and QueueingHintFns (EnqueueExtensions.EventsToRegister,
+ * in the plugin's file); the framework collects them per profile into a QueueingHintMap. With
+ * SchedulerQueueingHints on (GA in v1.35) there is no preCheck, so plugins register only the
+ * events that can change their verdict: a Node label change is nothing to NodeResourcesFit.
  */
-import type { MoveFilter } from './queue';
+import type { KubeObject } from '../api/types';
+import type { Handle } from './types';
 
 /** Cluster events kube-scheduler reacts to. */
 export type ClusterEventLabel =
   | 'NodeAdd'
+  | 'NodeDelete'
   | 'NodeUpdateNodeAllocatable'
   | 'NodeUpdateNodeLabel'
   | 'NodeUpdateNodeTaint'
-  /** The kubelet's image list (ImageLocality); upstream registers no event for it. */
-  | 'NodeUpdate'
   | 'AssignedPodAdd'
+  | 'AssignedPodUpdatePodLabel'
   | 'AssignedPodDelete'
+  /** The waiting pod's own update (its tolerations: UpdatePodToleration). */
   | 'UnschedulablePodUpdate';
 
 /** Labels of the queue's own moves (events.go's special event labels) and of a new pod. */
@@ -33,66 +34,129 @@ export type QueueMoveLabel =
   | 'BackoffComplete'
   | 'UnschedulableTimeout';
 
-/** Plugins whose rejections a deleted (or finished) assigned pod may resolve: it frees room. */
-const ASSIGNED_POD_DELETE_PLUGINS = [
-  'NodeResourcesFit',
-  'NodePorts',
-  'InterPodAffinity',
-  'PodTopologySpread',
-  'DefaultPreemption'
+/** The order events are listed in (the queue view's "moves back when"). */
+export const CLUSTER_EVENT_ORDER: readonly ClusterEventLabel[] = [
+  'NodeAdd',
+  'NodeUpdateNodeAllocatable',
+  'NodeUpdateNodeLabel',
+  'NodeUpdateNodeTaint',
+  'NodeDelete',
+  'AssignedPodAdd',
+  'AssignedPodUpdatePodLabel',
+  'AssignedPodDelete',
+  'UnschedulablePodUpdate'
 ];
-/** Plugins that count the pods already on a node (affinity terms, spread constraints). */
-const ASSIGNED_POD_ADD_PLUGINS = ['InterPodAffinity', 'PodTopologySpread'];
+
+/** fwk.QueueingHint. */
+export type QueueingHint = 'Queue' | 'QueueSkip';
 
 /**
- * Which unschedulable pods each cluster event moves back. `UnschedulablePodUpdate` moves only the
- * updated pod itself (a changed spec: new tolerations, a different node selector).
+ * QueueingHintFn: `pod` is the waiting pod; `oldObj`/`newObj` the event's object before and after
+ * (undefined for an add or a delete). `h` is the scheduler's cache (namespaces, workloads).
  */
-export const CLUSTER_EVENTS: Readonly<Record<ClusterEventLabel, MoveFilter | 'self'>> = {
-  NodeAdd: 'all',
-  NodeUpdateNodeAllocatable: 'all',
-  NodeUpdateNodeLabel: 'all',
-  NodeUpdateNodeTaint: 'all',
-  NodeUpdate: 'all',
-  AssignedPodAdd: { plugins: ASSIGNED_POD_ADD_PLUGINS, unknownPlugins: false },
-  AssignedPodDelete: { plugins: ASSIGNED_POD_DELETE_PLUGINS, unknownPlugins: true },
-  UnschedulablePodUpdate: 'self'
-};
+export type QueueingHintFn = (
+  pod: KubeObject,
+  oldObj: KubeObject | undefined,
+  newObj: KubeObject | undefined,
+  h: Handle
+) => QueueingHint;
 
-const ORDER = Object.keys(CLUSTER_EVENTS) as ClusterEventLabel[];
+/** fwk.ClusterEventWithHint. Without a hint the event always queues the pod. */
+export interface ClusterEventWithHint {
+  events: readonly ClusterEventLabel[];
+  hint?: QueueingHintFn;
+}
 
-/** The cluster events that may move back a pod the given plugins rejected (none recorded: unknown). */
-export function eventsThatMove(plugins: readonly string[]): ClusterEventLabel[] {
-  return ORDER.filter((label) => {
-    const f = CLUSTER_EVENTS[label];
-    if (f === 'all' || f === 'self') return true;
-    if (!plugins.length) return f.unknownPlugins;
-    return plugins.some((p) => f.plugins.includes(p));
-  });
+/** One plugin's hint for one event (the QueueingHintMap entry). */
+export interface QueueingHintFunction {
+  plugin: string;
+  hint?: QueueingHintFn;
+}
+
+/** Per event, the plugins registered for it with their hints (one map per profile). */
+export type QueueingHintMap = ReadonlyMap<ClusterEventLabel, readonly QueueingHintFunction[]>;
+
+export function buildQueueingHintMap(
+  plugins: readonly { name: string; eventsToRegister?(): ClusterEventWithHint[] }[]
+): Map<ClusterEventLabel, QueueingHintFunction[]> {
+  const map = new Map<ClusterEventLabel, QueueingHintFunction[]>();
+  for (const p of plugins) {
+    for (const reg of p.eventsToRegister?.() ?? []) {
+      for (const e of reg.events) {
+        let list = map.get(e);
+        if (!list) map.set(e, (list = []));
+        list.push({ plugin: p.name, hint: reg.hint });
+      }
+    }
+  }
+  return map;
+}
+
+/**
+ * isPodWorthRequeuing: a pod no plugin rejected moves on any event; otherwise one of its rejecting
+ * plugins must be registered for the event and its hint (if any) must say Queue.
+ */
+export function isPodWorthRequeuing(
+  map: QueueingHintMap,
+  rejectors: readonly string[],
+  event: ClusterEventLabel,
+  pod: KubeObject,
+  oldObj: KubeObject | undefined,
+  newObj: KubeObject | undefined,
+  h: Handle
+): boolean {
+  if (!rejectors.length) return true;
+  for (const fn of map.get(event) ?? []) {
+    if (!rejectors.includes(fn.plugin)) continue;
+    if (!fn.hint || fn.hint(pod, oldObj, newObj, h) === 'Queue') return true;
+  }
+  return false;
+}
+
+/** One event that may move a waiting pod back, and the rejecting plugin registered for it. */
+export interface RegisteredEvent {
+  event: ClusterEventLabel;
+  /** null: no plugin rejected the pod, so any event of interest moves it. */
+  plugin: string | null;
+}
+
+/** The events the pod's rejecting plugins registered (what the queue view explains). */
+export function registeredEvents(map: QueueingHintMap, rejectors: readonly string[]): RegisteredEvent[] {
+  const out: RegisteredEvent[] = [];
+  for (const event of CLUSTER_EVENT_ORDER) {
+    const fns = map.get(event);
+    if (!fns?.length) continue;
+    if (!rejectors.length) {
+      out.push({ event, plugin: null });
+      continue;
+    }
+    for (const r of rejectors) if (fns.some((f) => f.plugin === r)) out.push({ event, plugin: r });
+  }
+  return out;
 }
 
 interface NodeFields {
   metadata: { labels?: unknown };
   spec?: { taints?: unknown; unschedulable?: unknown };
-  status?: { allocatable?: unknown; images?: unknown };
+  status?: { allocatable?: unknown };
 }
 
 /** As JSON, with an absent field and null alike (as the scheduler's cache has always compared them). */
 const same = (a: unknown, b: unknown) => JSON.stringify([a]) === JSON.stringify([b]);
 
 /**
- * NodeSchedulingPropertiesChange: the update events a Node change is (none for a heartbeat).
- * `spec.unschedulable` counts as a taint change, as upstream's extractNodeSpecUnschedulableChange.
+ * NodeSchedulingPropertiesChange: the update events a Node change is (none for a heartbeat), in
+ * upstream's order. `spec.unschedulable` turning false (uncordon) is a taint change, as
+ * extractNodeSpecUnschedulableChange; cordoning is no event (it makes nothing schedulable).
+ * Conditions and annotations are events no default plugin registers, so they are not listed.
  */
 export function nodeUpdateEvents(oldNode: NodeFields, newNode: NodeFields): ClusterEventLabel[] {
   const out: ClusterEventLabel[] = [];
+  if (!!oldNode.spec?.unschedulable !== !!newNode.spec?.unschedulable && !newNode.spec?.unschedulable)
+    out.push('NodeUpdateNodeTaint');
   if (!same(oldNode.status?.allocatable, newNode.status?.allocatable)) out.push('NodeUpdateNodeAllocatable');
   if (!same(oldNode.metadata.labels, newNode.metadata.labels)) out.push('NodeUpdateNodeLabel');
-  if (
-    !same(oldNode.spec?.taints, newNode.spec?.taints) ||
-    !same(oldNode.spec?.unschedulable, newNode.spec?.unschedulable)
-  )
+  if (!same(oldNode.spec?.taints, newNode.spec?.taints) && !out.includes('NodeUpdateNodeTaint'))
     out.push('NodeUpdateNodeTaint');
-  if (!out.length && !same(oldNode.status?.images, newNode.status?.images)) out.push('NodeUpdate');
   return out;
 }

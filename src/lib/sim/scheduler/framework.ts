@@ -3,6 +3,7 @@
  * (RunPreFilterPlugins, RunFilterPlugins, RunScorePlugins...), recording every verdict when asked.
  */
 import type { ResolvedProfile } from './config';
+import { buildQueueingHintMap, type QueueingHintMap } from './events';
 import { registry } from './registry';
 import type { Code, CycleState, ExtensionPoint, Handle, NodeInfo, Plugin, PodInfo, Status } from './types';
 
@@ -14,6 +15,8 @@ export class Framework {
   readonly profile: ResolvedProfile;
   readonly points: Record<ExtensionPoint, Plugin[]>;
   readonly weights: number[];
+  /** The events each plugin that can reject a pod registered, with their queueing hints. */
+  readonly queueingHints: QueueingHintMap;
 
   constructor(profile: ResolvedProfile, minor: number) {
     this.profile = profile;
@@ -34,6 +37,12 @@ export class Framework {
         .filter((p) => point === 'queueSort' || typeof p[point] === 'function');
     }
     this.weights = this.points.score.map((p) => profile.weights[p.name] ?? 1);
+    // The plugins that can reject a pod (upstream's enqueueExtensions: PreEnqueue, PreFilter,
+    // Filter, Reserve, Permit), each once.
+    const rejecting = new Set<Plugin>();
+    for (const point of ['preFilter', 'filter', 'reserve', 'permit'] as const)
+      for (const p of this.points[point] ?? []) rejecting.add(p);
+    this.queueingHints = buildQueueingHintMap([...rejecting]);
   }
 
   get name(): string {

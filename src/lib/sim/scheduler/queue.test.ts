@@ -77,14 +77,33 @@ describe('SchedulingQueue', () => {
     q.requeueAfterFailure('default/fit', 0, failure(['NodeResourcesFit']));
     q.requeueAfterFailure('default/taint', 0, failure(['TaintToleration']));
     q.requeueAfterFailure('default/none', 0, failure([]));
-    expect(q.moveOnEvent(5000, { plugins: ['InterPodAffinity'], unknownPlugins: false }, 'NodeAdd')).toBe(0);
+    // Only the pod with no rejecting plugin is a candidate for an event InterPodAffinity registered.
+    const asked: string[] = [];
     expect(
-      q.moveOnEvent(5000, { plugins: ['NodeResourcesFit'], unknownPlugins: true }, 'AssignedPodDelete')
-    ).toBe(2);
+      q.moveOnEvent(5000, 'NodeAdd', ['InterPodAffinity'], (p) => {
+        asked.push(p.key);
+        return false;
+      })
+    ).toBe(0);
+    expect(asked).toEqual(['default/none']);
+    expect(q.get('default/none')?.where).toBe('unschedulable');
+    expect(q.moveOnEvent(5000, 'AssignedPodDelete', ['NodeResourcesFit'])).toBe(2);
     expect(drain(q)).toEqual(['default/fit', 'default/none']);
     // Still inside its backoff: the event sends it to backoffQ, not activeQ.
-    expect(q.moveOnEvent(500, 'all', 'NodeAdd')).toBe(1);
+    expect(q.moveOnEvent(500, 'NodeAdd', ['TaintToleration'])).toBe(1);
     expect(q.get('default/taint')?.where).toBe('backoff');
+  });
+
+  it('leaves a pod whose hint says QueueSkip in unschedulable pods', () => {
+    const q = new SchedulingQueue({ pods: {} });
+    for (const k of ['default/a', 'default/b']) q.enqueue(k, 0, 0);
+    q.requeueAfterFailure('default/a', 0, failure(['NodeAffinity']));
+    q.requeueAfterFailure('default/b', 0, failure(['NodeAffinity']));
+    expect(q.moveOnEvent(5000, 'NodeUpdateNodeLabel', ['NodeAffinity'], (p) => p.key === 'default/b')).toBe(
+      1
+    );
+    expect(q.get('default/a')?.where).toBe('unschedulable');
+    expect(q.get('default/b')?.where).toBe('active');
   });
 
   it('flushes pods unschedulable for 5 minutes at the next 30s tick', () => {
@@ -106,9 +125,7 @@ describe('SchedulingQueue', () => {
     q.requeueAfterFailure('default/a', 0, failure(['NodeResourcesFit']));
     const restored = new SchedulingQueue(structuredClone(state));
     expect(restored.peekActive()?.key).toBe('default/b');
-    expect(
-      restored.moveOnEvent(2000, { plugins: ['NodeResourcesFit'], unknownPlugins: false }, 'NodeAdd')
-    ).toBe(1);
+    expect(restored.moveOnEvent(2000, 'NodeAdd', ['NodeResourcesFit'])).toBe(1);
     expect(restored.size).toBe(2);
   });
 
@@ -117,7 +134,7 @@ describe('SchedulingQueue', () => {
     const q = new SchedulingQueue({ pods: {} });
     q.enqueue('default/a', 0, 0);
     q.requeueAfterFailure('default/a', 1000, failure(['NodeResourcesFit']));
-    q.moveOnEvent(1500, 'all', 'NodeAdd');
+    q.moveOnEvent(1500, 'NodeAdd', ['NodeResourcesFit']);
     q.flush(2000);
     expect(q.get('default/a')?.moves).toEqual([
       { t: 0, event: 'UnschedulablePodAdd', from: null, to: 'active' },

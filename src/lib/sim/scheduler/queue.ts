@@ -60,9 +60,6 @@ export function backoffDuration(attempts: number, initialMs: number, maxMs: numb
   return d;
 }
 
-/** Which unschedulable pods a cluster event may help: all of them, or those rejected by `plugins`. */
-export type MoveFilter = 'all' | { plugins: readonly string[]; unknownPlugins: boolean };
-
 /** activeQ order: PrioritySort, then the key so that the order is total. */
 function activeLess(a: QueuedPod, b: QueuedPod): boolean {
   return less(a, b) || (!less(b, a) && a.key < b.key);
@@ -185,18 +182,23 @@ export class SchedulingQueue {
     return p;
   }
 
-  /** MoveAllToActiveOrBackoffQueue for the unschedulable pods a cluster event may help. */
-  moveOnEvent(now: number, filter: MoveFilter, event: QueueMoveLabel): number {
-    const keys = new Set<string>();
-    if (filter === 'all') {
-      for (const k of this.noPlugin) keys.add(k);
-      for (const set of this.byPlugin.values()) for (const k of set) keys.add(k);
-    } else {
-      if (filter.unknownPlugins) for (const k of this.noPlugin) keys.add(k);
-      for (const pl of filter.plugins) for (const k of this.byPlugin.get(pl) ?? []) keys.add(k);
-    }
-    for (const k of keys) this.activate(k, now, event);
-    return keys.size;
+  /**
+   * MoveAllToActiveOrBackoffQueue: of the unschedulable pods that no plugin rejected or that one of
+   * `plugins` (those registered for the event) rejected, move those `worth` says the event may help
+   * (isPodWorthRequeuing with the queueing hints); the others stay. Returns how many moved.
+   */
+  moveOnEvent(
+    now: number,
+    event: QueueMoveLabel,
+    plugins: readonly string[],
+    worth: (p: QueuedPod) => boolean = () => true
+  ): number {
+    const keys = new Set<string>(this.noPlugin);
+    for (const pl of plugins) for (const k of this.byPlugin.get(pl) ?? []) keys.add(k);
+    const moving: string[] = [];
+    for (const k of keys) if (worth(this.state.pods[k])) moving.push(k);
+    for (const k of moving) this.activate(k, now, event);
+    return moving.length;
   }
 
   /** flushBackoffQCompleted and flushUnschedulablePodsLeftover. Returns the next time either is due. */

@@ -232,6 +232,64 @@ describe('kube-scheduler in a cluster', () => {
     expect(nodeOf(c, 'big')).toBe('worker-2');
   });
 
+  // upstream: pkg/scheduler/backend/queue/scheduling_queue.go (MoveAllToActiveOrBackoffQueue,
+  // isPodWorthRequeuing) and pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go
+  // (isSchedulableAfterNodeChange)
+  it('keeps a pod in unschedulable pods on a Node label change its affinity ignores, and moves it on one that matches', () => {
+    const c = cluster();
+    const s = c.component<KubeScheduler>('kube-scheduler')!;
+    c.api.create(makePod('nvme', { cpu: '1', spec: { nodeSelector: { disktype: 'nvme' } } }));
+    c.advance(20_000);
+    const waiting = s.queuedPod('default/nvme')!;
+    expect(waiting.where).toBe('unschedulable');
+    // The tainted control plane and worker-3 stop at TaintToleration, the others at NodeAffinity.
+    expect(waiting.plugins).toEqual(['TaintToleration', 'NodeAffinity']);
+    const relabel = (labels: Record<string, string>) => {
+      const n = clone(c.api.get<KubeObject>('Node', undefined, 'worker-2'));
+      n.metadata.labels = { ...n.metadata.labels, ...labels };
+      c.api.update(n);
+    };
+    relabel({ team: 'payments' });
+    c.advance(20_000);
+    // NodeAffinity's hint said QueueSkip, and TaintToleration registers no label change.
+    expect(s.queuedPod('default/nvme')?.where).toBe('unschedulable');
+    expect(getSchedulingHistory(c, 'default/nvme')).toHaveLength(1);
+    relabel({ disktype: 'nvme' });
+    const moved = s.queuedPod('default/nvme')!;
+    expect(moved.where).toBe('active');
+    expect(moved.moves!.at(-1)).toMatchObject({
+      event: 'NodeUpdateNodeLabel',
+      from: 'unschedulable',
+      to: 'active'
+    });
+    c.advance(1_000);
+    expect(nodeOf(c, 'nvme')).toBe('worker-2');
+    expect(getSchedulingHistory(c, 'default/nvme').map((a) => a.selectedNode)).toEqual([null, 'worker-2']);
+  });
+
+  it('moves a pod that did not fit only when a node is uncordoned or a pod on a node goes away', () => {
+    const c = cluster();
+    const s = c.component<KubeScheduler>('kube-scheduler')!;
+    c.api.create(makePod('filler', { cpu: '3', spec: { nodeSelector: { disktype: 'ssd' } } }));
+    c.advance(1_000);
+    expect(nodeOf(c, 'filler')).toBe('worker-1');
+    c.api.create(makePod('wide', { cpu: '3' }));
+    c.advance(20_000);
+    expect(s.queuedPod('default/wide')?.plugins).toEqual(['TaintToleration', 'NodeResourcesFit']);
+    // Cordoning worker-2 is no event; its new label and taint are events nobody rejecting it reads.
+    const n = clone(c.api.get<KubeObject>('Node', undefined, 'worker-2'));
+    n.spec.unschedulable = true;
+    n.metadata.labels = { ...n.metadata.labels, team: 'payments' };
+    c.api.update(n);
+    c.advance(20_000);
+    expect(getSchedulingHistory(c, 'default/wide')).toHaveLength(1);
+    // Deleting the pod that fills worker-1 is an AssignedPodDelete NodeResourcesFit queues for.
+    c.api.delete('Pod', 'default', 'filler', { gracePeriodSeconds: 0 });
+    c.advance(20_000);
+    expect(nodeOf(c, 'wide')).toBe('worker-1');
+    expect(s.queuedPod('default/wide')).toBeUndefined();
+  });
+
   it("schedules with the profile the pod names, and leaves other schedulers' pods alone", () => {
     const c = new Cluster(defaultConfig(1));
     for (const n of [makeNode('a', { cpu: '4' }), makeNode('b', { cpu: '4' })]) {

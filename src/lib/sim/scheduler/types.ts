@@ -4,6 +4,7 @@
  */
 import type { KubeObject, Taint } from '../api/types';
 import type { NodeColumns } from './columns';
+import type { ClusterEventWithHint } from './events';
 import type { ResourceVector } from './resources';
 
 /** Status codes with upstream's names. UnschedulableAndUnresolvable rules a node out of preemption. */
@@ -96,6 +97,11 @@ export interface PostFilterResult {
 
 export interface Plugin {
   readonly name: string;
+  /**
+   * EnqueueExtensions.EventsToRegister: the cluster events that may make a pod this plugin
+   * rejected schedulable, each with the QueueingHintFn that checks the event against the pod.
+   */
+  eventsToRegister?(): ClusterEventWithHint[];
   preFilter?(state: CycleState, pod: PodInfo, h: Handle): Status | null;
   filter?(state: CycleState, pod: PodInfo, node: NodeInfo, h: Handle): Status | null;
   /**

@@ -13,7 +13,11 @@ const WAITING: QueuedPodModel = {
   backoffUntil: 12_101,
   since: 10_101,
   leftoverAt: 330_000,
-  movesOn: ['NodeAdd', 'NodeUpdateNodeTaint', 'AssignedPodDelete'],
+  movesOn: [
+    { event: 'NodeAdd', plugin: 'NodeResourcesFit' },
+    { event: 'NodeUpdateNodeAllocatable', plugin: 'NodeResourcesFit' },
+    { event: 'AssignedPodDelete', plugin: 'NodeResourcesFit' }
+  ],
   moves: [{ t: 10_100, event: 'NodeAdd', from: 'unschedulable', to: 'active' }]
 };
 
@@ -22,7 +26,7 @@ describe('the scheduling queue in words', () => {
 
   it('says where a pod waits and which events move it back', () => {
     expect(waitingText(WAITING)).toBe(
-      "Waiting in: unschedulable pods — moves back when: a Node is added; or a Node's taints change or it is cordoned or uncordoned; or a pod on a node is deleted or finishes; or at 5m30s at the latest (5 minutes in unschedulable pods)."
+      "Waiting in: unschedulable pods — moves back when: a Node is added with room for its requests (NodeResourcesFit); or a Node's allocatable grows in a resource it requests, enough to fit it (NodeResourcesFit); or a pod on a node is deleted or finishes, which may free room (NodeResourcesFit); or at 5m30s at the latest (5 minutes in unschedulable pods)."
     );
     expect(waitingText({ ...WAITING, queue: 'backoff' })).toBe(
       'Waiting in: backoffQ — moves to activeQ when its back-off ends at 12s.'
@@ -47,7 +51,11 @@ describe('the scheduling queue in words', () => {
 
   it('speaks Russian', async () => {
     await setLocale('ru');
-    expect(waitingText({ ...WAITING, movesOn: ['NodeAdd'] })).toBe(
+    expect(waitingText({ ...WAITING, movesOn: [{ event: 'NodeAdd', plugin: 'NodeResourcesFit' }] })).toBe(
+      'Ждёт в: unschedulable pods — вернётся, когда: добавлен узел, на котором хватает места под его запросы (NodeResourcesFit); или не позже 5m30s (5 минут в unschedulable pods).'
+    );
+    // No plugin rejected it (no nodes at all): any event a plugin registered.
+    expect(waitingText({ ...WAITING, plugins: [], movesOn: [{ event: 'NodeAdd', plugin: null }] })).toBe(
       'Ждёт в: unschedulable pods — вернётся, когда: в кластер добавлен узел; или не позже 5m30s (5 минут в unschedulable pods).'
     );
     expect(podLine({ ...WAITING, attempts: 5 })).toBe(

@@ -1,15 +1,22 @@
 /**
  * The scheduling queue in the learner's language: where a pending pod waits, what moves it back
- * (the cluster events its rejecting plugins register, named as `lab.queue.events.<label>`) and
+ * (each cluster event its rejecting plugins register, said as that plugin's queueing hint checks
+ * it: `lab.queue.hint.<plugin>.<label>`; `lab.queue.events.<label>` when no plugin rejected it) and
  * its attempts over time. Read from sim/observe's queue model, never from event text.
  */
 import { t } from '$lib/i18n/index.svelte';
-import type { AttemptResult, QueuedPodModel, QueueMove, QueueName } from '$lib/sim/observe';
+import type { AttemptResult, QueuedPodModel, QueueMove, QueueName, RegisteredEvent } from '$lib/sim/observe';
 import { formatClock } from './format';
 
 export const QUEUES: readonly QueueName[] = ['active', 'backoff', 'unschedulable'];
 
 export const queueName = (q: QueueName): string => t(`lab.queue.names.${q}`);
+
+/** "a Node is added with room for its requests (NodeResourcesFit)": the event as the plugin's hint judges it. */
+export function hintText(e: RegisteredEvent): string {
+  if (!e.plugin) return t(`lab.queue.events.${e.event}`);
+  return t('lab.queue.hints_by', { hint: t(`lab.queue.hint.${e.plugin}.${e.event}`), plugin: e.plugin });
+}
 
 /**
  * Where a pod waits, in parts a view lists: the head ("Waiting in: backoffQ — moves to activeQ
@@ -26,7 +33,8 @@ export function waiting(q: QueuedPodModel): { head: string; events: string[]; la
     };
   return {
     head: `${where} — ${t('lab.queue.movesBackWhen')}`,
-    events: q.movesOn.map((e) => t(`lab.queue.events.${e}`)),
+    // Keyed by their text in the view: each once.
+    events: [...new Set(q.movesOn.map(hintText))],
     latest: t('lab.queue.atTheLatest', { time: formatClock(q.leftoverAt ?? 0) })
   };
 }

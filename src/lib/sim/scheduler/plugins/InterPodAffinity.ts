@@ -6,6 +6,7 @@
  */
 import type { KubeObject, PodAffinityTerm, WeightedPodAffinityTerm } from '../../api/types';
 import { matchLabelSelector } from '../../api/selectors';
+import type { ClusterEventWithHint, QueueingHint } from '../events';
 import { matchSelector } from '../helpers';
 import { status, MAX_NODE_SCORE, type Handle, type NodeInfo, type Plugin, type PodInfo } from '../types';
 
@@ -43,6 +44,62 @@ function preferred(pod: KubeObject, kind: 'podAffinity' | 'podAntiAffinity'): We
   return pod.spec?.affinity?.[kind]?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
 }
 
+/** podMatchesAllAffinityTerms: no terms match nothing; otherwise `target` matches every term. */
+function matchesAllTerms(
+  terms: PodAffinityTerm[],
+  owner: KubeObject,
+  target: KubeObject,
+  h: Handle
+): boolean {
+  if (!terms.length) return false;
+  const ns = owner.metadata.namespace ?? 'default';
+  return terms.every((t) => termMatches(t, ns, target, h));
+}
+
+/**
+ * isSchedulableAfterPodChange: only pods on nodes count. An added pod that matches all the pod's
+ * affinity terms, a deleted one that matched its anti-affinity terms, or a relabelled one that
+ * starts matching the affinity or stops matching the anti-affinity may make room.
+ */
+export function isSchedulableAfterPodChange(
+  pod: KubeObject,
+  oldPod: KubeObject | undefined,
+  newPod: KubeObject | undefined,
+  h: Handle
+): QueueingHint {
+  if ((newPod && !newPod.spec?.nodeName) || (oldPod && !oldPod.spec?.nodeName)) return 'QueueSkip';
+  const terms = required(pod, 'podAffinity');
+  const anti = required(pod, 'podAntiAffinity');
+  if (oldPod && newPod) {
+    if (!matchesAllTerms(terms, pod, oldPod, h) && matchesAllTerms(terms, pod, newPod, h)) return 'Queue';
+    if (matchesAllTerms(anti, pod, oldPod, h) && !matchesAllTerms(anti, pod, newPod, h)) return 'Queue';
+    return 'QueueSkip';
+  }
+  if (newPod) return matchesAllTerms(terms, pod, newPod, h) ? 'Queue' : 'QueueSkip';
+  return oldPod && matchesAllTerms(anti, pod, oldPod, h) ? 'Queue' : 'QueueSkip';
+}
+
+/** isSchedulableAfterNodeChange: the added or updated node has the topologyKey of one of the pod's terms. */
+export function isSchedulableAfterNodeChange(
+  pod: KubeObject,
+  _oldNode: KubeObject | undefined,
+  newNode: KubeObject | undefined
+): QueueingHint {
+  const labels = newNode?.metadata.labels ?? {};
+  for (const t of [...required(pod, 'podAffinity'), ...required(pod, 'podAntiAffinity')])
+    if (t.topologyKey in labels) return 'Queue';
+  return 'QueueSkip';
+}
+
+/** Pod Add | UpdatePodLabel | Delete, and Node Add | UpdateNodeLabel (no preCheck, so no UpdateNodeTaint). */
+const eventsToRegister = (): ClusterEventWithHint[] => [
+  {
+    events: ['AssignedPodAdd', 'AssignedPodUpdatePodLabel', 'AssignedPodDelete'],
+    hint: isSchedulableAfterPodChange
+  },
+  { events: ['NodeAdd', 'NodeUpdateNodeLabel'], hint: isSchedulableAfterNodeChange }
+];
+
 interface FilterState {
   affinity: PodAffinityTerm[];
   anti: PodAffinityTerm[];
@@ -60,6 +117,7 @@ export function create(args: InterPodAffinityArgs = {}): Plugin {
   };
   return {
     name: Name,
+    eventsToRegister,
     preFilter(state, pod, h) {
       const affinity = required(pod.pod, 'podAffinity');
       const anti = required(pod.pod, 'podAntiAffinity');

@@ -5,11 +5,14 @@
  */
 import type { NodeAffinity, PreferredSchedulingTerm } from 'kubernetes-types/core/v1';
 import { normalizeByMax } from '../helpers';
+import type { KubeObject } from '../../api/types';
 import {
   matchNodeSelectorTerms,
+  nodeLabelsAndName,
   podMatchesNodeSelectorAndAffinity as corev1Matches,
   preferredTermsScore
 } from '../../api/corev1/nodeaffinity';
+import type { QueueingHint } from '../events';
 import { status, type NodeInfo, type Plugin, type PodInfo } from '../types';
 
 export const Name = 'NodeAffinity';
@@ -30,8 +33,28 @@ export function create(args: NodeAffinityArgs = {}): Plugin {
   const added = args.addedAffinity;
   const addedTerms = added?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   const addedPreferred = added?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
+  /**
+   * isSchedulableAfterNodeChange: an added node that matches the pod's required node affinity (and
+   * the profile's addedAffinity), or an updated one that matches now and did not before.
+   */
+  const isSchedulableAfterNodeChange = (
+    pod: KubeObject,
+    oldNode: KubeObject | undefined,
+    newNode: KubeObject | undefined
+  ): QueueingHint => {
+    if (!newNode) return 'QueueSkip';
+    const after = nodeLabelsAndName(newNode);
+    if (addedTerms && !matchNodeSelectorTerms(addedTerms, after)) return 'QueueSkip';
+    if (!corev1Matches(pod, after)) return 'QueueSkip';
+    if (!oldNode) return 'Queue';
+    return corev1Matches(pod, nodeLabelsAndName(oldNode)) ? 'QueueSkip' : 'Queue';
+  };
   return {
     name: Name,
+    // No preCheck with queueing hints: Node Add and UpdateNodeLabel only.
+    eventsToRegister: () => [
+      { events: ['NodeAdd', 'NodeUpdateNodeLabel'], hint: isSchedulableAfterNodeChange }
+    ],
     preFilter(_s, pod) {
       const spec = pod.pod.spec ?? {};
       const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;

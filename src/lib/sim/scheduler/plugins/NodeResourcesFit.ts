@@ -3,6 +3,9 @@
  * allocatable; the score follows scoringStrategy (LeastAllocated by default, MostAllocated,
  * RequestedToCapacityRatio) over requests with the non-zero cpu/memory defaults.
  */
+import type { KubeObject } from '../../api/types';
+import type { ClusterEventWithHint, QueueingHint } from '../events';
+import { newNodeInfo, newPodInfo } from '../nodeinfo';
 import { getResource, isScalarResource, type ResourceVector } from '../resources';
 import { type NodeInfo, type Plugin, type PodInfo, type Status } from '../types';
 
@@ -190,6 +193,70 @@ export function fitsRequest(
   return reasons ? { reasons, unresolvable } : null;
 }
 
+/** Any resource the pod requests (or the pod count) grew in the node's allocatable. */
+function haveAnyRequestedResourcesIncreased(
+  pod: PodInfo,
+  before: ResourceVector,
+  after: ResourceVector
+): boolean {
+  if (after.pods > before.pods) return true;
+  const r = pod.requests;
+  if (
+    (r.cpu > 0 && after.cpu > before.cpu) ||
+    (r.memory > 0 && after.memory > before.memory) ||
+    (r.ephemeralStorage > 0 && after.ephemeralStorage > before.ephemeralStorage)
+  )
+    return true;
+  for (const name in r.scalar) {
+    if (r.scalar[name] === 0) continue;
+    if ((after.scalar[name] ?? 0) > (before.scalar[name] ?? 0)) return true;
+  }
+  return false;
+}
+
+/** A Node object as an empty NodeInfo, once per object (a node event is judged for every waiting pod). */
+const emptyNodeInfos = new WeakMap<KubeObject, NodeInfo>();
+function emptyNodeInfo(node: KubeObject): NodeInfo {
+  let ni = emptyNodeInfos.get(node);
+  if (!ni) emptyNodeInfos.set(node, (ni = newNodeInfo(node)));
+  return ni;
+}
+
+/**
+ * isSchedulableAfterNodeChange: the pod must fit the added or updated node when it is empty
+ * (isFit), and an update must have grown an allocatable resource the pod requests.
+ */
+export function isSchedulableAfterNodeChange(
+  pod: KubeObject,
+  oldNode: KubeObject | undefined,
+  newNode: KubeObject | undefined
+): QueueingHint {
+  if (!newNode) return 'QueueSkip';
+  const pi = newPodInfo(pod);
+  const after = emptyNodeInfo(newNode);
+  if (fitsRequest(pi, after, () => false)) return 'QueueSkip';
+  if (!oldNode) return 'Queue';
+  return haveAnyRequestedResourcesIncreased(pi, emptyNodeInfo(oldNode).allocatable, after.allocatable)
+    ? 'Queue'
+    : 'QueueSkip';
+}
+
+/** isSchedulableAfterPodEvent: any deleted pod that was on a node may free room (no in-place resize here). */
+export function isSchedulableAfterPodEvent(
+  _pod: KubeObject,
+  oldPod: KubeObject | undefined,
+  newPod: KubeObject | undefined
+): QueueingHint {
+  if (newPod) return 'QueueSkip';
+  return oldPod?.spec?.nodeName ? 'Queue' : 'QueueSkip';
+}
+
+/** With queueing hints there is no preCheck: Node Add and UpdateNodeAllocatable only. */
+export const eventsToRegister = (): ClusterEventWithHint[] => [
+  { events: ['AssignedPodDelete'], hint: isSchedulableAfterPodEvent },
+  { events: ['NodeAdd', 'NodeUpdateNodeAllocatable'], hint: isSchedulableAfterNodeChange }
+];
+
 export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } = { minor: 35 }): Plugin {
   const ignoredSet = new Set(args.ignoredResources ?? []);
   const groups = new Set(args.ignoredResourceGroups ?? []);
@@ -262,6 +329,7 @@ export function create(args: NodeResourcesFitArgs = {}, ctx: { minor: number } =
   const score = cpuMemory ? leastCpuMemory : general;
   return {
     name: Name,
+    eventsToRegister,
     filter: (_s, pod, node) => filter(pod, node),
     filterAll(_s, pod, nodes, out, h, at) {
       // Without extended resources a node that passes the four fixed checks of fitsRequest fits;

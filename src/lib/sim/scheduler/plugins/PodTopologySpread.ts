@@ -5,7 +5,14 @@
  * Pods without constraints get the cluster defaults (`defaultingType: System`) with a selector
  * built from the Services, ReplicaSets, RCs and StatefulSets that select them.
  */
-import { deepFreeze, type LabelSelector, type TopologySpreadConstraint } from '../../api/types';
+import {
+  deepFreeze,
+  type KubeObject,
+  type LabelSelector,
+  type TopologySpreadConstraint
+} from '../../api/types';
+import type { QueueingHint } from '../events';
+import { newPodInfo } from '../nodeinfo';
 import { matchSelector } from '../helpers';
 import { tolerationsTolerateTaint } from '../../api/corev1/taints';
 import { status, MAX_NODE_SCORE, type Handle, type NodeInfo, type Plugin, type PodInfo } from '../types';
@@ -149,8 +156,84 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
   };
   const pfKey = 'PreFilter' + Name;
   const psKey = 'PreScore' + Name;
+  /** getConstraints: the pod's hard (DoNotSchedule) constraints. */
+  const hard = (pod: KubeObject, h: Handle) => constraintsFor(newPodInfo(pod), 'DoNotSchedule', h);
+  const nodeMatches = (n: KubeObject | undefined, cs: Constraint[]) =>
+    !!n && cs.every((c) => c.key in (n.metadata.labels ?? {}));
+  const podMatches = (cs: Constraint[], labels: Record<string, string> | undefined) =>
+    cs.some((c) => matchSelector(c.selector, labels));
+  /** involvedInTopologySpreading: the waiting pod itself, or a pod on a node in its namespace. */
+  const involved = (other: KubeObject, pod: KubeObject) =>
+    other.metadata.uid === pod.metadata.uid ||
+    (!!other.spec?.nodeName &&
+      (other.metadata.namespace ?? 'default') === (pod.metadata.namespace ?? 'default'));
+  /** isSchedulableAfterPodChange: a pod the constraints' selectors count was added, deleted or relabelled. */
+  const isSchedulableAfterPodChange = (
+    pod: KubeObject,
+    oldPod: KubeObject | undefined,
+    newPod: KubeObject | undefined,
+    h: Handle
+  ): QueueingHint => {
+    if ((newPod && !involved(newPod, pod)) || (oldPod && !involved(oldPod, pod))) return 'QueueSkip';
+    const cs = hard(pod, h);
+    if (oldPod && newPod) {
+      if (
+        newPod.metadata.uid === pod.metadata.uid &&
+        JSON.stringify(newPod.spec?.tolerations ?? []) !== JSON.stringify(oldPod.spec?.tolerations ?? []) &&
+        cs.some((c) => c.honorTaints)
+      )
+        return 'Queue';
+      const before = oldPod.metadata.labels;
+      const after = newPod.metadata.labels;
+      if (JSON.stringify(before ?? {}) === JSON.stringify(after ?? {})) return 'QueueSkip';
+      return cs.some((c) => matchSelector(c.selector, before) !== matchSelector(c.selector, after))
+        ? 'Queue'
+        : 'QueueSkip';
+    }
+    const changed = newPod ?? oldPod;
+    return changed && podMatches(cs, changed.metadata.labels) ? 'Queue' : 'QueueSkip';
+  };
+  /**
+   * isSchedulableAfterNodeChange: an added or deleted node with every topologyKey; an updated node
+   * that gains or loses one, or has them all and changes a key's value or its taints.
+   */
+  const isSchedulableAfterNodeChange = (
+    pod: KubeObject,
+    oldNode: KubeObject | undefined,
+    newNode: KubeObject | undefined,
+    h: Handle
+  ): QueueingHint => {
+    const cs = hard(pod, h);
+    const was = nodeMatches(oldNode, cs);
+    const is = nodeMatches(newNode, cs);
+    if (oldNode && newNode) {
+      if (was !== is) return 'Queue';
+      const before = oldNode.metadata.labels ?? {};
+      const after = newNode.metadata.labels ?? {};
+      const keyChanged = cs.some((c) => before[c.key] !== after[c.key]);
+      const taintsChanged =
+        JSON.stringify(oldNode.spec?.taints ?? []) !== JSON.stringify(newNode.spec?.taints ?? []);
+      return is && (keyChanged || taintsChanged) ? 'Queue' : 'QueueSkip';
+    }
+    return (newNode ? is : was) ? 'Queue' : 'QueueSkip';
+  };
   return {
     name: Name,
+    eventsToRegister: () => [
+      {
+        events: [
+          'AssignedPodAdd',
+          'AssignedPodUpdatePodLabel',
+          'AssignedPodDelete',
+          'UnschedulablePodUpdate'
+        ],
+        hint: isSchedulableAfterPodChange
+      },
+      {
+        events: ['NodeAdd', 'NodeDelete', 'NodeUpdateNodeLabel', 'NodeUpdateNodeTaint'],
+        hint: isSchedulableAfterNodeChange
+      }
+    ],
     preFilter(state, pod, h) {
       const cs = constraintsFor(pod, 'DoNotSchedule', h);
       if (!cs.length) return status('Skip');

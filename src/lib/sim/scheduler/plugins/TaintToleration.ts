@@ -2,7 +2,8 @@
  * TaintToleration (Filter, PreScore, Score): NoSchedule/NoExecute taints must be tolerated; the
  * score counts untolerated PreferNoSchedule taints, normalized in reverse.
  */
-import type { Taint, Toleration } from '../../api/types';
+import type { KubeObject, Taint, Toleration } from '../../api/types';
+import type { QueueingHint } from '../events';
 import { normalizeByMax } from '../helpers';
 import { tolerationsTolerateTaint } from '../../api/corev1/taints';
 import { FLAG_TAINTED as TAINTED } from '../columns';
@@ -18,6 +19,30 @@ export function untoleratedReason(taint: Taint, minor: number): string {
 }
 
 const preScoreKey = 'PreScore' + Name;
+
+/** FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc: a NoSchedule/NoExecute taint not tolerated. */
+function hasUntoleratedTaint(node: KubeObject, tols: Toleration[] | undefined): boolean {
+  for (const t of (node.spec?.taints ?? []) as Taint[]) {
+    if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
+    if (!tolerationsTolerateTaint(tols, t)) return true;
+  }
+  return false;
+}
+
+/** isSchedulableAfterNodeChange: the node had (or, added, has) no untolerated taint now, and had one before. */
+export function isSchedulableAfterNodeChange(
+  pod: KubeObject,
+  oldNode: KubeObject | undefined,
+  newNode: KubeObject | undefined
+): QueueingHint {
+  if (!newNode) return 'QueueSkip';
+  const tols = pod.spec?.tolerations as Toleration[] | undefined;
+  const wasUntolerated = oldNode ? hasUntoleratedTaint(oldNode, tols) : true;
+  return wasUntolerated && !hasUntoleratedTaint(newNode, tols) ? 'Queue' : 'QueueSkip';
+}
+
+/** isSchedulableAfterPodTolerationChange: the waiting pod itself got a toleration. */
+export const isSchedulableAfterPodTolerationChange = (): QueueingHint => 'Queue';
 
 export function create(_args: unknown, ctx: { minor: number }): Plugin {
   const filter = (tols: Toleration[] | undefined, node: NodeInfo): Status | null => {
@@ -43,6 +68,11 @@ export function create(_args: unknown, ctx: { minor: number }): Plugin {
   };
   return {
     name: Name,
+    // With queueing hints: Node Add | UpdateNodeTaint, and the pod's own UpdatePodToleration.
+    eventsToRegister: () => [
+      { events: ['NodeAdd', 'NodeUpdateNodeTaint'], hint: isSchedulableAfterNodeChange },
+      { events: ['UnschedulablePodUpdate'], hint: isSchedulableAfterPodTolerationChange }
+    ],
     filter: (_s, pod, node) => filter(pod.pod.spec?.tolerations, node),
     filterAll(_s, pod, nodes, out, h, at) {
       const tols = pod.pod.spec?.tolerations as Toleration[] | undefined;

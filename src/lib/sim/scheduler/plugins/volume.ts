@@ -8,5 +8,7 @@ import { status, type Plugin } from '../types';
 export const Names = ['VolumeRestrictions', 'NodeVolumeLimits', 'VolumeBinding', 'VolumeZone'];
 
 export function create(name: string): Plugin {
-  return { name, preFilter: () => status('Skip') };
+  // Upstream they register PersistentVolume, PVC, StorageClass and CSINode events; the simulated
+  // cluster has none of those objects and these plugins never reject a pod.
+  return { name, preFilter: () => status('Skip'), eventsToRegister: () => [] };
 }
