@@ -40,20 +40,26 @@ const PINNED: Record<string, { hash: string; events: number }> = {
   // SuccessfulCreate, Scheduled, Pulling/Pulled, Created and Started events join every log (45-67
   // per 3-node scenario; the rest of each log is the same events as before, shifted where the
   // scheduler and kubelets handle the system pods first).
-  'autoscaler-boot-failure.yaml': { hash: '91ae02b298984670', events: 114 },
-  'autoscaler-scale-up.yaml': { hash: '1238711805b43f8c', events: 104 },
-  'etcd-quorum.yaml': { hash: 'fe7bc3142316f1d2', events: 76 },
-  'gpu-pending.yaml': { hash: '9662ea73b5852b4a', events: 80 },
+  // Every kubeadm cluster (stacked etcd, not managed) now has its control-plane hosts as Nodes:
+  // each control-plane-N's kubelet adds Starting, NodeAllocatableEnforced, the three NodeHas* and
+  // NodeReady, the node controller's RegisteredNode, and its kube-proxy and calico-node pods their
+  // SuccessfulCreate, Scheduled, Pulling, Pulled, Created and Started: 19 events per host (57 with
+  // three). The mirror pods of its static pods record no events. External etcd and EKS unchanged.
+  'autoscaler-boot-failure.yaml': { hash: '7a6d548103eb4ac3', events: 133 },
+  'autoscaler-scale-up.yaml': { hash: 'ab45ed989caf239e', events: 123 },
+  'etcd-quorum.yaml': { hash: 'dd0727afff2f63d4', events: 133 },
+  'gpu-pending.yaml': { hash: 'b1ec5662e0c55fbc', events: 99 },
   'ha-external-etcd.yaml': { hash: '662d1e17d1814b5b', events: 99 },
-  'ha-failover.yaml': { hash: 'edcd44a09cc46e6c', events: 76 },
-  'heartbeat-loss.yaml': { hash: '8e3c9ff1ac4d34e6', events: 113 },
+  'ha-failover.yaml': { hash: 'f9ebe36f004a6cd0', events: 133 },
+  'heartbeat-loss.yaml': { hash: '99442f2fc45c1bab', events: 132 },
   // An EKS cluster (managed control plane); NotReady 50 s after the kubelet stops at 2m.
   'managed-eks.yaml': { hash: 'b29d49ba5ba771c8', events: 112 },
-  // No CNI: only the host-network DaemonSet pods (kube-proxy) start; CoreDNS waits.
-  'no-cni.yaml': { hash: '322745a0ff72c9d5', events: 49 },
-  'three-nodes.yaml': { hash: '826a2dab917f692c', events: 115 },
+  // No CNI: only the host-network DaemonSet pods (kube-proxy) start; CoreDNS waits. control-plane-1
+  // is NotReady like the workers: 6 node events (no NodeReady) and its kube-proxy pod's 6.
+  'no-cni.yaml': { hash: '25e8fc83a81fc4dd', events: 61 },
+  'three-nodes.yaml': { hash: '08fce4c4ae850d7c', events: 134 },
   // 400 DaemonSet pods (kube-proxy, calico-node) in the first 5 s; fewer of web's pods by then.
-  'two-hundred-nodes.yaml': { hash: '1b17859a916ff2f7', events: 6717 }
+  'two-hundred-nodes.yaml': { hash: 'a9968eccc4173fb2', events: 6743 }
 };
 
 describe('example scenarios give the pinned event log', () => {
