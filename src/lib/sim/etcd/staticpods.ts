@@ -647,9 +647,17 @@ export const staticPodsComponent = defineComponent(
 /** kubeadm's control-plane hosts: their kubelets run the static pods from /etc/kubernetes/manifests. */
 export const staticPodsStep: BootstrapStep = (cluster, scenario) => {
   // A managed control plane runs on the provider's machines: no hosts, no manifests.
-  if (scenario.etcd.topology !== 'stacked' || scenario.config.managed) return;
+  if (scenario.config.managed) return;
   const n = Math.max(1, scenario.apiServers);
   const hosts = Array.from({ length: n }, (_, i) => `control-plane-${i + 1}`);
+  if (scenario.etcd.topology !== 'stacked') {
+    // External etcd: the control-plane hosts' kubelets register their Nodes all the same (their
+    // static pods are not modelled as files there; etcd runs on its own hosts, which are no Nodes).
+    const cores = apiServerLoad(cluster)?.cores;
+    for (const host of hosts)
+      startControlPlaneKubelet(cluster, host, controlPlaneAddress(cluster, host, hosts), cores);
+    return;
+  }
   for (const m of cluster.etcd.members) if (!hosts.includes(m.host)) hosts.push(m.host);
   const sp = cluster.addComponent(STATIC_PODS_KIND, { hosts } satisfies StaticPodsArgs) as StaticPods;
   // kubeadm's kubelet on every control-plane host registers its Node (after the workers' kubelets,
