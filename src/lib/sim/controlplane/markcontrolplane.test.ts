@@ -135,6 +135,29 @@ describe('control-plane Nodes (kubeadm mark-control-plane)', () => {
     expect(mirrorNames(cluster, 'control-plane-3')).toHaveLength(4);
   });
 
+  it('kubeadm join --control-plane starts a kubelet that registers the new host with the role', () => {
+    const { cluster } = lab('ha');
+    cluster.applyFault('JoinControlPlaneNode', {});
+    cluster.advance(5_000);
+    const node = cluster.api.get<KubeObject>('Node', undefined, 'control-plane-4');
+    expect(node.metadata.labels?.['node-role.kubernetes.io/control-plane']).toBe('');
+    expect(node.spec.taints).toEqual([
+      { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }
+    ]);
+    expect(mirrorNames(cluster, 'control-plane-4')).toContain('kube-apiserver-control-plane-4');
+  });
+
+  it('external etcd: the control-plane hosts are Nodes, the etcd hosts are not', () => {
+    const { cluster } = lab('scenarios/ha-external-etcd.yaml');
+    const names = cluster.api.list<KubeObject>('Node').map((n) => n.metadata.name);
+    expect(names.filter((n) => n.startsWith('control-plane-'))).toEqual([
+      'control-plane-1',
+      'control-plane-2',
+      'control-plane-3'
+    ]);
+    expect(names.some((n) => n.startsWith('etcd-'))).toBe(false);
+  });
+
   it('a managed control plane has no control-plane Nodes', () => {
     const { cluster } = lab('scenarios/managed-eks.yaml');
     const names = cluster.api.list<KubeObject>('Node').map((n) => n.metadata.name);
