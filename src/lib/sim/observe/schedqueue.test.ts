@@ -52,7 +52,7 @@ describe('the scheduling queue read model', () => {
       ]
     });
     expect(attemptResults(cluster, first.pod)).toEqual([
-      { n: 1, t: 107, result: 'unschedulable', plugins: ['NodeResourcesFit'] }
+      { n: 1, t: 109, result: 'unschedulable', plugins: ['NodeResourcesFit', 'TaintToleration'] }
     ]);
   });
 
