@@ -138,7 +138,9 @@ describe('nodeplane CLI', () => {
       source: 'deployment-controller'
     });
     const nodes = j.objects.filter((o: { kind: string }) => o.kind === 'Node');
+    // kubeadm's control-plane-1 is a Node too.
     expect(nodes.map((n: { metadata: { name: string } }) => n.metadata.name)).toEqual([
+      'control-plane-1',
       'worker-1',
       'worker-2',
       'worker-3'

@@ -6,6 +6,8 @@
  * (a standby starts its informers and controllers when it acquires the Lease).
  */
 import { FaultError, defineComponent, defineFault, type Cluster, type Component } from '../cluster';
+import type { Kubelet } from '../node/kubelet';
+import { powerOff, powerOn } from '../node/nodeshutdown';
 import type { SimEvent } from '../engine/engine';
 import type { KubeObject } from '../api/types';
 import { LEADER_ELECTION, tryAcquireOrRenew, type Candidate } from './leaderelection';
@@ -208,8 +210,16 @@ function elector(cluster: Cluster): LeaderElection {
   return le;
 }
 
-/** The machine's other control-plane processes: its kube-apiserver and (stacked) etcd member. */
+/**
+ * The machine's other processes: its kube-apiserver, (stacked) etcd member and its kubelet, whose
+ * Node then goes NotReady and Unknown through the node lifecycle controller like any node's.
+ */
 function powerHost(cluster: Cluster, host: string, running: boolean): void {
+  const kubelet = cluster.component<Kubelet>(`kubelet/${host}`);
+  if (kubelet) {
+    if (running) powerOn(kubelet);
+    else if (!kubelet.state.poweredOff) powerOff(kubelet);
+  }
   for (const a of cluster.apiServers) if (a.name === `kube-apiserver-${host}`) a.running = running;
   for (const m of cluster.etcd.members) {
     if (m.host !== host) continue;

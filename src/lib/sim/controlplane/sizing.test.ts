@@ -100,15 +100,16 @@ describe('the load model on the running cluster', () => {
     const { cluster } = createCluster(scenario(HA));
     cluster.runUntil(60_000);
     const load = apiServerLoad(cluster)!.load();
-    expect(load).toMatchObject({ cores: 2, apiServers: 3, nodes: 3 });
-    expect(load.live).toMatchObject({ nodes: 3, apiServers: 3, cores: 2 });
+    // Three workers and the three control-plane hosts' Nodes (kubeadm registers them too).
+    expect(load).toMatchObject({ cores: 2, apiServers: 3, nodes: 6 });
+    expect(load.live).toMatchObject({ nodes: 6, apiServers: 3, cores: 2 });
     // The plan: 1000 nodes at 20 pods/s on 3 × 2 cores is past the SLO (the line is at 911).
     expect(load.planEstimate!.sloMet).toBe(false);
     expect(load.planEstimate!.p99MutatingMs).toBe(REQUEST_TIMEOUT_MS);
     expect(model(cluster)).toMatchObject({
       cores: '2',
       apiServers: '3',
-      nodes: '3',
+      nodes: '6',
       planNodes: '1000',
       planPodChurnPerSecond: '20',
       planP99MutatingMs: '60000',
@@ -125,8 +126,9 @@ describe('the load model on the running cluster', () => {
     expect(m.windowMs).toBeGreaterThanOrEqual(60_000);
     expect(m.windowMs).toBeLessThan(70_000);
     const rate = (r: string) => m.byRequest.find((x) => x.request === r)?.perSecond ?? 0;
-    // 3 kubelets renew their node Lease every 10 s, two leaders renew every 2 s: 0.3 + 1 per second.
-    expect(rate('update leases')).toBeCloseTo(1.3, 1);
+    // 6 kubelets (3 workers, 3 control-plane hosts) renew their node Lease every 10 s, two leaders
+    // renew every 2 s: 0.6 + 1 per second.
+    expect(rate('update leases')).toBeCloseTo(1.6, 1);
     // Nothing is created after the rollout: no churn.
     expect(m.podStartsPerSecond).toBe(0);
 

@@ -109,7 +109,7 @@ describe('etcdctl', () => {
     sh(con, 'ssh control-plane-1');
     const out = sh(con, `etcdctl ${TLS} get /registry/minions --prefix --keys-only`).stdout;
     expect(out).toBe(
-      '/registry/minions/worker-1\n\n/registry/minions/worker-2\n\n/registry/minions/worker-3\n\n'
+      '/registry/minions/control-plane-1\n\n/registry/minions/worker-1\n\n/registry/minions/worker-2\n\n/registry/minions/worker-3\n\n'
     );
     const deploy = sh(con, `etcdctl ${TLS} get /registry/deployments/default/web --keys-only`).stdout;
     expect(deploy).toBe('/registry/deployments/default/web\n\n');

@@ -8,7 +8,11 @@
  * and moving them back starts them (the kubelet's file source notices within a second through
  * inotify and re-reads the directory every 20 s, `fileCheckFrequency`). For each running static
  * pod the kubelet keeps a mirror pod `<name>-<host>` in kube-system (pkg/kubelet/pod/mirror_client.go:
- * annotation kubernetes.io/config.mirror, an ownerReference to its Node; no Node, no mirror pod).
+ * annotation kubernetes.io/config.mirror, an ownerReference to its Node; no Node, no mirror pod),
+ * and writes the static pod's status to it (Running on the host's network, the host's IP as podIP).
+ * Each host runs a real kubelet that registers its Node (controlplane/markcontrolplane.ts): the
+ * mirror pods appear as soon as it is registered, and while that kubelet is stopped or the machine
+ * is off nothing here changes (the file source is the kubelet's).
  *
  * An etcd that starts on a data directory written by `etcdutl snapshot restore` brings the
  * snapshot's keyspace back: the API server's store is replaced by the snapshot's objects, and
@@ -18,6 +22,9 @@ import { defineComponent, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 import { copySharingFrozen, deepFreeze, type KubeObject, type RequestContext } from '../api/types';
 import { controlPlaneAddress } from '../network/apiserver-endpoints';
+import { startControlPlaneKubelet } from '../controlplane/markcontrolplane';
+import { apiServerLoad } from '../controlplane/sizing';
+import { qosClass } from '../node/podstatus';
 import type { BootstrapStep } from '../scenario/hooks';
 import {
   defaultManifest,
@@ -88,6 +95,8 @@ export interface StaticPodsState {
    * manifest, MemberPromote with retries).
    */
   joining?: Record<string, boolean>;
+  /** host → component → when its container started (the mirror pod's startTime). */
+  startedAt?: Record<string, Record<string, number>>;
 }
 
 /** kubeadm's MemberPromote retries until the new learner is in sync: modelled as 2 s after it starts. */
@@ -137,10 +146,24 @@ export const PKI_FILES = [
   '/etc/kubernetes/pki/etcd/server.key'
 ];
 
+export const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
+
+export function isMirrorPod(pod: KubeObject): boolean {
+  return pod.metadata.annotations?.[MIRROR_ANNOTATION] !== undefined;
+}
+
+/** The kubelet's container handle for a static pod (a digest of host, component and start time). */
+function containerId(host: string, c: string, since: number): string {
+  return (fnv32(`${host}/${c}/${since}`).toString(16).padStart(8, '0') + configHash(`${host}${c}${since}`))
+    .slice(0, 64)
+    .padEnd(64, '0');
+}
+
 export class StaticPods implements Component {
   readonly id = STATIC_PODS_ID;
   readonly kind = STATIC_PODS_KIND;
   state: StaticPodsState;
+  private unwatch: () => void;
 
   constructor(
     private cluster: Cluster,
@@ -191,6 +214,29 @@ export class StaticPods implements Component {
       this.state.files[host] = files;
       this.state.running[host] = Object.fromEntries(this.componentsOn(host).map((c) => [c, true]));
     }
+    // The host's Node registering, or its mirror pod deleted or marked for deletion: the kubelet
+    // (re)creates the mirror pods on its next pass (kubelet.go syncPod, mirror_client.go).
+    const kick = () => {
+      if (this.state.syncPending) return;
+      this.state.syncPending = true;
+      this.cluster.engine.schedule(0, this.id, 'kick');
+    };
+    const unNode = cluster.api.watch('Node', (type, obj) => {
+      if (type === 'ADDED' && this.args.hosts.includes(obj.metadata.name)) kick();
+    });
+    const unPod = cluster.api.watch('Pod', (type, obj, old) => {
+      if (obj.metadata.namespace !== 'kube-system' || !this.args.hosts.includes(obj.spec?.nodeName)) return;
+      if (!isMirrorPod(obj)) return;
+      if (type === 'DELETED' || (obj.metadata.deletionTimestamp && !old?.metadata.deletionTimestamp)) kick();
+    });
+    this.unwatch = () => {
+      unNode();
+      unPod();
+    };
+  }
+
+  dispose(): void {
+    this.unwatch();
   }
 
   start(): void {
@@ -261,6 +307,7 @@ export class StaticPods implements Component {
     }
     this.membershipChanged();
     this.changed();
+    startControlPlaneKubelet(this.cluster, host, info.ip, apiServerLoad(this.cluster)?.cores);
   }
 
   /**
@@ -350,8 +397,16 @@ export class StaticPods implements Component {
     return out;
   }
 
+  /** The host's kubelet runs (no kubelet component: a cluster built without kubelets). */
+  kubeletRunning(host: string): boolean {
+    const k = this.cluster.component<Component & { running: boolean }>(`kubelet/${host}`);
+    return !k || k.running;
+  }
+
   sync(): void {
     for (const host of this.args.hosts) {
+      // A stopped kubelet (or a machine that is off) reads no manifests and writes no mirror pods.
+      if (!this.kubeletRunning(host)) continue;
       const desired = this.desired(host);
       const running = (this.state.running[host] ??= {});
       for (const c of this.componentsOn(host)) {
@@ -377,6 +432,9 @@ export class StaticPods implements Component {
 
   private setRunning(host: string, c: StaticComponent, on: boolean): void {
     const cluster = this.cluster;
+    const started = ((this.state.startedAt ??= {})[host] ??= {});
+    if (on) started[c] = cluster.now;
+    else delete started[c];
     if (c === 'etcd') {
       const m = this.member(host);
       if (m && m.running !== on) {
@@ -441,7 +499,11 @@ export class StaticPods implements Component {
     return true;
   }
 
-  /** kubelet's mirror pods: one per static pod, only once the host's Node exists. */
+  /**
+   * kubelet's mirror pods: one per running static pod, only once the host's Node exists. A mirror
+   * pod whose static pod changed, or that someone deleted (it carries a deletionTimestamp), is
+   * deleted with grace 0 and created again; its status is the static pod's.
+   */
   private syncMirrorPods(host: string, desired: Map<StaticComponent, Any>): void {
     const api = this.cluster.api;
     const ctx: RequestContext = { component: 'kubelet', node: host };
@@ -450,14 +512,27 @@ export class StaticPods implements Component {
       if (!node) return;
       for (const c of this.componentsOn(host)) {
         const name = `${c}-${host}`;
-        const existing = api.tryGet<KubeObject>('Pod', 'kube-system', name);
+        let existing = api.tryGet<KubeObject>('Pod', 'kube-system', name);
         const want = desired.has(c) && !!this.state.running[host]?.[c];
         const hash = want ? configHash(JSON.stringify(desired.get(c))) : '';
-        if (existing && (!want || existing.metadata.annotations?.['kubernetes.io/config.mirror'] !== hash)) {
+        const stale =
+          existing &&
+          (!want ||
+            existing.metadata.annotations?.[MIRROR_ANNOTATION] !== hash ||
+            !!existing.metadata.deletionTimestamp);
+        if (existing && stale) {
           api.delete('Pod', 'kube-system', name, { gracePeriodSeconds: 0 }, ctx);
+          existing = undefined;
         }
-        if (want && (!existing || existing.metadata.annotations?.['kubernetes.io/config.mirror'] !== hash)) {
-          api.create(mirrorPod(desired.get(c), host, hash, node, api.timestamp()), ctx);
+        if (!want) continue;
+        if (!existing)
+          existing = api.create(mirrorPod(desired.get(c), host, hash, node, api.timestamp()), ctx);
+        const since = this.state.startedAt?.[host]?.[c] ?? 0;
+        const status = mirrorStatus(existing!, this.ipOf(host), api.epochMs + since, host, c);
+        if (JSON.stringify(existing!.status ?? {}) !== JSON.stringify(status)) {
+          const next = structuredClone(existing!) as Any;
+          next.status = status;
+          api.update(next, ctx, { subresource: 'status' });
         }
       }
     } catch {
@@ -531,6 +606,39 @@ function mirrorPod(pod: Any, host: string, hash: string, node: KubeObject, now: 
   return p;
 }
 
+/** The static pod's status as the kubelet's status manager writes it to the mirror pod. */
+function mirrorStatus(pod: KubeObject, ip: string, sinceMs: number, host: string, c: string) {
+  const at = new Date(sinceMs).toISOString().replace('.000Z', 'Z');
+  const cond = (type: string) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: at });
+  return {
+    phase: 'Running',
+    conditions: [
+      cond('PodReadyToStartContainers'),
+      cond('Initialized'),
+      cond('Ready'),
+      cond('ContainersReady'),
+      cond('PodScheduled')
+    ],
+    hostIP: ip,
+    hostIPs: [{ ip }],
+    podIP: ip,
+    podIPs: [{ ip }],
+    startTime: at,
+    containerStatuses: ((pod.spec?.containers ?? []) as Any[]).map((ctr) => ({
+      name: ctr.name,
+      image: ctr.image,
+      imageID: '',
+      containerID: `containerd://${containerId(host, c, sinceMs)}`,
+      ready: true,
+      started: true,
+      restartCount: 0,
+      state: { running: { startedAt: at } },
+      lastState: {}
+    })),
+    qosClass: qosClass(pod)
+  };
+}
+
 export const staticPodsComponent = defineComponent(
   STATIC_PODS_KIND,
   (cluster: Cluster, args: StaticPodsArgs) => new StaticPods(cluster, args)
@@ -539,11 +647,23 @@ export const staticPodsComponent = defineComponent(
 /** kubeadm's control-plane hosts: their kubelets run the static pods from /etc/kubernetes/manifests. */
 export const staticPodsStep: BootstrapStep = (cluster, scenario) => {
   // A managed control plane runs on the provider's machines: no hosts, no manifests.
-  if (scenario.etcd.topology !== 'stacked' || scenario.config.managed) return;
+  if (scenario.config.managed) return;
   const n = Math.max(1, scenario.apiServers);
   const hosts = Array.from({ length: n }, (_, i) => `control-plane-${i + 1}`);
+  if (scenario.etcd.topology !== 'stacked') {
+    // External etcd: the control-plane hosts' kubelets register their Nodes all the same (their
+    // static pods are not modelled as files there; etcd runs on its own hosts, which are no Nodes).
+    const cores = apiServerLoad(cluster)?.cores;
+    for (const host of hosts)
+      startControlPlaneKubelet(cluster, host, controlPlaneAddress(cluster, host, hosts), cores);
+    return;
+  }
   for (const m of cluster.etcd.members) if (!hosts.includes(m.host)) hosts.push(m.host);
-  cluster.addComponent(STATIC_PODS_KIND, { hosts } satisfies StaticPodsArgs);
+  const sp = cluster.addComponent(STATIC_PODS_KIND, { hosts } satisfies StaticPodsArgs) as StaticPods;
+  // kubeadm's kubelet on every control-plane host registers its Node (after the workers' kubelets,
+  // which the scenario built first).
+  const cores = apiServerLoad(cluster)?.cores;
+  for (const host of hosts) startControlPlaneKubelet(cluster, host, sp.ipOf(host), cores);
 };
 
 export function staticPods(cluster: Cluster): StaticPods | undefined {

@@ -270,9 +270,10 @@ describe('metrics-server behind kube-aggregator', () => {
     const { cluster, run, at } = lab();
     at(60_000);
     const out = run('kubectl top nodes').stdout.split('\n');
-    expect(out[0]).toBe('NAME       CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)   ');
+    expect(out[0]).toBe('NAME              CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)   ');
     const nodes = aggregatedList(cluster.api, 'NodeMetrics');
-    expect(nodes.map((n) => n.metadata.name)).toEqual(['worker-1', 'worker-2']);
+    // kubeadm's control-plane-1 has a kubelet too, so metrics-server scrapes it like the workers.
+    expect(nodes.map((n) => n.metadata.name)).toEqual(['control-plane-1', 'worker-1', 'worker-2']);
     for (const [i, n] of nodes.entries()) {
       const node = cluster.api.get<KubeObject>('Node', undefined, n.metadata.name);
       const cpu = Number(String((n.usage as { cpu: string }).cpu).replace(/m$/, ''));
@@ -285,8 +286,8 @@ describe('metrics-server behind kube-aggregator', () => {
     }
     cluster.applyFault('StopKubelet', { target: 'worker-2' });
     at(80_000);
-    expect(run('kubectl top nodes').stdout.split('\n')[2]).toBe(
-      'worker-2   <unknown>    <unknown>   <unknown>       <unknown>   '
+    expect(run('kubectl top nodes').stdout.split('\n')[3]).toBe(
+      'worker-2          <unknown>    <unknown>   <unknown>       <unknown>   '
     );
     expect(run('kubectl top node worker-2').stderr).toBe(
       'Error from server (NotFound): nodemetrics.metrics.k8s.io "worker-2" not found\n'
@@ -331,7 +332,8 @@ describe('metrics-server behind kube-aggregator', () => {
     at(60_000);
     const nodes = run('kubectl get nodes.metrics.k8s.io').stdout.split('\n');
     expect(nodes[0]).toMatch(/^NAME +CPU +MEMORY +WINDOW$/);
-    expect(nodes[1]).toMatch(/^worker-1 +\d+m +\d+Ki +15s$/);
+    expect(nodes[1]).toMatch(/^control-plane-1 +\d+m +\d+Ki +15s$/);
+    expect(nodes[2]).toMatch(/^worker-1 +\d+m +\d+Ki +15s$/);
     // `nodes` alone is still the core resource.
     expect(run('kubectl get nodes').stdout).toMatch(/^NAME +STATUS +ROLES +AGE +VERSION\n/);
     const pods = run('kubectl get podmetrics').stdout.split('\n');
@@ -341,6 +343,7 @@ describe('metrics-server behind kube-aggregator', () => {
     expect(
       system.filter((l) => /^podmetrics\.metrics\.k8s\.io\/metrics-server-[a-z0-9-]+$/.test(l))
     ).toHaveLength(1);
-    expect(system.filter((l) => l.startsWith('podmetrics.metrics.k8s.io/kube-proxy-'))).toHaveLength(2);
+    // Two workers and control-plane-1 each run a kube-proxy pod.
+    expect(system.filter((l) => l.startsWith('podmetrics.metrics.k8s.io/kube-proxy-'))).toHaveLength(3);
   });
 });

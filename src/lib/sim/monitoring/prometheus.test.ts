@@ -40,7 +40,8 @@ describe('Prometheus alerts', () => {
       'kube-controller-manager': [1, 1],
       'kube-scheduler': [1, 1],
       etcd: [1, 1],
-      kubelet: [3, 3]
+      // three workers and kubeadm's control-plane-1
+      kubelet: [4, 4]
     });
     expect(p.alerts()).toEqual([]);
   });
@@ -81,6 +82,8 @@ describe('Prometheus alerts', () => {
     const t = c.now;
     c.applyFault('StopKubelet', { target: 'worker-2' });
     c.applyFault('StopKubelet', { target: 'worker-3' });
+    // control-plane-1's kubelet is a scrape target as well: the last one up.
+    c.applyFault('StopKubelet', { target: 'control-plane-1' });
     c.runUntil(t + 16 * MIN);
     const next = Math.ceil(t / SCRAPE_INTERVAL_MS) * SCRAPE_INTERVAL_MS;
     expect(timeline(c, ['KubeletDown'])).toEqual([

@@ -22,8 +22,9 @@ function cluster() {
 
 const DELETE_POD = 'kubectl -n kube-system delete pod -l k8s-app=kube-proxy --field-selector spec.nodeName=';
 
-const modes = (c: ReturnType<typeof cluster>) =>
-  ['worker-1', 'worker-2', 'worker-3'].map((n) => kubeProxyOf(c, n)!.state.mode);
+// kubeadm's control-plane-1 runs a kube-proxy pod too (the DaemonSet tolerates every taint).
+const NODES = ['control-plane-1', 'worker-1', 'worker-2', 'worker-3'];
+const modes = (c: ReturnType<typeof cluster>) => NODES.map((n) => kubeProxyOf(c, n)!.state.mode);
 
 function configConf(c: ReturnType<typeof cluster>): Record<string, unknown> {
   const cm = c.api.get<KubeObject>('ConfigMap', 'kube-system', 'kube-proxy');
@@ -40,7 +41,7 @@ describe('the kube-proxy ConfigMap', () => {
       mode: '',
       clusterCIDR: '10.244.0.0/16'
     });
-    expect(modes(c)).toEqual(['iptables', 'iptables', 'iptables']);
+    expect(modes(c)).toEqual(['iptables', 'iptables', 'iptables', 'iptables']);
   });
 
   it('kubectl edit of mode, then a new kube-proxy pod on a node, switches that node only', () => {
@@ -57,10 +58,10 @@ describe('the kube-proxy ConfigMap', () => {
     expect(saved.stdout).toBe('configmap/kube-proxy edited\n');
     // kube-proxy reads its config when it starts: nothing changes until a restart.
     c.runUntil(31_000);
-    expect(modes(c)).toEqual(['iptables', 'iptables', 'iptables']);
+    expect(modes(c)).toEqual(['iptables', 'iptables', 'iptables', 'iptables']);
     expect(sh.exec(`${DELETE_POD}worker-1`).exitCode).toBe(0);
     c.runUntil(40_000);
-    expect(modes(c)).toEqual(['nftables', 'iptables', 'iptables']);
+    expect(modes(c)).toEqual(['iptables', 'nftables', 'iptables', 'iptables']);
     const kp = kubeProxyOf(c, 'worker-1')!;
     expect(kp.state.cleanups.at(-1)).toMatchObject({ from: 'iptables', to: 'nftables' });
     sh.exec('ssh worker-1');
@@ -85,7 +86,7 @@ describe('the kube-proxy ConfigMap', () => {
     const c = cluster();
     c.applyFault('SetProxyMode', { target: 'all', mode: 'ipvs' } as never);
     c.runUntil(32_000);
-    expect(modes(c)).toEqual(['ipvs', 'ipvs', 'ipvs']);
+    expect(modes(c)).toEqual(['ipvs', 'ipvs', 'ipvs', 'ipvs']);
     expect(configConf(c).mode).toBe('ipvs');
     // A later restart reads ipvs back and stays there.
     const sh = new ConsoleSession(c, {});
@@ -99,7 +100,7 @@ describe('the kube-proxy ConfigMap', () => {
     let buffer = '';
     const sh = new ConsoleSession(c, { files: { 'kube-proxy.yaml': '' }, editorBuffer: () => buffer });
     const before = sh.exec('kubectl -n kube-system get pods -l k8s-app=kube-proxy -o name').stdout;
-    expect(before.trim().split('\n')).toHaveLength(3);
+    expect(before.trim().split('\n')).toHaveLength(4);
     const cm = c.api.get<KubeObject>('ConfigMap', 'kube-system', 'kube-proxy');
     const data = cm.data as Record<string, string>;
     const edited = {
@@ -113,16 +114,16 @@ describe('the kube-proxy ConfigMap', () => {
     expect(applied.stdout).toBe('configmap/kube-proxy configured\n');
     c.runUntil(35_000);
     // Read only at start: the running processes keep iptables.
-    expect(modes(c)).toEqual(['iptables', 'iptables', 'iptables']);
+    expect(modes(c)).toEqual(['iptables', 'iptables', 'iptables', 'iptables']);
     expect(sh.exec('kubectl -n kube-system rollout restart daemonset kube-proxy').stdout).toBe(
       'daemonset.apps/kube-proxy restarted\n'
     );
     c.runUntil(90_000);
-    expect(modes(c)).toEqual(['ipvs', 'ipvs', 'ipvs']);
+    expect(modes(c)).toEqual(['ipvs', 'ipvs', 'ipvs', 'ipvs']);
     const after = sh.exec('kubectl -n kube-system get pods -l k8s-app=kube-proxy -o name').stdout;
-    expect(after.trim().split('\n')).toHaveLength(3);
+    expect(after.trim().split('\n')).toHaveLength(4);
     for (const name of before.trim().split('\n')) expect(after).not.toContain(name);
-    for (const n of ['worker-1', 'worker-2', 'worker-3'])
+    for (const n of NODES)
       expect(kubeProxyOf(c, n)!.state.cleanups.at(-1)).toMatchObject({ from: 'iptables', to: 'ipvs' });
     expect(sh.exec('kubectl -n kube-system rollout status daemonset kube-proxy').stdout).toBe(
       'daemon set "kube-proxy" successfully rolled out\n'
@@ -179,6 +180,7 @@ describe('the kube-proxy ConfigMap', () => {
       .list<KubeObject>('Pod', { namespace: 'kube-system' })
       .filter((p) => p.metadata.labels?.['k8s-app'] === 'kube-proxy');
     expect(pods.map((p) => [p.spec!.nodeName, p.status?.podIP]).sort()).toEqual([
+      ['control-plane-1', '10.0.0.10'],
       ['worker-1', '10.0.0.11'],
       ['worker-2', '10.0.0.12'],
       ['worker-3', '10.0.0.13']

@@ -61,6 +61,9 @@ export function syncPod(k: Kubelet, key: string): void {
   const [ns, name] = key.split('/');
   let pod = k.cluster.api.tryGet<KubeObject>('Pod', ns, name);
   if (pod && pod.spec?.nodeName !== k.name) pod = undefined;
+  // A mirror pod is the API's copy of a static pod the kubelet runs from its manifest directory
+  // (etcd/staticpods.ts): nothing for the pod worker to start.
+  if (pod?.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return;
   let rec = k.state.pods[key];
   if (rec && (!pod || pod.metadata.uid !== rec.uid)) {
     if (k.host.state.runtime.running) cleanup(k, rec);

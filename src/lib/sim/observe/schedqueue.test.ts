@@ -31,10 +31,12 @@ describe('the scheduling queue read model', () => {
       queue: 'unschedulable',
       priority: 0,
       attempts: 1,
-      plugins: ['NodeResourcesFit'],
-      backoffUntil: 1107,
-      since: 107,
-      // The first 30 s flush tick after 107 ms + 5 minutes.
+      // The workers are full; control-plane-1 has room but its NoSchedule taint is not tolerated.
+      plugins: ['NodeResourcesFit', 'TaintToleration'],
+      // Tried after kube-system's pods, two more of them now (kube-proxy, calico-node on control-plane-1).
+      backoffUntil: 1109,
+      since: 109,
+      // The first 30 s flush tick after 109 ms + 5 minutes.
       leftoverAt: 330_000,
       // Only what NodeResourcesFit registered: no label or taint change, no image list.
       movesOn: [
@@ -44,11 +46,11 @@ describe('the scheduling queue read model', () => {
       ],
       moves: [
         { t: 100, event: 'UnschedulablePodAdd', from: null, to: 'active' },
-        { t: 107, event: 'ScheduleAttemptFailure', from: 'active', to: 'unschedulable' }
+        { t: 109, event: 'ScheduleAttemptFailure', from: 'active', to: 'unschedulable' }
       ]
     });
     expect(attemptResults(cluster, first.pod)).toEqual([
-      { n: 1, t: 107, result: 'unschedulable', plugins: ['NodeResourcesFit'] }
+      { n: 1, t: 109, result: 'unschedulable', plugins: ['NodeResourcesFit', 'TaintToleration'] }
     ]);
   });
 

@@ -116,6 +116,8 @@ spec:
     const kubelets = m.edges.filter((e) => e.process === 'kubelet');
     expect(kubelets.map((e) => [e.id, e.nodes])).toEqual([
       ['kubelet@pool:batch', 15],
+      // kubeadm's control-plane-1 folds into a group of its own
+      ['kubelet@control-plane', 1],
       ['kubelet@pool:general', 30]
     ]);
     // 45 Leases renewed every 10 s: 4.5 updates per virtual second in all.

@@ -43,8 +43,10 @@ describe('scenario bootstrap', () => {
     const w1Events = cluster.eventLog.filter((e) => e.object === 'Node/worker-1').map((e) => e.reason);
     expect(w1Events).not.toContain('NodeReady');
     expect(w1Events).not.toContain('NodeNotReady');
+    // control-plane-1's kubelet registers after the workers' at the same instant.
     expect(cluster.eventLog.filter((e) => e.reason === 'NodeReady').map((e) => [e.t, e.object])).toEqual([
-      [100, 'Node/worker-2']
+      [100, 'Node/worker-2'],
+      [100, 'Node/control-plane-1']
     ]);
   });
 
@@ -76,7 +78,8 @@ spec:
     expect(cluster.api.list('Node')).toEqual([]);
     cluster.runUntil(100);
     // worker-2's kubelet was stopped at 0s: it never registers, the objects do not wait for it.
-    expect(cluster.api.list('Node').map((n) => n.metadata.name)).toEqual(['worker-1']);
+    // (control-plane-1's kubelet, kubeadm's, registers right after the workers'.)
+    expect(cluster.api.list('Node').map((n) => n.metadata.name)).toEqual(['worker-1', 'control-plane-1']);
     expect(cluster.api.get<KubeObject>('Deployment', 'default', 'web').metadata.creationTimestamp).toBe(
       '2026-01-01T00:00:00Z'
     );
@@ -87,9 +90,10 @@ spec:
       (e) => e.reason === 'Scheduled' && e.message.includes(' default/')
     );
     expect(scheduled.map((e) => [e.t, e.message.replace(/web-\w+-\w+/, 'web-*')])).toEqual([
-      // After kube-system's own pods, which the installer applied first (100-105 ms).
-      [106, 'Successfully assigned default/web-* to worker-1'],
-      [107, 'Successfully assigned default/web-* to worker-1']
+      // After kube-system's own pods, which the installer applied first (100-107 ms, with the
+      // kube-proxy and calico-node pods of control-plane-1).
+      [108, 'Successfully assigned default/web-* to worker-1'],
+      [109, 'Successfully assigned default/web-* to worker-1']
     ]);
     expect(scenarioFaultFailures(cluster)).toEqual([]);
   });

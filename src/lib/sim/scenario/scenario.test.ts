@@ -233,6 +233,10 @@ describe('createCluster', () => {
       'apiserver-load',
       'kube-controller-manager',
       'kube-scheduler',
+      // kubeadm's kubelet on each control-plane host (controlplane/markcontrolplane.ts)
+      'kubelet/control-plane-1',
+      'kubelet/control-plane-2',
+      'kubelet/control-plane-3',
       'kubelet/worker-1',
       'kubelet/worker-2',
       // three API servers: kube-scheduler and kube-controller-manager elect leaders

@@ -79,12 +79,17 @@ describe('the session host', () => {
     send({ type: 'advance', ms: 30_000 });
     const first = frames()[0];
     expect(first.full).toBe(true);
-    expect(first.nodeOrder).toEqual(['worker-1', 'worker-2', 'worker-3']);
+    expect(first.nodeOrder).toEqual(['control-plane-1', 'worker-1', 'worker-2', 'worker-3']);
     const last = frames().at(-1)!;
     expect(last.full).toBe(false);
     expect(last.now).toBe(30_000);
     // Three nodes registered and their pods were created: each node's view changed.
-    expect(last.nodes?.map((n) => n.name).sort()).toEqual(['worker-1', 'worker-2', 'worker-3']);
+    expect(last.nodes?.map((n) => n.name).sort()).toEqual([
+      'control-plane-1',
+      'worker-1',
+      'worker-2',
+      'worker-3'
+    ]);
     expect(last.nodes?.every((n) => n.ready === 'True')).toBe(true);
     // Events are appended after those the first frame carried.
     expect(last.eventsFrom).toBe(first.events?.length ?? 0);
@@ -221,12 +226,13 @@ describe('the session host', () => {
     expect(first.full).toBe(true);
     expect(first.now).toBeGreaterThan(0);
     expect(first.now).toBeLessThan(60_000);
-    expect(first.nodes!.map((n) => n.ready)).toEqual(['True', 'True', 'True']);
+    expect(first.nodes!.map((n) => n.ready)).toEqual(['True', 'True', 'True', 'True']);
     const pods = first.nodes!.flatMap((n) => n.pods);
-    // 3 web replicas and a log agent per node, beside the cluster's own: kube-proxy and
-    // calico-node on each node, 2 CoreDNS replicas and calico-kube-controllers.
+    // 3 web replicas and a log agent per worker, beside the cluster's own: kube-proxy and
+    // calico-node on each of the four nodes, 2 CoreDNS replicas, calico-kube-controllers and the
+    // four mirror pods of control-plane-1's static pods.
     expect(pods.filter((p) => !p.system)).toHaveLength(6);
-    expect(pods.filter((p) => p.system)).toHaveLength(9);
+    expect(pods.filter((p) => p.system)).toHaveLength(15);
     expect(pods.every((p) => p.status === 'Running')).toBe(true);
     expect(first.pendingPods).toEqual([]);
     // A reset opens on the same running cluster, at the same moment.

@@ -59,6 +59,8 @@ const caEvents = (cluster: Cluster, reason: string) => cluster.eventLog.filter((
 const nodeNames = (cluster: Cluster) =>
   cluster.api
     .list<KubeObject>('Node')
+    // kubeadm's control-plane-1 is a Node too, in no node group: the autoscaler never touches it.
+    .filter((n) => n.metadata.labels?.['node-role.kubernetes.io/control-plane'] === undefined)
     .map((n) => n.metadata.name)
     .sort();
 const ca = (cluster: Cluster) => cluster.component<ClusterAutoscaler>(CA_ID)!;

@@ -56,7 +56,8 @@ describe('node pool flavours', () => {
       'node.kubernetes.io/instance-type': 'Standard_D4s_v5'
     });
     expect(labels(cluster, 'user-1')['kubernetes.azure.com/mode']).toBe('user');
-    // Only ng-apps is a node group; the status's cluster-wide counts still cover all five nodes.
+    // Only ng-apps is a node group; the status's cluster-wide counts still cover all six nodes (the
+    // five workers and kubeadm's control-plane-1, which is in no group).
     cluster.runUntil(10_000);
     const doc = parse(
       (
@@ -66,7 +67,7 @@ describe('node pool flavours', () => {
         >
       ).status
     );
-    expect(doc.clusterWide.health.nodeCounts.registered).toEqual({ total: 5, ready: 5, notStarted: 0 });
+    expect(doc.clusterWide.health.nodeCounts.registered).toEqual({ total: 6, ready: 6, notStarted: 0 });
     expect(doc.nodeGroups.map((g: { name: string }) => g.name)).toEqual(['ng-apps']);
     expect(doc.nodeGroups[0].health.nodeCounts.registered.total).toBe(1);
     expect(
@@ -179,7 +180,8 @@ spec:
       // Both pools are at their max (system 2 of 2, apps 1 of 1).
       Array(3).fill("pod didn't trigger scale-up: 2 max node group size reached")
     );
-    // Both pools are node groups here (system sets min and max).
+    // Both pools are node groups here (system sets min and max); the cluster-wide count has
+    // control-plane-1 as well.
     const doc = parse(
       (
         cluster.api.get<KubeObject>('ConfigMap', 'kube-system', 'cluster-autoscaler-status').data as Record<
@@ -188,7 +190,7 @@ spec:
         >
       ).status
     );
-    expect(doc.clusterWide.health.nodeCounts.registered).toEqual({ total: 3, ready: 3, notStarted: 0 });
+    expect(doc.clusterWide.health.nodeCounts.registered).toEqual({ total: 4, ready: 4, notStarted: 0 });
     expect(doc.nodeGroups.map((g: { name: string }) => g.name)).toEqual(['system', 'apps']);
     expect(doc.nodeGroups[1].health.nodeCounts.registered).toEqual({ total: 1, ready: 1, notStarted: 0 });
     cluster.api.patch(

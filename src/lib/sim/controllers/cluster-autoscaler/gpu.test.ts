@@ -73,7 +73,8 @@ describe('Cluster Autoscaler and GPU node groups', () => {
     // The plugin image takes ~29 s to pull at 5Mi/s: gpu-1 is Ready without GPUs for several
     // autoscaler loops, and none of them adds gpu-2.
     expect(sawReadyWithoutGpu).toBe(true);
-    expect(nodes()).toEqual(['cpu-1', 'gpu-1']);
+    // (control-plane-1 is kubeadm's, in no node group.)
+    expect(nodes()).toEqual(['control-plane-1', 'cpu-1', 'gpu-1']);
     const scaleUps = cluster.eventLog.filter((e) => e.reason === 'TriggeredScaleUp').map((e) => e.message);
     expect(scaleUps).toEqual(['pod triggered scale-up: [{gpu 0->1 (max: 3)}]']);
     const train = cluster.api.get<KubeObject>('Pod', 'default', 'train');

@@ -10,7 +10,13 @@ const events = (cluster: Cluster, reason: string) =>
   cluster.eventLog.filter((e) => e.reason === reason).map((e) => [e.t, e.type, e.message]);
 const ca = (cluster: Cluster) => cluster.component<ClusterAutoscaler>(CA_ID)!;
 
-/** One 2-CPU/8Gi worker that may grow to 6; six pods of 1200m each want one node apiece. */
+/**
+ * One 2-CPU/8Gi worker that may grow to 6; six pods of 1200m each want one node apiece. The
+ * cluster also has kubeadm's control-plane-1 (2 CPUs, 8Gi), in no node group: the autoscaler's
+ * cluster-wide limits count every node of the cluster, that one too (upstream:
+ * cluster-autoscaler/core/scaleup/resource/manager.go, static_autoscaler.go MaxNodesTotal), so
+ * each limit below is one control-plane machine higher than the workers' share.
+ */
 function scenario(flags: string): string {
   return `apiVersion: nodeplane.dev/v1alpha1
 kind: Scenario
@@ -74,21 +80,21 @@ describe('cluster autoscaler: cluster-wide limits', () => {
   });
 
   it('--max-nodes-total caps the scale-up and records MaxNodesTotalReached', () => {
-    const { cluster } = createCluster(scenario('{ maxNodesTotal: 3 }'));
+    const { cluster } = createCluster(scenario('{ maxNodesTotal: 4 }'));
     cluster.runUntil(10_000);
     expect(events(cluster, 'MaxNodesTotalReached')).toEqual([
-      [10_000, 'Warning', 'Max total nodes in cluster reached: 3']
+      [10_000, 'Warning', 'Max total nodes in cluster reached: 4']
     ]);
     expect(events(cluster, 'ScaledUpGroup')).toEqual([
       [10_000, 'Normal', 'Scale-up: setting group worker size to 3 instead of 1 (max: 6)']
     ]);
-    // 20 s: one node plus two upcoming is the limit: no new nodes (capped to 0), the warning again.
+    // 20 s: two nodes plus two upcoming is the limit: no new nodes (capped to 0), the warning again.
     cluster.runUntil(20_000);
     expect(events(cluster, 'MaxNodesTotalReached').length).toBe(2);
     expect(events(cluster, 'ScaledUpGroup').length).toBe(1);
-    // Once three nodes are Ready the loop stops before planning: the pods hear nothing more.
+    // Once four nodes are Ready the loop stops before planning: the pods hear nothing more.
     cluster.runUntil(3 * 60_000);
-    expect(cluster.api.list<KubeObject>('Node').length).toBe(3);
+    expect(cluster.api.list<KubeObject>('Node').length).toBe(4);
     const late = cluster.eventLog.filter(
       (e) => e.t > 2 * 60_000 && ['MaxNodesTotalReached', 'NotTriggerScaleUp'].includes(e.reason)
     );
@@ -97,9 +103,9 @@ describe('cluster autoscaler: cluster-wide limits', () => {
   });
 
   it('--cores-total caps the scale-up, then the pool is skipped with "max cluster cpu limit reached"', () => {
-    const { cluster } = createCluster(scenario("{ coresTotal: '0:6' }"));
+    const { cluster } = createCluster(scenario("{ coresTotal: '0:8' }"));
     cluster.runUntil(10_000);
-    // 1 node × 2 cores used, 4 left: two more 2-core machines, not five.
+    // 2 nodes × 2 cores used, 4 left: two more 2-core machines, not five.
     expect(events(cluster, 'ScaledUpGroup')).toEqual([
       [10_000, 'Normal', 'Scale-up: setting group worker size to 3 instead of 1 (max: 6)']
     ]);
@@ -110,7 +116,7 @@ describe('cluster autoscaler: cluster-wide limits', () => {
   });
 
   it('--memory-total counts GiB', () => {
-    const { cluster } = createCluster(scenario("{ memoryTotal: '0:16' }"));
+    const { cluster } = createCluster(scenario("{ memoryTotal: '0:24' }"));
     cluster.runUntil(20_000);
     expect(events(cluster, 'ScaledUpGroup').map((e) => e[2])).toEqual([
       'Scale-up: setting group worker size to 2 instead of 1 (max: 6)'

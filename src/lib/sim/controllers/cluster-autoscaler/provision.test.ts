@@ -13,6 +13,8 @@ const ca = (cluster: ClusterT) => cluster.component<ClusterAutoscaler>(CA_ID)!;
 const nodeNames = (cluster: ClusterT) =>
   cluster.api
     .list<KubeObject>('Node')
+    // kubeadm's control-plane-1 is a Node too, in no node group: the autoscaler never touches it.
+    .filter((n) => n.metadata.labels?.['node-role.kubernetes.io/control-plane'] === undefined)
     .map((n) => n.metadata.name)
     .sort();
 const status = (cluster: ClusterT) =>

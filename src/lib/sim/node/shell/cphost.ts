@@ -303,6 +303,14 @@ function scp(cluster: Cluster, sp: StaticPods, host: string, args: string[]): Sh
  * Commands on a control-plane host. Returns undefined for anything it does not handle (the node
  * shell runs it), and for hosts without static pods.
  */
+/** Paths the node shell keeps (node/shell/files.ts), not the control-plane host's files. */
+const NODE_SHELL_PATH =
+  /^\/(etc\/cni|var\/lib\/kubelet|var\/lib\/kube-proxy|etc\/containerd|etc\/crio)(\/|$)|^\/etc\/(hostname|kubernetes\/kubelet\.conf)$/;
+
+function isNodeShellPath(arg: string): boolean {
+  return !arg.startsWith('-') && NODE_SHELL_PATH.test(resolvePath(arg));
+}
+
 export function controlPlaneShell(
   cluster: Cluster,
   host: string,
@@ -331,17 +339,21 @@ export function controlPlaneShell(
       return etcdutl(cluster, sp, host, args);
     case 'ls':
     case 'cat':
-      // The CNI config and the hostname are the node shell's.
-      if (args.some((a) => a.startsWith('/etc/cni') || a === '/etc/hostname')) return undefined;
+      // The CNI config, the kubelet's and runtime's files and the hostname are the node shell's:
+      // the host's kubelet is a node's kubelet like any other.
+      if (args.some(isNodeShellPath)) return undefined;
       return cmd === 'ls' ? ls(cluster, sp, host, args) : cat(sp, host, args);
     case 'mv':
     case 'cp':
+      if (args.some(isNodeShellPath)) return undefined;
       return transfer(cluster, sp, host, cmd, args);
     case 'mkdir':
       return mkdir(cluster, sp, host, args);
     case 'rm':
+      if (args.some(isNodeShellPath)) return undefined;
       return rm(sp, host, args);
     case 'sed':
+      if (args.some(isNodeShellPath)) return undefined;
       return sed(cluster, sp, host, args);
     case 'scp':
       return scp(cluster, sp, host, args);

@@ -95,15 +95,8 @@ describe('etcdctl on three members', () => {
 
 describe('mirror pods', () => {
   it('the kubelet keeps <component>-<host> in kube-system once the Node exists, and drops it with the manifest', () => {
+    // upstream: pkg/kubelet/pod/mirror_client.go — the hosts' kubelets registered their Nodes.
     const { cluster, con } = ha();
-    for (const h of ['control-plane-1', 'control-plane-2', 'control-plane-3'])
-      cluster.api.create({
-        apiVersion: 'v1',
-        kind: 'Node',
-        metadata: { name: h, labels: {} },
-        spec: {},
-        status: {}
-      });
     cluster.advance(20_000);
     const etcd = cluster.api.get<KubeObject>('Pod', 'kube-system', 'etcd-control-plane-2');
     expect(etcd.spec.nodeName).toBe('control-plane-2');

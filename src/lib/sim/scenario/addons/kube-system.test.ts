@@ -29,17 +29,26 @@ function lab(extra = '') {
 
 describe('kube-system on a kubeadm cluster', () => {
   it('kubectl get pods -A lists kube-proxy and calico-node per node, CoreDNS and calico-kube-controllers', () => {
+    // Two workers and control-plane-1: the DaemonSets tolerate its taint; the pod names' random
+    // suffixes moved with the extra pods created before them.
     const { con } = lab();
     expect(con.exec('kubectl get pods -A -o wide').stdout).toBe(
       [
-        'NAMESPACE     NAME                                       READY   STATUS    RESTARTS   AGE   IP           NODE       NOMINATED NODE   READINESS GATES',
-        'kube-system   calico-kube-controllers-7f4d6c8bbb-lw2xj   1/1     Running   0          60s   10.244.0.2   worker-1   <none>           <none>',
-        'kube-system   calico-node-7c5tn                          1/1     Running   0          60s   10.0.0.11    worker-1   <none>           <none>',
-        'kube-system   calico-node-9m5g6                          1/1     Running   0          60s   10.0.0.12    worker-2   <none>           <none>',
-        'kube-system   coredns-755974f44c-kpn75                   1/1     Running   0          60s   10.244.1.2   worker-2   <none>           <none>',
-        'kube-system   coredns-755974f44c-tqxv6                   1/1     Running   0          60s   10.244.0.3   worker-1   <none>           <none>',
-        'kube-system   kube-proxy-bx4mc                           1/1     Running   0          60s   10.0.0.12    worker-2   <none>           <none>',
-        'kube-system   kube-proxy-hmbrg                           1/1     Running   0          60s   10.0.0.11    worker-1   <none>           <none>',
+        'NAMESPACE     NAME                                       READY   STATUS    RESTARTS   AGE   IP           NODE              NOMINATED NODE   READINESS GATES',
+        'kube-system   calico-kube-controllers-7f4d6c8bbb-5v729   1/1     Running   0          60s   10.244.0.2   worker-1          <none>           <none>',
+        'kube-system   calico-node-kpn75                          1/1     Running   0          60s   10.0.0.12    worker-2          <none>           <none>',
+        'kube-system   calico-node-lw2xj                          1/1     Running   0          60s   10.0.0.10    control-plane-1   <none>           <none>',
+        'kube-system   calico-node-tqxv6                          1/1     Running   0          60s   10.0.0.11    worker-1          <none>           <none>',
+        'kube-system   coredns-755974f44c-7d999                   1/1     Running   0          60s   10.244.1.2   worker-2          <none>           <none>',
+        'kube-system   coredns-755974f44c-rb94n                   1/1     Running   0          60s   10.244.0.3   worker-1          <none>           <none>',
+        // control-plane-1's static pods, as their mirror pods (host network: the host's address)
+        'kube-system   etcd-control-plane-1                       1/1     Running   0          60s   10.0.0.10    control-plane-1   <none>           <none>',
+        'kube-system   kube-apiserver-control-plane-1             1/1     Running   0          60s   10.0.0.10    control-plane-1   <none>           <none>',
+        'kube-system   kube-controller-manager-control-plane-1    1/1     Running   0          60s   10.0.0.10    control-plane-1   <none>           <none>',
+        'kube-system   kube-proxy-hwzmz                           1/1     Running   0          60s   10.0.0.10    control-plane-1   <none>           <none>',
+        'kube-system   kube-proxy-k75fm                           1/1     Running   0          60s   10.0.0.12    worker-2          <none>           <none>',
+        'kube-system   kube-proxy-khgmm                           1/1     Running   0          60s   10.0.0.11    worker-1          <none>           <none>',
+        'kube-system   kube-scheduler-control-plane-1             1/1     Running   0          60s   10.0.0.10    control-plane-1   <none>           <none>',
         ''
       ].join('\n')
     );
@@ -56,8 +65,9 @@ describe('kube-system on a kubeadm cluster', () => {
         'deployment.apps/coredns                   2/2     2            2           60s',
         '',
         'NAME                         DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR            AGE',
-        'daemonset.apps/calico-node   2         2         2       2            2           kubernetes.io/os=linux   60s',
-        'daemonset.apps/kube-proxy    2         2         2       2            2           kubernetes.io/os=linux   60s',
+        // a pod on each worker and on control-plane-1
+        'daemonset.apps/calico-node   3         3         3       3            3           kubernetes.io/os=linux   60s',
+        'daemonset.apps/kube-proxy    3         3         3       3            3           kubernetes.io/os=linux   60s',
         '',
         'NAME               TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)                  AGE',
         'service/kube-dns   ClusterIP   10.96.0.10   <none>        53/UDP,53/TCP,9153/TCP   60s',
@@ -97,22 +107,38 @@ describe('kube-system on a kubeadm cluster', () => {
     const flannel = lab('  network: { cni: flannel }\n').con.exec('kubectl get pods -A').stdout;
     expect(flannel.split('\n').map((l) => l.split(/\s+/).slice(0, 3).join(' '))).toEqual([
       'NAMESPACE NAME READY',
-      'kube-flannel kube-flannel-ds-dw7d7 1/1',
-      'kube-flannel kube-flannel-ds-jpjl9 1/1',
-      'kube-system coredns-755974f44c-7gvhw 1/1',
-      'kube-system coredns-755974f44c-spttq 1/1',
-      'kube-system kube-proxy-9h9qh 1/1',
-      'kube-system kube-proxy-m2lsb 1/1',
+      'kube-flannel kube-flannel-ds-lsptt 1/1',
+      'kube-flannel kube-flannel-ds-q28rl 1/1',
+      'kube-flannel kube-flannel-ds-wgt8k 1/1',
+      'kube-system coredns-755974f44c-9d9h9 1/1',
+      'kube-system coredns-755974f44c-cpd7d 1/1',
+      'kube-system etcd-control-plane-1 1/1',
+      'kube-system kube-apiserver-control-plane-1 1/1',
+      'kube-system kube-controller-manager-control-plane-1 1/1',
+      'kube-system kube-proxy-6p5rk 1/1',
+      'kube-system kube-proxy-g6jsk 1/1',
+      'kube-system kube-proxy-q7gvh 1/1',
+      'kube-system kube-scheduler-control-plane-1 1/1',
       ''
     ]);
     const none = lab('  network: { cni: none }\n').cluster.api.list<KubeObject>('Pod', {
       namespace: 'kube-system'
     });
-    expect(none.map((p) => [p.metadata.labels?.['k8s-app'], p.status?.phase]).sort()).toEqual([
+    // Host-network pods need no CNI: kube-proxy and control-plane-1's static pods run.
+    expect(
+      none
+        .map((p) => [p.metadata.labels?.['k8s-app'] ?? p.metadata.labels?.component, p.status?.phase])
+        .sort()
+    ).toEqual([
+      ['etcd', 'Running'],
+      ['kube-apiserver', 'Running'],
+      ['kube-controller-manager', 'Running'],
       ['kube-dns', 'Pending'],
       ['kube-dns', 'Pending'],
       ['kube-proxy', 'Running'],
-      ['kube-proxy', 'Running']
+      ['kube-proxy', 'Running'],
+      ['kube-proxy', 'Running'],
+      ['kube-scheduler', 'Running']
     ]);
   });
 
