@@ -408,7 +408,7 @@ export class KubeScheduler implements Component {
     this.historyOrder.delete(key);
     this.historyOrder.set(key, true);
     // Complete once recorded and never changed after: frozen, so snapshots share it, not copy it.
-    h.push(deepFreeze(attempt));
+    h.push(freezeAttempt(attempt));
     this.explained += explainedNodes([attempt]);
     if (h.length > HISTORY_LIMIT) this.explained -= explainedNodes([h.shift()!]);
     for (const oldest of this.historyOrder.keys()) {
@@ -528,6 +528,25 @@ export class KubeScheduler implements Component {
       }
     }
   }
+}
+
+/**
+ * deepFreeze for an attempt, knowing its shape: each node's score records hold only numbers, and
+ * the filter records of the nodes that passed are one shared record, so neither needs a walk of its
+ * values (a generic deep freeze listed the values of every record of up to hundreds of nodes).
+ */
+function freezeAttempt(a: SchedulingAttempt): SchedulingAttempt {
+  const nodes = a.nodes;
+  for (const name of Object.keys(nodes)) {
+    const e = nodes[name];
+    if (!Object.isFrozen(e.filter)) deepFreeze(e.filter);
+    Object.freeze(e.score);
+    Object.freeze(e.rawScore);
+    Object.freeze(e.weightedScore);
+    Object.freeze(e);
+  }
+  Object.freeze(nodes);
+  return deepFreeze(a);
 }
 
 /** Node verdicts per recorded attempt: attempts are frozen, so each is counted once (snapshots ask often). */
