@@ -144,31 +144,6 @@ export class DaemonSetsController implements Controller {
     ];
   }
 
-  /**
-   * nodeShouldRunDaemonPod for each node, from a cache keyed by the stored template spec and the
-   * stored Node: the verdict is a function of those two alone, and a DaemonSet's pods changing
-   * state sync it once per change across every node (two DaemonSets on 1,000 nodes are millions of
-   * verdicts while the cluster starts). Both are frozen, so a changed Node or template is a new key.
-   */
-  private verdictCache = new WeakMap<object, WeakMap<KubeObject, Verdict>>();
-
-  private verdicts(ds: KubeObject, nodes: KubeObject[]): (n: KubeObject) => Verdict {
-    const tmpl = ds.spec?.template?.spec as object | undefined;
-    let byNode = tmpl && Object.isFrozen(tmpl) ? this.verdictCache.get(tmpl) : undefined;
-    if (tmpl && Object.isFrozen(tmpl) && !byNode) this.verdictCache.set(tmpl, (byNode = new WeakMap()));
-    let check: KubeObject | undefined;
-    const verdicts = new Map<string, Verdict>();
-    for (const n of nodes) {
-      let v = byNode?.get(n);
-      if (!v) {
-        v = nodeShouldRunDaemonPod(n, ds, (check ??= daemonPodForChecks(ds)));
-        if (byNode && Object.isFrozen(n)) byNode.set(n, v);
-      }
-      verdicts.set(n.metadata.name, v);
-    }
-    return (n: KubeObject) => verdicts.get(n.metadata.name)!;
-  }
-
   resyncKeys(): string[] {
     return this.host.cluster.api.list('DaemonSet').map(podKey);
   }
@@ -181,9 +156,12 @@ export class DaemonSetsController implements Controller {
     const hash = podTemplateHash(ds.spec?.template);
     const nodes = api.list<KubeObject>('Node');
     const nodeNames = new Set(nodes.map((n) => n.metadata.name));
-    // One verdict per node for the whole sync (the nodes do not change while it runs), kept from
-    // sync to sync while the Node and the pod template are the same stored objects.
-    const verdict = this.verdicts(ds, nodes);
+    // One verdict per node for the whole sync (the nodes do not change while it runs).
+    const check = daemonPodForChecks(ds);
+    const verdicts = new Map<string, Verdict>(
+      nodes.map((n) => [n.metadata.name, nodeShouldRunDaemonPod(n, ds, check)])
+    );
+    const verdict = (n: KubeObject) => verdicts.get(n.metadata.name)!;
     const byNode: Record<string, KubeObject[]> = {};
     const orphans: KubeObject[] = [];
     const created = (p: KubeObject) => api.timeOf(p.metadata.creationTimestamp);
