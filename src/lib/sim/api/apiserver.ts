@@ -674,14 +674,14 @@ export class ApiServer {
     const owner = controllerUid(obj);
     let owned = byOwner.get(owner);
     if (!owned) byOwner.set(owner, (owned = new Map()));
-    owned.set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
+    owned.set(key, obj);
     if (obj.kind === 'Pod') {
       if (old) this.unindexPod(old);
       const node = obj.spec?.nodeName as string | undefined;
       if (node) {
         let idx = this.podsByNode.get(node);
         if (!idx) this.podsByNode.set(node, (idx = new Map()));
-        idx.set(objectKey(obj.metadata.namespace, obj.metadata.name), obj);
+        idx.set(key, obj);
       }
     }
   }

@@ -108,6 +108,12 @@ export class KubeScheduler implements Component {
   private readonly minor: number;
   /** Node verdicts in state.history (derived: recounted on restore). */
   private explained = 0;
+  /**
+   * The keys of state.history, least recently attempted first (derived: rebuilt on restore). The
+   * history record is in that order too, but a `for…in` over a record of thousands of keys lists
+   * them all (and sorts them) before its first step, once per scheduling cycle.
+   */
+  private historyOrder = new Map<string, true>();
 
   constructor(
     readonly cluster: Cluster,
@@ -213,7 +219,11 @@ export class KubeScheduler implements Component {
     this.state = copySharingFrozen(s as SchedulerState);
     this.queue = new SchedulingQueue(this.state.queue);
     this.explained = 0;
-    for (const attempts of Object.values(this.state.history)) this.explained += explainedNodes(attempts);
+    this.historyOrder = new Map();
+    for (const [key, attempts] of Object.entries(this.state.history)) {
+      this.explained += explainedNodes(attempts);
+      this.historyOrder.set(key, true);
+    }
   }
 
   dispose(): void {
@@ -480,11 +490,13 @@ export class KubeScheduler implements Component {
     const h = hist[key] ?? [];
     delete hist[key];
     hist[key] = h;
+    this.historyOrder.delete(key);
+    this.historyOrder.set(key, true);
     // Complete once recorded and never changed after: frozen, so snapshots share it, not copy it.
-    h.push(deepFreeze(attempt));
+    h.push(freezeAttempt(attempt));
     this.explained += explainedNodes([attempt]);
     if (h.length > HISTORY_LIMIT) this.explained -= explainedNodes([h.shift()!]);
-    for (const oldest in hist) {
+    for (const oldest of this.historyOrder.keys()) {
       if (this.explained <= HISTORY_NODE_BUDGET || oldest === key) break;
       this.dropHistory(oldest);
     }
@@ -495,6 +507,7 @@ export class KubeScheduler implements Component {
     if (!h) return;
     this.explained -= explainedNodes(h);
     delete this.state.history[key];
+    this.historyOrder.delete(key);
   }
 
   private bind(pod: KubeObject, node: string, schedulerName: string): string | null {
@@ -600,6 +613,25 @@ export class KubeScheduler implements Component {
       }
     }
   }
+}
+
+/**
+ * deepFreeze for an attempt, knowing its shape: each node's score records hold only numbers, and
+ * the filter records of the nodes that passed are one shared record, so neither needs a walk of its
+ * values (a generic deep freeze listed the values of every record of up to hundreds of nodes).
+ */
+function freezeAttempt(a: SchedulingAttempt): SchedulingAttempt {
+  const nodes = a.nodes;
+  for (const name of Object.keys(nodes)) {
+    const e = nodes[name];
+    if (!Object.isFrozen(e.filter)) deepFreeze(e.filter);
+    Object.freeze(e.score);
+    Object.freeze(e.rawScore);
+    Object.freeze(e.weightedScore);
+    Object.freeze(e);
+  }
+  Object.freeze(nodes);
+  return deepFreeze(a);
 }
 
 /** Node verdicts per recorded attempt: attempts are frozen, so each is counted once (snapshots ask often). */

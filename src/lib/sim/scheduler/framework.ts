@@ -11,6 +11,19 @@ export interface FilterRecord {
   [plugin: string]: { code: Code; reasons: string[] };
 }
 
+/**
+ * The verdicts that carry no reasons, one frozen object each: a recorded attempt holds one per
+ * plugin per node it filtered (200,000 node verdicts in the kept histories), and they are all alike.
+ */
+const SKIP_VERDICT: { code: Code; reasons: string[] } = Object.freeze({
+  code: 'Skip',
+  reasons: Object.freeze([]) as unknown as string[]
+});
+const SUCCESS_VERDICT: { code: Code; reasons: string[] } = Object.freeze({
+  code: 'Success',
+  reasons: Object.freeze([]) as unknown as string[]
+});
+
 export class Framework {
   readonly profile: ResolvedProfile;
   readonly points: Record<ExtensionPoint, Plugin[]>;
@@ -62,7 +75,7 @@ export class Framework {
       if (!st) continue;
       if (st.code === 'Skip') {
         skipped.add(p.name);
-        if (record) record[p.name] = { code: 'Skip', reasons: [] };
+        if (record) record[p.name] = SKIP_VERDICT;
         continue;
       }
       if (st.code !== 'Success') {
@@ -90,8 +103,7 @@ export class Framework {
     skipped?: Set<string>
   ): Status | null {
     if (record && skipped) {
-      for (const p of this.points.filter)
-        if (skipped.has(p.name)) record[p.name] = { code: 'Skip', reasons: [] };
+      for (const p of this.points.filter) if (skipped.has(p.name)) record[p.name] = SKIP_VERDICT;
     }
     for (let i = 0; i < active.length; i++) {
       const p = active[i];
@@ -101,7 +113,7 @@ export class Framework {
         if (record) record[p.name] = { code: st.code, reasons: st.reasons };
         return st;
       }
-      if (record) record[p.name] = { code: 'Success', reasons: [] };
+      if (record) record[p.name] = SUCCESS_VERDICT;
     }
     return null;
   }

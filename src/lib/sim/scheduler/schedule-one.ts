@@ -164,13 +164,18 @@ export function scheduleOne(
       const start = next % numAll;
       if (attempt) {
         const at: number[] = [];
+        // Every node that passes records the same verdicts (Skip for the skipped plugins, then
+        // Success for each active one): the attempt keeps one such record for all of them.
+        let passed: FilterRecord | undefined;
         for (let i = 0; i < numAll && feasible.length < want; i++) {
           const n = nodes[(start + i) % numAll];
           processed++;
-          const rec = (attempt.nodes[n.name] = emptyExplanation()).filter;
-          const st = fw.runFilter(state, pod, n, h, active, rec, skipped);
+          const e = (attempt.nodes[n.name] = emptyExplanation());
+          const st = fw.runFilter(state, pod, n, h, active, e.filter, skipped);
           if (st) statuses.set(n.name, st);
           else {
+            if (passed) e.filter = passed;
+            else passed = e.filter;
             feasible.push(n);
             at.push((start + i) % numAll);
           }

@@ -81,6 +81,47 @@ describe('daemonset controller', () => {
     expect(live.map(target).sort()).toEqual(['w2', 'w3']);
   });
 
+  // upstream: pkg/controller/daemon/daemon_controller.go (NodeShouldRunDaemonPod on every sync); the
+  // verdicts are kept per stored Node and pod template, so a changed one of either is checked again.
+  it('checks a node again when its Node or the pod template changes', () => {
+    const { cluster } = testCluster({ nodes: [{ name: 'w1' }, { name: 'w2' }], schedule: false });
+    const api = cluster.api;
+    const kubectl = { component: 'kubectl' };
+    const nodesWithPods = () =>
+      api
+        .list<KubeObject>('Pod', { namespace: 'kube-system' })
+        .filter((p) => !p.metadata.deletionTimestamp)
+        .map(
+          (p) =>
+            p.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
+              .matchFields[0].values[0]
+        )
+        .sort();
+    api.create(daemonSet());
+    cluster.advance(1);
+    expect(nodesWithPods()).toEqual(['w1', 'w2']);
+    // An untolerated NoExecute taint: the pod may not continue running there.
+    api.patch(
+      'Node',
+      undefined,
+      'w2',
+      { spec: { taints: [{ key: 'dedicated', value: 'db', effect: 'NoExecute' }] } },
+      kubectl
+    );
+    cluster.advance(1);
+    expect(nodesWithPods()).toEqual(['w1']);
+    // The template learns to tolerate it: the same Node now gets a pod again.
+    api.patch(
+      'DaemonSet',
+      'kube-system',
+      'agent',
+      { spec: { template: { spec: { tolerations: [{ key: 'dedicated', operator: 'Exists' }] } } } },
+      kubectl
+    );
+    cluster.advance(1);
+    expect(nodesWithPods()).toContain('w2');
+  });
+
   it('adds the network-unavailable toleration for hostNetwork pods and counts ready pods', () => {
     const { cluster } = testCluster({ nodes: ['w1', 'w2'] });
     const api = cluster.api;

@@ -200,11 +200,13 @@ export class DeploymentController implements Controller {
     const newRevision = maxRevision(oldRSs) + 1;
     const now = api.timestamp();
     if (existing) {
-      const upd = clone(existing);
-      const ann = (upd.metadata.annotations ??= {});
+      // The annotations are worked out on their own copy; the ReplicaSet is copied only to write it.
+      const ann: Record<string, string> = { ...(existing.metadata.annotations ?? {}) };
       const annChanged = setNewReplicaSetAnnotations(d, ann, newRevision, true);
-      const minReadyChanged = (upd.spec.minReadySeconds ?? 0) !== (d.spec?.minReadySeconds ?? 0);
+      const minReadyChanged = (existing.spec?.minReadySeconds ?? 0) !== (d.spec?.minReadySeconds ?? 0);
       if (annChanged || minReadyChanged) {
+        const upd = clone(existing);
+        upd.metadata.annotations = ann;
         upd.spec.minReadySeconds = d.spec?.minReadySeconds ?? 0;
         return { newRS: api.update(upd, this.host.ctx), oldRSs };
       }

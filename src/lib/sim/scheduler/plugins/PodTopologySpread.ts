@@ -83,19 +83,54 @@ function build(
 }
 
 /**
- * Matching pods per node, by selector and namespace, valid for one NodeInfo generation. Scoring a
- * pod counts every node's pods for the same few selectors (one per workload), and most nodes do not
- * change between two scheduling cycles. Keyed by the NodeInfo object, so a preemption dry run's
- * copy never shares counts with the cache's node.
+ * Matching pods per node, by selector and namespace. Scoring a pod counts every node's pods for the
+ * same few selectors (one per workload). A count depends only on each pod's labels, namespace and
+ * whether it is terminating, so an entry stays valid while those stay the same: the signature
+ * lists them per pod (stored labels are frozen objects, kept as the same object by updates that do
+ * not change them). Status writes, which change a node's NodeInfo generation many times while its
+ * pods start, then keep the counts; a new generation costs one walk of the node's pods instead of
+ * one walk per selector. Keyed by node name and checked by signature, so a preemption dry run's
+ * copied node gets the counts its own pods give. One table per plugin instance (per scheduler).
  */
-const counted = new WeakMap<NodeInfo, { generation: number; counts: Map<string, number> }>();
+interface CountEntry {
+  node: NodeInfo;
+  generation: number;
+  /** Per pod: its labels object (or NO_LABELS), its namespace, and whether it is terminating. */
+  sig: unknown[];
+  counts: Map<string, number>;
+}
+type CountTable = Map<string, CountEntry>;
+const NO_LABELS = {};
+
+function signature(node: NodeInfo): unknown[] {
+  const sig = new Array<unknown>(node.pods.length * 3);
+  for (let i = 0; i < node.pods.length; i++) {
+    const m = node.pods[i].pod.metadata;
+    sig[3 * i] = m.labels ?? NO_LABELS;
+    sig[3 * i + 1] = node.pods[i].namespace;
+    sig[3 * i + 2] = !!m.deletionTimestamp;
+  }
+  return sig;
+}
+
+function sameSignature(a: unknown[], b: unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** Pods on `node` in namespace `ns` (always the pod's own, as in `c.countKey`) matching `c`. */
-function countMatching(node: NodeInfo, c: Constraint, ns: string): number {
-  let entry = counted.get(node);
-  if (!entry || entry.generation !== node.generation) {
-    entry = { generation: node.generation, counts: new Map() };
-    counted.set(node, entry);
+function countMatching(counted: CountTable, node: NodeInfo, c: Constraint, ns: string): number {
+  let entry = counted.get(node.name);
+  if (!entry || entry.node !== node || entry.generation !== node.generation) {
+    const sig = signature(node);
+    if (entry && sameSignature(entry.sig, sig)) {
+      entry.node = node;
+      entry.generation = node.generation;
+    } else {
+      entry = { node, generation: node.generation, sig, counts: new Map() };
+      counted.set(node.name, entry);
+    }
   }
   const key = c.countKey;
   const hit = entry.counts.get(key);
@@ -154,6 +189,7 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
     for (const s of sels) Object.assign(matchLabels, s);
     return build(pod, defaults, action, { matchLabels });
   };
+  const counted: CountTable = new Map();
   const pfKey = 'PreFilter' + Name;
   const psKey = 'PreScore' + Name;
   /** getConstraints: the pod's hard (DoNotSchedule) constraints. */
@@ -243,7 +279,7 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
         for (let i = 0; i < cs.length; i++) {
           if (!included(cs[i], pod, node)) continue;
           const v = node.labels[cs[i].key];
-          counts[i].set(v, (counts[i].get(v) ?? 0) + countMatching(node, cs[i], pod.namespace));
+          counts[i].set(v, (counts[i].get(v) ?? 0) + countMatching(counted, node, cs[i], pod.namespace));
         }
       }
       const min = cs.map((c, i) => {
@@ -300,7 +336,7 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
           const v = n.labels[cs[i].key] ?? '';
           const cur = counts[i].get(v);
           if (cur === undefined) continue;
-          counts[i].set(v, cur + countMatching(n, cs[i], pod.namespace));
+          counts[i].set(v, cur + countMatching(counted, n, cs[i], pod.namespace));
         }
       }
       state.set(psKey, { constraints: cs, counts, weights, ignored } satisfies PreScoreState);
@@ -315,7 +351,9 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
         const v = node.labels[c.key];
         if (v === undefined) continue;
         const cnt =
-          c.key === HOSTNAME_LABEL ? countMatching(node, c, pod.namespace) : (s.counts[i].get(v) ?? 0);
+          c.key === HOSTNAME_LABEL
+            ? countMatching(counted, node, c, pod.namespace)
+            : (s.counts[i].get(v) ?? 0);
         score += cnt * s.weights[i] + (c.maxSkew - 1);
       }
       return Math.round(score);

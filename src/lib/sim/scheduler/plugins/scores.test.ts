@@ -324,6 +324,38 @@ describe('PodTopologySpread', () => {
     expect(s).toEqual([50, 100, 100]);
   });
 
+  // upstream: pkg/scheduler/framework/plugins/podtopologyspread/scoring.go (countPodsMatchSelector per
+  // node); one plugin instance keeps a node's counts across cycles while its pods' labels stay the same.
+  it('counts a node again when a pod on it changes labels or starts terminating, not when its status changes', () => {
+    const pl = PodTopologySpread.create();
+    const pod = makePod('p', {
+      labels: { app: 'web' },
+      spec: constraint('kubernetes.io/hostname', 'ScheduleAnyway')
+    });
+    const { cache, h } = env(zoned, [web('a', 'n1'), web('b', 'n1'), web('c', 'n2')]);
+    const run = () => {
+      const state: CycleState = new Map();
+      const pi = podInfo(pod);
+      pl.preScore!(state, pi, h.nodes, h);
+      const s = h.nodes.map((n) => pl.score!(state, pi, n, h));
+      pl.normalizeScore!(state, pi, s, h.nodes);
+      return s;
+    };
+    expect(run()).toEqual([0, 33, 100]);
+    // A status change (same labels object): the same counts.
+    const b = web('b', 'n1');
+    const labels = Object.freeze({ app: 'web' });
+    cache.addPod({ ...b, metadata: { ...b.metadata, labels }, status: { phase: 'Running' } }, 'n1');
+    expect(run()).toEqual([0, 33, 100]);
+    // b relabelled out of the selector: n1 and n2 now hold one matching pod each.
+    cache.addPod({ ...b, metadata: { ...b.metadata, labels: { app: 'db' } } }, 'n1');
+    expect(run()).toEqual([0, 0, 100]);
+    // c terminating: it no longer counts.
+    const c = web('c', 'n2');
+    cache.addPod({ ...c, metadata: { ...c.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } }, 'n2');
+    expect(run()).toEqual([0, 100, 100]);
+  });
+
   it('has no default constraints for a pod nothing selects', () => {
     expect(scores(PodTopologySpread.create(), makePod('p', { labels: { app: 'web' } }), zoned)).toEqual({
       code: 'Skip',
