@@ -12,7 +12,13 @@ import { defineComponent, type Cluster, type Component } from '../cluster';
 import { tryParseQuantity } from '../api/quantity';
 import type { KubeObject, RequestContext } from '../api/types';
 import type { SimEvent } from '../engine/engine';
-import { stepLifecycle, initialLifecycle, type KubeletLifecycleEvent } from '../machines/kubelet';
+import {
+  kubeletMachine,
+  stepLifecycle,
+  initialLifecycle,
+  type KubeletLifecycleEvent
+} from '../machines/kubelet';
+import { initialRecord, moveRecord } from '../machines/record';
 import type { JournalEntry, NodeHostView } from './cri';
 import { createHostView } from './host';
 import { ContainerRuntime } from './runtime';
@@ -48,6 +54,7 @@ export class Kubelet implements Component {
     this.id = `kubelet/${args.nodeName}`;
     this.state = {
       lifecycle: initialLifecycle(),
+      machine: initialRecord(kubeletMachine, cluster.now),
       epoch: 0,
       registered: false,
       registerDelay: 100,
@@ -170,6 +177,9 @@ export class Kubelet implements Component {
 
   lifecycle(ev: KubeletLifecycleEvent): void {
     this.state.lifecycle = stepLifecycle(this.state.lifecycle, ev);
+    const rec = (this.state.machine ??= initialRecord(kubeletMachine, this.now));
+    const value = this.state.lifecycle.value;
+    if (value !== rec.value) this.state.machine = moveRecord(rec, value, ev.type, this.now);
   }
 
   startService(): void {
