@@ -216,7 +216,9 @@ export function layoutMachine(def: MachineDefinitionView, path: MachineStep[]): 
     const oy = paired ? ((x2 - x1) / len) * 5 : 0;
     // Labels go inwards (towards the drawing's middle), so none is cut at its edge; a pair's two
     // labels sit near their own edge's start, so at different points.
-    const along = paired ? 0.3 : 0.5;
+    // A lone edge's label sits a little before its middle, so two edges meeting at a box (into it
+    // and out of it) do not write their events on top of each other.
+    const along = paired ? 0.3 : 0.4;
     const mx = x1 + ox + (x2 - x1) * along;
     const my = y1 + oy + (y2 - y1) * along;
     let lx: number;
