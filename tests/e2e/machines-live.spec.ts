@@ -128,11 +128,16 @@ test('a stopped kubelet: the pods it will lose carry a countdown ring, and repla
   // The chip's accessible name says it too.
   await expect(w1.getByRole('button', { name: /^Select pod .*, evicted in \d+m\d+s/ }).first()).toBeVisible();
 
-  // Five minutes later the taint eviction controller deletes them; the ReplicaSets' new pods are
-  // bound elsewhere and fly there from worker-1.
-  await page.getByRole('button', { name: 'Play' }).click();
+  // Five minutes later the taint eviction controller has deleted them; the ReplicaSets' new pods
+  // are bound elsewhere, fly there from worker-1 and name the node they replace a pod from (also
+  // with reduced motion, where nothing flies).
+  await page.getByRole('button', { name: 'Jump forward 5 minutes' }).click();
+  const arrived = page.getByTestId('moved-from').first();
+  await expect(arrived).toHaveText('← worker-1');
+  await expect(
+    page.getByRole('button', { name: /replaces a pod that left worker-1$/ }).first()
+  ).toBeVisible();
   await expect
-    .poll(() => page.evaluate(() => (window as unknown as { ghosts: number }).ghosts), { timeout: 30_000 })
+    .poll(() => page.evaluate(() => (window as unknown as { ghosts: number }).ghosts))
     .toBeGreaterThan(0);
-  await page.getByRole('button', { name: 'Pause' }).click();
 });

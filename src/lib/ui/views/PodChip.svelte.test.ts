@@ -36,4 +36,12 @@ describe('PodChip eviction ring', () => {
     expect(screen.queryByRole('timer')).toBeNull();
     expect(document.querySelector('svg.ring')).toBeNull();
   });
+
+  it('a replacement names the node the pod it replaces left', () => {
+    render(PodChip, { pod: pod({ nodeName: 'worker-3' }), from: 'worker-1', onselect: () => {} });
+    expect(screen.getByTestId('moved-from').textContent).toBe('← worker-1');
+    expect(screen.getByRole('button').getAttribute('aria-label')).toBe(
+      'Select pod web-1 (Running), replaces a pod that left worker-1'
+    );
+  });
 });
