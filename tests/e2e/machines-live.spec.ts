@@ -121,10 +121,13 @@ test('a stopped kubelet: the pods it will lose carry a countdown ring, and repla
     'aria-label',
     /^evicted in \d+m\d+s \(tolerationSeconds: 300\)$/
   );
-  const arc = w1.locator('svg.ring circle.arc').first();
-  const share = Number(await arc.getAttribute('data-share'));
-  expect(share).toBeGreaterThan(0.5);
-  expect(share).toBeLessThanOrEqual(1);
+  // The arc is the share of the 300 s still to run, as the words say.
+  const label = (await timers.first().getAttribute('aria-label')) ?? '';
+  const [, m, sec] = /in (\d+)m(\d+)s/.exec(label) ?? [];
+  const left = Number(m) * 60 + Number(sec);
+  const share = Number(await w1.locator('svg.ring circle.arc').first().getAttribute('data-share'));
+  expect(left).toBeGreaterThan(0);
+  expect(share).toBeCloseTo(left / 300, 2);
   // The chip's accessible name says it too.
   await expect(w1.getByRole('button', { name: /^Select pod .*, evicted in \d+m\d+s/ }).first()).toBeVisible();
 
