@@ -3,7 +3,10 @@
 // RegisterFailedScaleUp), cluster-autoscaler/utils/backoff/exponential_backoff.go (5m initial,
 // doubled while it had expired, 30m max), cluster-autoscaler/config/autoscaling_options.go
 // (ScaleDownUnneededTime 10m)
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { KubeObject } from '../../api/types';
 import { createCluster } from '../../scenario';
 import './index';
 import type { Cluster } from '../../cluster';
@@ -111,4 +114,35 @@ describe('Cluster Autoscaler node group machine', () => {
     expect(machine(cluster, 'spot').value).toBe('idle');
     expect(machine(cluster, 'spot').event).toBe('NODES_DELETED');
   });
+});
+
+describe('node group machine and the status ConfigMap agree', () => {
+  const status = (cluster: Cluster) =>
+    parse(
+      (
+        cluster.api.get<KubeObject>('ConfigMap', 'kube-system', 'cluster-autoscaler-status').data as Record<
+          string,
+          string
+        >
+      ).status
+    ) as { nodeGroups: { name: string; scaleUp: { status: string } }[] };
+  const SCALE_UP: Record<string, string> = { scaleUpInFlight: 'InProgress', backoff: 'Backoff' };
+
+  for (const file of ['autoscaler-scale-up.yaml', 'autoscaler-boot-failure.yaml']) {
+    it(`scenarios/${file}: scale-up in flight ⇔ InProgress, backoff ⇔ Backoff, after every loop`, () => {
+      const text = readFileSync(new URL(`../../../../../scenarios/${file}`, import.meta.url), 'utf8');
+      const { cluster } = createCluster(text);
+      const seen = new Set<string>();
+      for (let t = 10_000; t <= 30 * 60_000; t += 10_000) {
+        cluster.runUntil(t + 1);
+        for (const g of status(cluster).nodeGroups) {
+          const value = machine(cluster, g.name).value;
+          seen.add(value);
+          expect(g.scaleUp.status, `${g.name} at ${t} (${value})`).toBe(SCALE_UP[value] ?? 'NoActivity');
+        }
+      }
+      expect(seen.has('scaleUpInFlight')).toBe(true);
+      if (file.includes('failure')) expect(seen.has('backoff')).toBe(true);
+    });
+  }
 });
