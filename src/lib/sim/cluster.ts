@@ -168,6 +168,7 @@ export class Cluster {
     this.etcd = etcd ?? Etcd.withMembers(1);
     this.api = new ApiServer(this.engine, this.etcd);
     this.etcd.writes = () => this.api.committedWrites();
+    this.etcd.clock = () => this.engine.now;
     this.recorder = new EventRecorder(this.api, this.engine);
     this.api.reachable = (ctx) => this.checkReachable(ctx);
     installAdmission(this.api, this);

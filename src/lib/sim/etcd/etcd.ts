@@ -11,6 +11,9 @@
  * "unstarted". With `--strict-reconfig-check` (on by default) etcd refuses a voting member whose
  * addition would leave fewer started voters than the new quorum, and a removal that would.
  */
+import { etcdMemberMachine, eventsToward, type EtcdMemberValue } from '../machines/etcd-member';
+import { initialRecord, stepRecord, type MachineRecord } from '../machines/record';
+
 export interface EtcdMember {
   name: string;
   running: boolean;
@@ -74,6 +77,8 @@ export interface EtcdSnapshot {
   members: EtcdMember[];
   leader: string | null;
   term: number;
+  /** Each member's lifecycle machine (machines/etcd-member.ts); absent in older snapshots. */
+  machines?: Record<string, MachineRecord>;
 }
 
 /** Raft's majority: ⌊n/2⌋ + 1 of n configured members must agree for a write to commit. */
@@ -88,10 +93,44 @@ export class Etcd {
   term = 0;
   /** Writes committed so far (set by the cluster from the API server's counters): the disks' work. */
   writes: () => number = () => 0;
+  /** Virtual ms now (set by the cluster from its engine): when a member's machine moved. */
+  clock: () => number = () => 0;
+  /** Each member's lifecycle machine, stepped after every change to the roles. */
+  machines: Record<string, MachineRecord> = {};
 
   constructor(members: EtcdMember[]) {
     this.members = members.map(copyMember);
     this.elect();
+  }
+
+  /** The role a member's machine should be in now. */
+  role(m: EtcdMember): EtcdMemberValue {
+    if (m.unstarted) return 'unstarted';
+    if (!m.running) return 'stopped';
+    if (m.learner) return 'learner';
+    if (this.leader === m.name) return 'leader';
+    return this.leader ? 'follower' : 'noQuorum';
+  }
+
+  /**
+   * Step each member's machine to the role it has now, along the machine's own transitions (a
+   * new leader goes through candidate), and forget removed members. Stepping only records: no
+   * role or write depends on it.
+   */
+  private stepMachines(): void {
+    const now = this.clock();
+    const kept: Record<string, MachineRecord> = {};
+    for (const m of this.members) {
+      let rec = this.machines[m.name] ?? initialRecord(etcdMemberMachine, now);
+      const events = eventsToward(rec.value as EtcdMemberValue, this.role(m), !!m.learner);
+      for (const e of events) {
+        const detail =
+          e.type === 'WON_ELECTION' || e.type === 'LEADER_ELECTED' ? `term ${this.term}` : undefined;
+        rec = stepRecord(etcdMemberMachine, rec, e, now, detail).record;
+      }
+      kept[m.name] = rec;
+    }
+    this.machines = kept;
   }
 
   static withMembers(n: number, hostOf: (i: number) => string = (i) => `etcd-${i}`): Etcd {
@@ -151,6 +190,11 @@ export class Etcd {
   }
 
   private elect(): void {
+    this.electLeader();
+    this.stepMachines();
+  }
+
+  private electLeader(): void {
     if (!this.hasQuorum()) {
       this.leader = null;
       return;
@@ -231,6 +275,7 @@ export class Etcd {
     if (learner) m.learner = true;
     this.members.push(m);
     this.foldDisk();
+    this.stepMachines();
   }
 
   /** `MemberRemove`: refused when the remaining started voters would fall short of quorum. */
@@ -272,12 +317,20 @@ export class Etcd {
   }
 
   snapshot(): EtcdSnapshot {
-    return { members: this.members.map(copyMember), leader: this.leader, term: this.term };
+    return {
+      members: this.members.map(copyMember),
+      leader: this.leader,
+      term: this.term,
+      machines: { ...this.machines }
+    };
   }
 
   restore(s: EtcdSnapshot): void {
     this.members = s.members.map(copyMember);
     this.leader = s.leader;
     this.term = s.term;
+    this.machines = { ...(s.machines ?? {}) };
+    // A snapshot saved before the machines were kept: each member starts in the role it has.
+    if (!s.machines) this.stepMachines();
   }
 }

@@ -94,16 +94,27 @@ export function stepRecord<E extends EventObject>(
     .map((a) => ({ type: a.type, ...(a.params ? { params: a.params as Record<string, unknown> } : {}) }));
   const value = valueToString(next.value as StateValue);
   if (value === rec.value) return { record: rec, actions, moved: false };
-  const step: MachineStep = { value, event: event.type, at, ...(detail ? { detail } : {}) };
+  return { record: moveRecord(rec, value, event.type, at, detail, limit), actions, moved: true };
+}
+
+/**
+ * Record a move its owner computed itself (a machine with context, stepped with the owner's own
+ * snapshot): the new value, the event type that moved it, when; the path keeps `limit` steps.
+ */
+export function moveRecord(
+  rec: MachineRecord,
+  value: string,
+  event: string,
+  at: number,
+  detail?: string,
+  limit = PATH_LIMIT
+): MachineRecord {
+  const step: MachineStep = { value, event, at, ...(detail ? { detail } : {}) };
   const path = [...rec.path, step];
   let folded = rec.folded ?? 0;
   while (path.length > limit) {
     path.shift();
     folded++;
   }
-  return {
-    record: { ...step, path, ...(folded ? { folded } : {}) },
-    actions,
-    moved: true
-  };
+  return { ...step, path, ...(folded ? { folded } : {}) };
 }

@@ -12,7 +12,13 @@ import { kubeletGitVersion } from '../controlplane/managed';
 import { defineComponent, type Cluster, type Component } from '../cluster';
 import type { KubeObject, RequestContext } from '../api/types';
 import type { SimEvent } from '../engine/engine';
-import { stepLifecycle, initialLifecycle, type KubeletLifecycleEvent } from '../machines/kubelet';
+import {
+  kubeletMachine,
+  stepLifecycle,
+  initialLifecycle,
+  type KubeletLifecycleEvent
+} from '../machines/kubelet';
+import { initialRecord, moveRecord } from '../machines/record';
 import type { JournalEntry } from './cri';
 import { NodeHost, type NodeHostState } from './host';
 import type { ContainerRuntime } from './runtime';
@@ -45,6 +51,7 @@ export class Kubelet implements Component {
     this.id = `kubelet/${args.nodeName}`;
     this.state = {
       lifecycle: initialLifecycle(),
+      machine: initialRecord(kubeletMachine, cluster.now),
       epoch: 0,
       registered: false,
       registerDelay: 100,
@@ -201,6 +208,9 @@ export class Kubelet implements Component {
 
   lifecycle(ev: KubeletLifecycleEvent): void {
     this.state.lifecycle = stepLifecycle(this.state.lifecycle, ev);
+    const rec = (this.state.machine ??= initialRecord(kubeletMachine, this.now));
+    const value = this.state.lifecycle.value;
+    if (value !== rec.value) this.state.machine = moveRecord(rec, value, ev.type, this.now);
   }
 
   startService(): void {

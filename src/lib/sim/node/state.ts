@@ -86,6 +86,8 @@ export interface EvictionSignalState {
 
 export interface KubeletState {
   lifecycle: KubeletLifecycleJSON;
+  /** The service machine's record for the details panel: value, last event, path (absent in older snapshots). */
+  machine?: MachineRecord;
   /** Bumped on every start and stop: loop events of an older epoch are ignored. */
   epoch: number;
   registered: boolean;

@@ -50,7 +50,12 @@ describe('buildView', () => {
     for (const p of counting) {
       expect(p.evictionIn).toBeGreaterThan(200_000);
       expect(p.evictionIn).toBeLessThanOrEqual(300_000);
+      // The ring's whole: the toleration the countdown started from.
+      expect(p.evictionTotal).toBe(300_000);
     }
+    expect(n.pods.filter((p) => p.evictionIn === undefined).every((p) => p.evictionTotal === undefined)).toBe(
+      true
+    );
   });
 
   it('reads control-plane state from the fault log when a component has no running flag', () => {

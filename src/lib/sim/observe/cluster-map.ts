@@ -34,6 +34,8 @@ export interface PodView {
   owner?: string;
   /** Virtual ms left before the taint manager evicts it (NoExecute taint tolerated for a while). */
   evictionIn?: number;
+  /** With `evictionIn`: the whole wait, the tolerationSeconds (ms) it counts down from. */
+  evictionTotal?: number;
   terminating: boolean;
   /**
    * The cluster's own pods, not the learner's workload: mirror pods of static pods and the
@@ -131,19 +133,29 @@ function isTerminal(p: Pod): boolean {
  * NoExecute taints, counted from the taint's timeAdded (as the taint manager does).
  */
 export function evictionRemaining(cluster: Cluster, pod: Pod, taints: readonly Taint[]): number | undefined {
-  let best: number | undefined;
+  return evictionCountdown(cluster, pod, taints)?.left;
+}
+
+/** The countdown that evicts first: what is left of it and the tolerationSeconds it started from (ms). */
+export function evictionCountdown(
+  cluster: Cluster,
+  pod: Pod,
+  taints: readonly Taint[]
+): { left: number; total: number } | undefined {
+  let best: { left: number; total: number } | undefined;
   for (const taint of taints) {
     if (taint.effect !== 'NoExecute' || !taint.timeAdded) continue;
     const tol = firstTolerating(pod.spec?.tolerations, taint);
     if (!tol || tol.tolerationSeconds == null) continue;
-    const deadline = cluster.api.timeOf(taint.timeAdded) + tol.tolerationSeconds * 1000;
+    const total = Math.max(0, tol.tolerationSeconds * 1000);
+    const deadline = cluster.api.timeOf(taint.timeAdded) + total;
     const left = Math.max(0, deadline - cluster.now);
-    best = best === undefined ? left : Math.min(best, left);
+    if (!best || left < best.left) best = { left, total };
   }
   return best;
 }
 
-function podView(p: Pod & KubeObject, evictionIn: number | undefined): PodView {
+function podView(p: Pod & KubeObject, eviction: { left: number; total: number } | undefined): PodView {
   const owner = p.metadata.ownerReferences?.[0];
   return {
     key: podKey(p),
@@ -153,7 +165,8 @@ function podView(p: Pod & KubeObject, evictionIn: number | undefined): PodView {
     status: podStatus(p),
     nodeName: p.spec?.nodeName,
     owner: owner ? `${owner.kind}/${owner.name}` : undefined,
-    evictionIn,
+    evictionIn: eviction?.left,
+    ...(eviction ? { evictionTotal: eviction.total } : {}),
     terminating: !!p.metadata.deletionTimestamp,
     ...(isSystemPod(p) ? { system: true } : {})
   };
@@ -263,13 +276,13 @@ export class ViewBuilder {
   constructor(readonly cluster: Cluster) {}
 
   private pod(p: Pod & KubeObject, taints: readonly Taint[]): PodView {
-    const evictionIn =
+    const eviction =
       p.spec?.nodeName && !p.metadata.deletionTimestamp && taints.length
-        ? evictionRemaining(this.cluster, p, taints)
+        ? evictionCountdown(this.cluster, p, taints)
         : undefined;
     const prev = this.podMemo.get(p);
-    if (prev && prev.evictionIn === evictionIn) return prev;
-    const v = podView(p, evictionIn);
+    if (prev && prev.evictionIn === eviction?.left && prev.evictionTotal === eviction?.total) return prev;
+    const v = podView(p, eviction);
     this.podMemo.set(p, v);
     return v;
   }

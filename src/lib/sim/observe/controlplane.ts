@@ -17,6 +17,7 @@ import {
 import { managedInfo, type ManagedInfo } from '../controlplane/managed';
 import { controlPlaneHostsTaken, nextControlPlaneHost } from '../controlplane/kubeadm';
 import { staticPods } from '../etcd/staticpods';
+import { etcdMachinesModel, nodeGroupMachinesModel, type MachinesModel } from './machines';
 
 export interface LeaderInfo {
   lease: string;
@@ -60,6 +61,10 @@ export interface CpModel {
   quorumRows: { members: number; quorum: number; tolerated: number; current: boolean }[];
   leaders: LeaderInfo[];
   load?: ControlPlaneLoad;
+  /** Each etcd member's lifecycle machine (machines/etcd-member.ts). */
+  etcdMachines?: MachinesModel;
+  /** Each Cluster Autoscaler node group's machine (machines/node-group.ts), with an autoscaler. */
+  nodeGroupMachines?: MachinesModel;
   cores: number;
   actions: SizingAction[];
 }
@@ -107,10 +112,16 @@ export function buildCpModel(cluster: Cluster): CpModel {
     quorumRows: sizes.map((n) => ({ ...quorumTable(n), current: n === etcd.voters })),
     leaders,
     ...(load ? { load } : {}),
+    ...optional('etcdMachines', etcdMachinesModel(cluster)),
+    ...optional('nodeGroupMachines', nodeGroupMachinesModel(cluster)),
     cores,
     // A managed control plane is sized by its provider: nothing to resize or join.
     actions: load && !managed ? sizingActions(cluster, cores) : []
   };
+}
+
+function optional<K extends string>(key: K, m: MachinesModel | null): Partial<Record<K, MachinesModel>> {
+  return m ? ({ [key]: m } as Record<K, MachinesModel>) : {};
 }
 
 const JOIN =

@@ -63,8 +63,17 @@ describe('machines read model', () => {
     send({ type: 'select', selection: { kind: 'node', name: 'worker-2' } });
     send({ type: 'advance', ms: 140_000 });
     const m = selection()!.machines!;
-    expect(m.definitions.map((d) => d.id)).toEqual(['nodeHealth']);
-    const [inst] = m.instances;
+    expect(m.definitions.map((d) => d.id)).toEqual(['nodeHealth', 'kubelet']);
+    const [inst, service] = m.instances;
+    // The kubelet service beside it: started at 0, registered, stopped by the fault at 60 s.
+    expect(service).toMatchObject({ machine: 'kubelet', subject: 'worker-2', owner: 'kubelet' });
+    expect(service.path.map((s) => [s.value, s.event ?? null, s.at])).toEqual([
+      ['stopped', null, 0],
+      ['starting', 'START', 0],
+      ['registering', 'REGISTER', 0],
+      ['running', 'REGISTERED', 100],
+      ['stopped', 'STOP', 60_000]
+    ]);
     expect(inst).toMatchObject({
       machine: 'nodeHealth',
       subject: 'Node/worker-2',

@@ -14,9 +14,14 @@ import { KCM_KIND, type KubeControllerManager } from '../controllers/kube-contro
 import type { NodeLifecycleController } from '../controllers/nodelifecycle/node_lifecycle_controller';
 import { nodeHealthMachine } from '../machines/node-health';
 import { containerMachine } from '../machines/container';
+import { kubeletMachine } from '../machines/kubelet';
+import { etcdMemberMachine } from '../machines/etcd-member';
+import { nodeGroupMachine } from '../machines/node-group';
+import { CA_ID, type ClusterAutoscaler } from '../controllers/cluster-autoscaler/autoscaler';
+import { POOL_LABEL } from '../controllers/cluster-autoscaler/template';
 import { initialRecord, valueToString, type MachineRecord, type MachineStep } from '../machines/record';
 
-export type MachineId = 'nodeHealth' | 'container';
+export type MachineId = 'nodeHealth' | 'container' | 'kubelet' | 'etcdMember' | 'nodeGroup';
 
 export interface MachineStateView {
   /** Dotted path below the root: `waiting.ErrImagePull`. */
@@ -51,7 +56,7 @@ export interface MachineInstanceView {
   /** What it is the lifecycle of: `Node/worker-1`, `container web`. */
   subject: string;
   /** The component that steps it. */
-  owner: 'node-lifecycle-controller' | 'kubelet';
+  owner: 'node-lifecycle-controller' | 'kubelet' | 'etcd' | 'cluster-autoscaler';
   current: string;
   /** Virtual ms of the last move (or of the initial state). */
   at: number;
@@ -70,7 +75,10 @@ export interface MachinesModel {
 
 export const MACHINES: Record<MachineId, AnyStateMachine> = {
   nodeHealth: nodeHealthMachine,
-  container: containerMachine
+  container: containerMachine,
+  kubelet: kubeletMachine,
+  etcdMember: etcdMemberMachine,
+  nodeGroup: nodeGroupMachine
 };
 
 interface StateNodeLike {
@@ -188,7 +196,46 @@ function nodeMachines(cluster: Cluster, name: string): MachineInstanceView[] {
     const rec = nlc.machines[name];
     if (rec && (!best || rec.at > best.at)) best = rec;
   }
-  return best ? [instance('nodeHealth', `Node/${name}`, 'node-lifecycle-controller', best)] : [];
+  const out = best ? [instance('nodeHealth', `Node/${name}`, 'node-lifecycle-controller', best)] : [];
+  const service = cluster.component<Kubelet>(`kubelet/${name}`)?.state.machine;
+  if (service) out.push(instance('kubelet', name, 'kubelet', service));
+  // A node of an autoscaled pool: its node group's activity.
+  const pool = cluster.api.tryGet<KubeObject>('Node', undefined, name)?.metadata.labels?.[POOL_LABEL];
+  const group = pool ? autoscaler(cluster)?.groupMachines[pool] : undefined;
+  if (pool && group) out.push(instance('nodeGroup', pool, 'cluster-autoscaler', group));
+  return out;
+}
+
+function autoscaler(cluster: Cluster): ClusterAutoscaler | undefined {
+  return cluster.component<ClusterAutoscaler>(CA_ID);
+}
+
+function model(instances: MachineInstanceView[]): MachinesModel | null {
+  if (!instances.length) return null;
+  const ids = [...new Set(instances.map((i) => i.machine))];
+  return { definitions: ids.map(describeMachine), instances };
+}
+
+/** Every etcd member's machine as the etcd model last stepped it, in membership order. */
+export function etcdMachinesModel(cluster: Cluster): MachinesModel | null {
+  const recs = cluster.etcd.machines;
+  return model(
+    cluster.etcd.members
+      .filter((m) => recs[m.name])
+      .map((m) => instance('etcdMember', m.name, 'etcd', recs[m.name]))
+  );
+}
+
+/** Every node group's machine as the Cluster Autoscaler's loop last stepped it; null without one. */
+export function nodeGroupMachinesModel(cluster: Cluster): MachinesModel | null {
+  const ca = autoscaler(cluster);
+  if (!ca) return null;
+  const recs = ca.groupMachines;
+  return model(
+    ca.baseGroups
+      .filter((g) => recs[g.name])
+      .map((g) => instance('nodeGroup', g.name, 'cluster-autoscaler', recs[g.name]))
+  );
 }
 
 /** The app containers' machines as the pod's kubelet last stepped them. */
@@ -214,7 +261,5 @@ export function machinesModel(cluster: Cluster, sel: MachineSelection): Machines
     const [ns, name] = sel.key.split('/');
     instances = podMachines(cluster, ns, name);
   }
-  if (!instances.length) return null;
-  const ids = [...new Set(instances.map((i) => i.machine))];
-  return { definitions: ids.map(describeMachine), instances };
+  return model(instances);
 }

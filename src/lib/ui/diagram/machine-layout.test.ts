@@ -4,7 +4,7 @@ import { layoutMachine } from './machine-layout';
 
 describe('machine layout', () => {
   it('places every state of each machine inside the drawing, with no two leaf boxes overlapping', () => {
-    for (const id of ['nodeHealth', 'container'] as const) {
+    for (const id of ['nodeHealth', 'container', 'kubelet', 'etcdMember', 'nodeGroup'] as const) {
       const def = describeMachine(id);
       const lay = layoutMachine(def, []);
       const leaves = lay.boxes.filter((b) => !b.compound);

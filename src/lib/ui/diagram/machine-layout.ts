@@ -10,7 +10,10 @@ const GAP_Y = 52;
 /** Box width and the horizontal gap: the node machine's vertical edges carry labels beside them. */
 const SIZES: Record<MachineId, { w: number; gapX: number }> = {
   nodeHealth: { w: 164, gapX: 60 },
-  container: { w: 130, gapX: 36 }
+  container: { w: 130, gapX: 36 },
+  kubelet: { w: 120, gapX: 60 },
+  etcdMember: { w: 112, gapX: 44 },
+  nodeGroup: { w: 150, gapX: 60 }
 };
 const PAD = 10;
 /** Room above a compound state's children for its title. */
@@ -38,6 +41,30 @@ const CELLS: Record<MachineId, Record<string, [number, number]>> = {
     'terminated.Completed': [0, 3],
     'terminated.Error': [1, 3],
     'terminated.OOMKilled': [2, 3]
+  },
+  kubelet: {
+    '*': [0, 0],
+    stopped: [1, 0],
+    starting: [1, 1],
+    registering: [0, 2],
+    running: [1, 2]
+  },
+  etcdMember: {
+    '*': [0, 0],
+    stopped: [1, 0],
+    unstarted: [2, 0],
+    follower: [1, 1],
+    learner: [2, 1],
+    candidate: [0, 2],
+    noQuorum: [2, 2],
+    leader: [1, 3]
+  },
+  nodeGroup: {
+    scaleUpInFlight: [0, 0],
+    backoff: [1, 0],
+    idle: [1, 1],
+    scaleDownCandidate: [0, 2],
+    deleting: [1, 2]
   }
 };
 
@@ -189,7 +216,9 @@ export function layoutMachine(def: MachineDefinitionView, path: MachineStep[]): 
     const oy = paired ? ((x2 - x1) / len) * 5 : 0;
     // Labels go inwards (towards the drawing's middle), so none is cut at its edge; a pair's two
     // labels sit near their own edge's start, so at different points.
-    const along = paired ? 0.3 : 0.5;
+    // A lone edge's label sits a little before its middle, so two edges meeting at a box (into it
+    // and out of it) do not write their events on top of each other.
+    const along = paired ? 0.3 : 0.4;
     const mx = x1 + ox + (x2 - x1) * along;
     const my = y1 + oy + (y2 - y1) * along;
     let lx: number;

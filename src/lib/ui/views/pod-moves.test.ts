@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { LabView, NodeView, PodView } from '$lib/sim/observe';
-import { PodMoveTracker } from './pod-moves';
+import { readFileSync } from 'node:fs';
+import { createCluster } from '$lib/sim/scenario';
+import { ViewBuilder } from '$lib/sim/observe/cluster-map';
+import { PodMoveTracker, type PodMove } from './pod-moves';
 
 const pod = (name: string, owner = 'ReplicaSet/web-7d4', terminating = false) =>
   ({ key: `default/${name}`, name, owner, terminating }) as PodView;
@@ -58,5 +61,33 @@ describe('PodMoveTracker', () => {
     m.update(view(10_000, { 'worker-1': [pod('web-a')], 'worker-2': [] }));
     m.update(view(11_000, { 'worker-1': [], 'worker-2': [] }));
     expect(m.update(view(5_000, { 'worker-1': [], 'worker-2': [pod('web-z')] }))).toEqual([]);
+  });
+});
+
+// upstream: pkg/controller/tainteviction/taint_eviction.go (the pods are deleted 300 s after the
+// unreachable taint), pkg/controller/replicaset/replica_set.go (their replacements)
+describe('PodMoveTracker on a real eviction', () => {
+  it("heartbeat loss: each evicted pod's replacement that is bound elsewhere moves from worker-2", () => {
+    const text = readFileSync(new URL('../../../../scenarios/heartbeat-loss.yaml', import.meta.url), 'utf8');
+    const { cluster } = createCluster(text);
+    const m = new PodMoveTracker();
+    const b = new ViewBuilder(cluster);
+    const moves: PodMove[] = [];
+    let before = new Set<string>();
+    for (let t = 0; t <= 8 * 60_000; t += 5_000) {
+      cluster.runUntil(t);
+      const v = b.build();
+      if (t === 60_000) before = new Set(v.nodes.flatMap((n) => n.pods.map((p) => p.key)));
+      moves.push(...m.update(v));
+    }
+    // CoreDNS' evicted replica is replaced on worker-1 (the web replacement does not fit: Pending).
+    const end = b.build();
+    const replaced = end.nodes
+      .filter((n) => n.name !== 'worker-2')
+      .flatMap((n) => n.pods.map((p) => ({ key: p.key, owner: p.owner, node: n.name })))
+      .filter((p) => !before.has(p.key) && p.owner?.startsWith('ReplicaSet/'));
+    expect(replaced.map((p) => p.owner)).toEqual(['ReplicaSet/coredns-755974f44c']);
+    expect(end.pendingPods.map((p) => p.owner)).toEqual(['ReplicaSet/web-85c8945bd9']);
+    expect(moves).toEqual(replaced.map((p) => ({ key: p.key, from: 'worker-2', to: p.node })));
   });
 });

@@ -29,6 +29,8 @@ import {
 } from './limits';
 import { ensurePoolsConfigMap, POOLS_CONFIGMAP, readPoolSizes, type PoolSize } from './pools';
 import type { NodePoolSpec } from '../../scenario/types';
+import { nodeGroupMachine, type NodeGroupEvent } from '../../machines/node-group';
+import { initialRecord, stepRecord, type MachineRecord } from '../../machines/record';
 
 export { CA_DEFAULTS } from './limits';
 export const CA_ID = 'cluster-autoscaler';
@@ -85,6 +87,8 @@ export interface State {
   /** Problems last reported for the pools ConfigMap (reported again only when they change). */
   poolProblems: string;
   transitions: Transitions;
+  /** Each node group's activity machine (machines/node-group.ts); absent in older snapshots. */
+  groupMachines?: Record<string, MachineRecord>;
 }
 
 export const CTX: RequestContext = { component: 'cluster-autoscaler' };
@@ -122,8 +126,48 @@ export class ClusterAutoscaler implements Component {
       lastScaleUp: cluster.now,
       lastScaleDownFail: -Infinity,
       poolProblems: '',
-      transitions: {}
+      transitions: {},
+      groupMachines: Object.fromEntries(
+        this.baseGroups.map((g) => [g.name, initialRecord(nodeGroupMachine, cluster.now)])
+      )
     };
+  }
+
+  /** Each node group's activity machine as the loop last stepped it. */
+  get groupMachines(): Readonly<Record<string, MachineRecord>> {
+    return this.state.groupMachines ?? {};
+  }
+
+  /** Record a decision on a group's machine; an event its state does not take changes nothing. */
+  private stepGroup(g: string, type: NodeGroupEvent['type'], detail?: string): void {
+    const all = (this.state.groupMachines ??= {});
+    const cur = all[g] ?? initialRecord(nodeGroupMachine, this.cluster.now);
+    all[g] = stepRecord(nodeGroupMachine, cur, { type }, this.cluster.now, detail).record;
+  }
+
+  /** Backoffs that ran out: the group may be scaled up in this very loop. */
+  private stepBackoffs(): void {
+    for (const g of this.baseGroups) {
+      const cur = this.state.groupMachines?.[g.name]?.value;
+      if (cur === 'backoff' && !this.backedOff(g.name)) this.stepGroup(g.name, 'BACKOFF_EXPIRED');
+    }
+  }
+
+  /**
+   * What the loop found at its end: deleted nodes gone, nodes unneeded or needed again (the
+   * scale-up and scale-down decisions step the machines where they are taken).
+   */
+  private stepGroupsAfterLoop(): void {
+    for (const g of this.baseGroups) {
+      const deleting = Object.values(this.state.deleting).some((d) => d.group === g.name);
+      if (!deleting) this.stepGroup(g.name, 'NODES_DELETED');
+      const unneeded = Object.keys(this.state.unneededSince).filter(
+        (n) =>
+          this.cluster.api.tryGet<KubeObject>('Node', undefined, n)?.metadata.labels?.[POOL_LABEL] === g.name
+      );
+      if (unneeded.length) this.stepGroup(g.name, 'NODE_UNNEEDED', unneeded.sort().join(', '));
+      else this.stepGroup(g.name, 'NODES_NEEDED');
+    }
   }
 
   /** Node groups with the min/max currently in force. */
@@ -154,6 +198,9 @@ export class ClusterAutoscaler implements Component {
     st.backoff ??= {};
     st.failBoot ??= this.state.failBoot;
     st.poolProblems ??= '';
+    st.groupMachines ??= Object.fromEntries(
+      this.baseGroups.map((g) => [g.name, initialRecord(nodeGroupMachine, this.cluster.now)])
+    );
     this.state = st;
   }
 
@@ -234,10 +281,12 @@ export class ClusterAutoscaler implements Component {
     const byGroup = this.groupNodes();
     this.forgetRegistered();
     this.updateScaleRequests(byGroup);
+    this.stepBackoffs();
     this.removeOldUnregistered();
     const scaledUp = this.scaleUp(byGroup);
     const verdicts = this.updateUnneeded(byGroup);
     if (!scaledUp) this.scaleDown(byGroup, verdicts);
+    this.stepGroupsAfterLoop();
     this.status();
   }
 
@@ -273,6 +322,7 @@ export class ClusterAutoscaler implements Component {
         (byGroup[g] ?? []).some((n) => this.notStarted(n));
       if (!waiting) {
         delete this.state.scaleUpRequests[g];
+        this.stepGroup(g, 'NODES_REGISTERED');
         continue;
       }
       if (req.time + this.opts.maxNodeProvisionTimeMs < now) {
@@ -284,6 +334,11 @@ export class ClusterAutoscaler implements Component {
         );
         this.backoffGroup(g, 'timeout', `Scale-up timed out for node group ${g} after ${after}`);
         delete this.state.scaleUpRequests[g];
+        this.stepGroup(
+          g,
+          'SCALE_UP_TIMED_OUT',
+          `backoff ${formatGoDuration(this.state.backoff[g].durationMs)}`
+        );
       }
     }
     for (const [g, b] of Object.entries(this.state.backoff)) {
@@ -433,6 +488,7 @@ export class ClusterAutoscaler implements Component {
       this.state.machines[name] = { group: g.name, since: this.cluster.now, booted: false };
       this.cluster.engine.schedule(g.bootTimeMs, this.id, 'provision', name);
     }
+    this.stepGroup(g.name, 'SCALE_UP', `${best.current}->${newSize}`);
     this.configMapEvent(
       'Normal',
       'ScaledUpGroup',
@@ -529,6 +585,7 @@ export class ClusterAutoscaler implements Component {
       if (empty) emptyBudget--;
       else drainStarted = true;
       startDeletion(this, node, g, empty);
+      this.stepGroup(g, 'SCALE_DOWN', name);
     }
   }
 
