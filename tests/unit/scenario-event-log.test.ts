@@ -47,6 +47,8 @@ const PINNED: Record<string, { hash: string; events: number }> = {
   'ha-external-etcd.yaml': { hash: '662d1e17d1814b5b', events: 99 },
   'ha-failover.yaml': { hash: 'edcd44a09cc46e6c', events: 76 },
   'heartbeat-loss.yaml': { hash: '8e3c9ff1ac4d34e6', events: 113 },
+  // kube-proxy as a systemd unit on two workers: no kube-proxy DaemonSet, so no kube-proxy pods.
+  'kube-proxy-systemd.yaml': { hash: '08f2c18aeced5311', events: 60 },
   // An EKS cluster (managed control plane); NotReady 50 s after the kubelet stops at 2m.
   'managed-eks.yaml': { hash: 'b29d49ba5ba771c8', events: 112 },
   // No CNI: only the host-network DaemonSet pods (kube-proxy) start; CoreDNS waits.

@@ -6,6 +6,8 @@
 import type { Cluster } from '../../cluster';
 import type { KubeletConfig } from '../../config';
 import { KUBE_PROXY_CONFIG_PATH, kubeProxyConfigOnNode } from '../../network/kubeproxy-config';
+import { kubeProxyOf } from '../../network/kubeproxy';
+import { KUBE_PROXY_UNIT_PATH, kubeProxyUnitFile } from '../../network/kubeproxy-host';
 import { kubeletConfigYaml, kubeletKubeconfig } from '../kubeletconfig';
 import type { KubeletArgs } from '../types';
 import type { ShellHost } from './host';
@@ -115,6 +117,8 @@ export function nodeFiles(cluster: Cluster, host: ShellHost): Record<string, str
   else files['/etc/containerd/config.toml'] = containerdConfig(host.view.runtimeVersion);
   const proxyConfig = kubeProxyConfigOnNode(cluster, node);
   if (proxyConfig !== undefined) files[KUBE_PROXY_CONFIG_PATH] = proxyConfig;
+  if (kubeProxyOf(cluster, node)?.state.host)
+    files[KUBE_PROXY_UNIT_PATH] = kubeProxyUnitFile(KUBE_PROXY_CONFIG_PATH);
   return files;
 }
 
