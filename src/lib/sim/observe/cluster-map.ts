@@ -59,7 +59,12 @@ export interface NodeView {
   runtime: { name: string; running: boolean };
   cniInstalled: boolean;
   /** kube-proxy on the node: the mode in force and whether it runs (absent where none runs). */
-  kubeProxy?: { mode: string; running: boolean };
+  kubeProxy?: {
+    mode: string;
+    running: boolean;
+    /** It runs as a systemd unit on the node (spec.network.kubeProxy.deployment: systemd). */
+    unit?: boolean;
+  };
   partitioned: boolean;
   /** Virtual ms of the last Lease renewal, if a Lease exists. */
   leaseRenewedAt?: number;
@@ -282,7 +287,7 @@ export class ViewBuilder {
       ? `${host.kubeletRunning}|${host.runtimeName}|${host.runtimeRunning}|${Object.keys(host.cniConfig).length}`
       : '';
     // The kube-proxy component's state (network/kubeproxy.ts), read without importing it here.
-    const kp = cluster.component<Component & { state: { mode: string; stopped?: boolean } }>(
+    const kp = cluster.component<Component & { state: { mode: string; stopped?: boolean; host?: object } }>(
       `kube-proxy/${name}`
     );
     const proxyKey = kp ? `${kp.state.mode}|${!kp.state.stopped}` : '';
@@ -338,7 +343,15 @@ export class ViewBuilder {
       cniInstalled: host
         ? Object.keys(host.cniConfig).length > 0
         : !stoppedByFaults(cluster.faultLog, name, 'RemoveCNI', 'InstallCNI'),
-      ...(kp ? { kubeProxy: { mode: kp.state.mode, running: !kp.state.stopped } } : {}),
+      ...(kp
+        ? {
+            kubeProxy: {
+              mode: kp.state.mode,
+              running: !kp.state.stopped,
+              ...(kp.state.host ? { unit: true } : {})
+            }
+          }
+        : {}),
       partitioned,
       leaseRenewedAt: (lease as Lease | undefined)?.spec?.renewTime
         ? cluster.api.timeOf((lease as Lease).spec!.renewTime!)

@@ -31,6 +31,8 @@ const PROXY_KEY: Record<string, string> = {
   nftables: 'lab.fault.proxyNftables'
 };
 const CONFIG_EDIT = 'kubectl edit configmap kube-proxy -n kube-system';
+/** Where kube-proxy is a systemd unit: the node's own file, read when the unit restarts. */
+const fileEdit = (mode: string) => `sudo sed -i 's/mode: .*/mode: ${mode}/' /var/lib/kube-proxy/config.conf`;
 
 /**
  * kube-proxy on one node restarted in another mode: its DaemonSet pod replaced, the new process
@@ -45,8 +47,19 @@ function proxyModeFaults(node: NodeView): FaultButton[] {
     mode: m,
     key: PROXY_KEY[m],
     name: { key: 'lab.faultName.proxyNode', args: { mode: m, node: node.name } },
-    command: CONFIG_EDIT,
-    note: { key: 'lab.faultNote.proxyMode', args: { mode: m === 'iptables' ? '""' : m, node: node.name } }
+    ...(kp.unit
+      ? {
+          // One argument for ssh: the node's shell splits it again and keeps the sed script whole.
+          command: `ssh ${node.name} "${fileEdit(m)}"`,
+          note: { key: 'lab.faultNote.proxyModeUnit', args: { node: node.name } }
+        }
+      : {
+          command: CONFIG_EDIT,
+          note: {
+            key: 'lab.faultNote.proxyMode',
+            args: { mode: m === 'iptables' ? '""' : m, node: node.name }
+          }
+        })
   }));
 }
 
@@ -65,8 +78,12 @@ export function clusterFaults(nodes: readonly NodeView[]): FaultButton[] {
     mode: m,
     key: PROXY_KEY[m],
     name: { key: 'lab.faultName.proxyAll', args: { mode: m } },
-    command: CONFIG_EDIT,
-    note: { key: 'lab.faultNote.proxyModeAll', args: { mode: m === 'iptables' ? '""' : m } }
+    ...(withProxy.every((n) => n.kubeProxy!.unit)
+      ? { command: fileEdit(m), note: { key: 'lab.faultNote.proxyModeAllUnits', args: {} } }
+      : {
+          command: CONFIG_EDIT,
+          note: { key: 'lab.faultNote.proxyModeAll', args: { mode: m === 'iptables' ? '""' : m } }
+        })
   }));
 }
 
