@@ -41,7 +41,7 @@ const fileEdit = (mode: string) => `sudo sed -i 's/mode: .*/mode: ${mode}/' /var
 function proxyModeFaults(node: NodeView): FaultButton[] {
   const kp = node.kubeProxy;
   if (!kp) return [];
-  return PROXY_MODES.filter((m) => m !== kp.mode).map((m) => ({
+  return PROXY_MODES.filter((m) => m !== kp.mode).map((m): FaultButton => ({
     action: 'SetProxyMode',
     target: node.name,
     mode: m,
@@ -72,7 +72,7 @@ export function clusterFaults(nodes: readonly NodeView[]): FaultButton[] {
   if (!withProxy.length) return [];
   const modes = new Set(withProxy.map((n) => n.kubeProxy!.mode));
   const only = modes.size === 1 ? [...modes][0] : undefined;
-  return PROXY_MODES.filter((m) => m !== only).map((m) => ({
+  return PROXY_MODES.filter((m) => m !== only).map((m): FaultButton => ({
     action: 'SetProxyMode',
     target: 'all',
     mode: m,
