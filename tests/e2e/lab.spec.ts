@@ -132,8 +132,14 @@ test('editing a Node capacity in the editor lets a Pending pod schedule', async 
   await page.keyboard.press('Tab');
   await page.keyboard.insertText('cpu: "8"');
   await page.keyboard.press('Control+Alt+Enter');
+  // The diff against the live object is shown before Apply.
+  await expect(page.getByTestId('editor-diff')).toContainText('Changes against the live object');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Applied.' })).toBeVisible();
+  // It says when the change takes effect.
+  await expect(page.getByTestId('editor-result')).toContainText(
+    'The kubelet reports the new capacity on its next status update, within 10 s of simulated time'
+  );
   await page.getByRole('button', { name: 'Jump forward 1 minute' }).click();
   await expect(node(page, 'worker-1').getByRole('button', { name: /Select pod big/ })).toBeVisible();
 });
