@@ -171,6 +171,9 @@ test('in Russian the fault buttons name themselves in Russian and the console he
   const w1 = node(page, 'worker-1');
   await expect(w1.getByRole('button', { name: 'Остановить kubelet: worker-1' })).toBeVisible();
   await expect(w1.getByRole('button', { name: 'Stop kubelet on worker-1' })).toHaveCount(0);
+  // Kubernetes values stay as Kubernetes prints them, with a tooltip in the learner's language.
+  await expect(w1.locator('.badge')).toHaveText('Ready');
+  await expect(w1.locator('.badge')).toHaveAttribute('title', /^Условие Ready у Node равно True/);
   const input = page.getByRole('textbox', { name: 'Команда консоли' });
   await input.fill('help');
   await input.press('Enter');
