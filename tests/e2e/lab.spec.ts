@@ -132,8 +132,14 @@ test('editing a Node capacity in the editor lets a Pending pod schedule', async 
   await page.keyboard.press('Tab');
   await page.keyboard.insertText('cpu: "8"');
   await page.keyboard.press('Control+Alt+Enter');
+  // The diff against the live object is shown before Apply.
+  await expect(page.getByTestId('editor-diff')).toContainText('Changes against the live object');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Applied.' })).toBeVisible();
+  // It says when the change takes effect.
+  await expect(page.getByTestId('editor-result')).toContainText(
+    'The kubelet reports the new capacity on its next status update, within 10 s of simulated time'
+  );
   await page.getByRole('button', { name: 'Jump forward 1 minute' }).click();
   await expect(node(page, 'worker-1').getByRole('button', { name: /Select pod big/ })).toBeVisible();
 });
@@ -165,6 +171,9 @@ test('in Russian the fault buttons name themselves in Russian and the console he
   const w1 = node(page, 'worker-1');
   await expect(w1.getByRole('button', { name: 'Остановить kubelet: worker-1' })).toBeVisible();
   await expect(w1.getByRole('button', { name: 'Stop kubelet on worker-1' })).toHaveCount(0);
+  // Kubernetes values stay as Kubernetes prints them, with a tooltip in the learner's language.
+  await expect(w1.locator('.badge')).toHaveText('Ready');
+  await expect(w1.locator('.badge')).toHaveAttribute('title', /^Условие Ready у Node равно True/);
   const input = page.getByRole('textbox', { name: 'Команда консоли' });
   await input.fill('help');
   await input.press('Enter');

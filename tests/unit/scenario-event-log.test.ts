@@ -64,6 +64,9 @@ const PINNED: Record<string, { hash: string; events: number }> = {
   // The replacement web pod (TaintToleration, PodTopologySpread) is no longer retried at 420.1 s
   // when worker-1's kubelet reports the CoreDNS image it pulled: neither plugin registers that.
   'heartbeat-loss.yaml': { hash: '5cee94101d99d3e8', events: 131 },
+  // kube-proxy as a systemd unit on two workers and control-plane-1: no kube-proxy DaemonSet, so no
+  // kube-proxy pods (control-plane-1 adds its 7 node events and its calico-node pod's 6).
+  'kube-proxy-systemd.yaml': { hash: '0e558ffea542d363', events: 73 },
   // An EKS cluster (managed control plane); NotReady 50 s after the kubelet stops at 2m. Its
   // kube-system is EKS's: the VPC CNI's aws-node DaemonSet takes calico-node's place (the same six
   // events per node, other images and pull times), and Calico's calico-kube-controllers with its

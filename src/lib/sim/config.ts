@@ -70,6 +70,11 @@ export interface ClusterConfig {
     cni: 'calico' | 'cilium' | 'flannel' | 'none';
     clusterCIDR: string;
     serviceCIDR: string;
+    /**
+     * How kube-proxy runs on each node: kubeadm's DaemonSet (default) or a systemd unit on the
+     * host reading /var/lib/kube-proxy/config.conf (clusters built the hard way).
+     */
+    kubeProxy?: { deployment?: 'daemonset' | 'systemd' };
   };
 }
 

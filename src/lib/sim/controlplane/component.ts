@@ -218,7 +218,7 @@ function powerHost(cluster: Cluster, host: string, running: boolean): void {
   const kubelet = cluster.component<Kubelet>(`kubelet/${host}`);
   if (kubelet) {
     if (running) powerOn(kubelet);
-    else if (!kubelet.state.poweredOff) powerOff(kubelet);
+    else if (!kubelet.host.state.poweredOff) powerOff(kubelet);
   }
   for (const a of cluster.apiServers) if (a.name === `kube-apiserver-${host}`) a.running = running;
   for (const m of cluster.etcd.members) {

@@ -36,11 +36,13 @@ export function kubeProxyConfigConf(mode: string, clusterCIDR: string): string {
 export const KUBE_PROXY_CONFIG_PATH = '/var/lib/kube-proxy/config.conf';
 
 /**
- * The file on `nodeName` (the ConfigMap's `config.conf` as the kube-proxy pod mounts it), or
- * undefined where no kube-proxy runs: the configuration the running kube-proxy read.
+ * The file on `nodeName`, or undefined where no kube-proxy runs. With kubeadm's DaemonSet it is
+ * the ConfigMap's `config.conf` as the kube-proxy pod mounts it (the configuration the running
+ * kube-proxy read); with kube-proxy as a host service it is the node's own file, as last written.
  */
 export function kubeProxyConfigOnNode(cluster: Cluster, nodeName: string): string | undefined {
   const kp = kubeProxyOf(cluster, nodeName);
   if (!kp) return undefined;
+  if (kp.state.host) return kp.state.host.config;
   return kubeProxyConfigConf(kp.state.mode, cluster.config.network.clusterCIDR);
 }

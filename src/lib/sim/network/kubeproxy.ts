@@ -24,6 +24,16 @@ import type { IpvsScheduler } from './ipvs';
 import { collectServicePorts, portNameString, type ServicePortInfo } from './model';
 import { isKubeProxyPod, kubeProxyConfigMap, kubeProxyDaemonSet, KUBE_PROXY_NAME } from './kubeproxy-addon';
 import { managedKubeProxyDaemonSet } from '../controlplane/managed-addons';
+import { kubeProxyConfigConf } from './kubeproxy-config';
+import {
+  KUBE_PROXY_RESTART_MS,
+  kubeProxyIsHostService,
+  logStart,
+  logStop,
+  newHostState,
+  withMode,
+  type KubeProxyHostState
+} from './kubeproxy-host';
 
 export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
 
@@ -71,6 +81,8 @@ export interface KubeProxyState {
    */
   podUID?: string;
   podSyncPending?: boolean;
+  /** kube-proxy runs as a systemd unit on the node (kubeproxy-host.ts): its file and journal. */
+  host?: KubeProxyHostState;
 }
 
 const MAX_SYNC_RECORDS = 50;
@@ -145,6 +157,8 @@ winkernel:
  * and, created with it, the `kube-proxy` DaemonSet (kubeproxy-addon.ts).
  */
 export function ensureKubeProxyConfig(cluster: Cluster): void {
+  // A host service reads its file on the node: no ConfigMap, no DaemonSet.
+  if (kubeProxyIsHostService(cluster)) return;
   const { namespace, name } = KUBE_PROXY_CONFIGMAP;
   if (cluster.api.tryGet('ConfigMap', namespace, name)) return;
   const configured = cluster.config.network.proxyMode;
@@ -239,6 +253,10 @@ export class KubeProxy implements Component {
       syncs: [],
       cleanups: []
     };
+    if (kubeProxyIsHostService(cluster))
+      this.state.host = newHostState(
+        kubeProxyConfigConf(this.state.mode, cluster.config.network.clusterCIDR)
+      );
     const onChange = (key: string) => {
       if (this.dirtyOf !== this.state.dirty) {
         this.dirtyOf = this.state.dirty;
@@ -272,6 +290,8 @@ export class KubeProxy implements Component {
   }
 
   start(): void {
+    const host = this.state.host;
+    if (host) logStart(host, this.nodeName, this.cluster.now, this.version, { mode: this.state.mode });
     this.requestSync();
     this.cluster.engine.schedule(KUBE_PROXY_DEFAULTS.syncPeriod, this.id, 'periodic');
   }
@@ -284,7 +304,20 @@ export class KubeProxy implements Component {
     this.cluster.engine.scheduleAt(at, this.id, 'sync');
   }
 
+  private get version(): string {
+    return this.cluster.config.kubernetesVersion;
+  }
+
   setMode(mode: ProxyMode): void {
+    const host = this.state.host;
+    if (host) {
+      // On a host service the switch is the file edit and a restart of the unit.
+      host.config = withMode(host.config, mode);
+      if (this.state.stopped || mode === this.state.mode) return;
+      this.stop();
+      this.restart();
+      return;
+    }
     if (mode === this.state.mode) return;
     this.state.mode = mode;
     this.state.needFullSync = true;
@@ -296,17 +329,31 @@ export class KubeProxy implements Component {
 
   /** Stop the process: watches go unanswered, the kernel keeps the last programmed rules. */
   stop(): void {
+    if (this.state.host && (!this.state.stopped || this.state.host.failed))
+      logStop(this.state.host, this.cluster.now);
     this.state.stopped = true;
     this.state.syncPending = false;
+  }
+
+  /** The host's /var/lib/kube-proxy/config.conf, written (sed -i); read at the next start. */
+  writeHostConfig(text: string): void {
+    if (this.state.host) this.state.host.config = text;
   }
 
   /** Start it again: a new process reads its config and syncs in full straight away. */
   restart(): void {
     if (!this.state.stopped) return;
-    const cfg = readProxyMode(this.cluster, this.ctx);
+    const host = this.state.host;
+    const cfg = host ? parseProxyMode(host.config) : readProxyMode(this.cluster, this.ctx);
+    if (host) logStart(host, this.nodeName, this.cluster.now, this.version, cfg);
     if (cfg.error) {
       // kube-proxy validates its config first and exits: it stays down, its old rules stay.
       this.state.configError = cfg.error;
+      // systemd starts it again after RestartSec, reading the file again.
+      if (host) {
+        host.restartAt = this.cluster.now + KUBE_PROXY_RESTART_MS;
+        this.cluster.engine.scheduleAt(host.restartAt, this.id, 'unit-restart');
+      }
       return;
     }
     delete this.state.configError;
@@ -350,6 +397,12 @@ export class KubeProxy implements Component {
   handle(ev: SimEvent): void {
     if (ev.type === 'pod') {
       this.syncPod();
+      return;
+    }
+    if (ev.type === 'unit-restart') {
+      // Restart=on-failure: only while the unit is still waiting to restart (not stopped since).
+      const host = this.state.host;
+      if (host?.failed && this.state.stopped && host.restartAt === this.cluster.now) this.restart();
       return;
     }
     if (ev.type === 'sync') {
@@ -440,6 +493,8 @@ export class KubeProxy implements Component {
     lastSync?: number;
     lastFullSync?: number;
     error?: string;
+    /** kube-proxy runs as a systemd unit on the host (network.kubeProxy.deployment: systemd). */
+    unit?: boolean;
   } {
     const s = this.state;
     const error = s.configError ?? s.lastError;
@@ -449,7 +504,8 @@ export class KubeProxy implements Component {
       ...(s.programmedMode ? { programmedMode: s.programmedMode } : {}),
       ...(s.lastSync !== NEVER ? { lastSync: s.lastSync } : {}),
       ...(s.lastFullSync !== NEVER ? { lastFullSync: s.lastFullSync } : {}),
-      ...(error ? { error } : {})
+      ...(error ? { error } : {}),
+      ...(s.host ? { unit: true } : {})
     };
   }
 

@@ -61,7 +61,12 @@ export interface NodeView {
   runtime: { name: string; running: boolean };
   cniInstalled: boolean;
   /** kube-proxy on the node: the mode in force and whether it runs (absent where none runs). */
-  kubeProxy?: { mode: string; running: boolean };
+  kubeProxy?: {
+    mode: string;
+    running: boolean;
+    /** It runs as a systemd unit on the node (spec.network.kubeProxy.deployment: systemd). */
+    unit?: boolean;
+  };
   partitioned: boolean;
   /** Virtual ms of the last Lease renewal, if a Lease exists. */
   leaseRenewedAt?: number;
@@ -296,7 +301,7 @@ export class ViewBuilder {
       : '';
     // kube-proxy runs on every Node object's machine, simulated or not (the host's, when it has one).
     const kp = (host ? host.kubeProxy : kubeProxyOf(cluster, name))?.status();
-    const proxyKey = kp ? `${kp.mode}|${kp.running}` : '';
+    const proxyKey = kp ? `${kp.mode}|${kp.running}|${kp.unit ?? false}` : '';
     const partitioned = cluster.partitioned.has(name);
     const faults = cluster.faultLog.length;
     const memo = this.nodeMemo.get(name);
@@ -349,7 +354,9 @@ export class ViewBuilder {
       cniInstalled: host
         ? host.cni.installed
         : !stoppedByFaults(cluster.faultLog, name, 'RemoveCNI', 'InstallCNI'),
-      ...(kp ? { kubeProxy: { mode: kp.mode, running: kp.running } } : {}),
+      ...(kp
+        ? { kubeProxy: { mode: kp.mode, running: kp.running, ...(kp.unit ? { unit: true } : {}) } }
+        : {}),
       partitioned,
       leaseRenewedAt: (lease as Lease | undefined)?.spec?.renewTime
         ? cluster.api.timeOf((lease as Lease).spec!.renewTime!)

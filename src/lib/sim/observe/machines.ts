@@ -197,7 +197,7 @@ function nodeMachines(cluster: Cluster, name: string): MachineInstanceView[] {
     if (rec && (!best || rec.at > best.at)) best = rec;
   }
   const out = best ? [instance('nodeHealth', `Node/${name}`, 'node-lifecycle-controller', best)] : [];
-  const service = cluster.component<Kubelet>(`kubelet/${name}`)?.state.machine;
+  const service = cluster.nodeHost(name)?.kubelet.state.machine;
   if (service) out.push(instance('kubelet', name, 'kubelet', service));
   // A node of an autoscaled pool: its node group's activity.
   const pool = cluster.api.tryGet<KubeObject>('Node', undefined, name)?.metadata.labels?.[POOL_LABEL];

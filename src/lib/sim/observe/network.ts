@@ -49,6 +49,8 @@ export interface NetworkModel {
   traceServices: string[];
   /** kube-proxy's mode on every node, in node order. */
   proxyModes: { node: string; mode: string; running: boolean }[];
+  /** kube-proxy runs as the systemd unit kube-proxy.service on the nodes (no DaemonSet). */
+  kubeProxyUnit?: true;
   /** Mode switches (kube-proxy restarted in another mode and cleaned up the old rules), newest last. */
   modeChanges: { t: number; node: string; from: string; to: string }[];
 }
@@ -140,6 +142,7 @@ export function networkModel(cluster: Cluster, sub: NetworkSubscription): Networ
     mode,
     cilium,
     proxyModes: proxies,
+    ...(kp?.state.host ? { kubeProxyUnit: true as const } : {}),
     modeChanges,
     ...(last
       ? {

@@ -211,7 +211,13 @@ export const scenarioSchema: JsonSchema = {
           proxyMode: oneOf(['iptables', 'ipvs', 'nftables'], 'Default iptables.'),
           cni: oneOf(['calico', 'cilium', 'flannel', 'none'], 'Default calico.'),
           clusterCIDR: str('Default 10.244.0.0/16.'),
-          serviceCIDR: str('Default 10.96.0.0/12.')
+          serviceCIDR: str('Default 10.96.0.0/12.'),
+          kubeProxy: obj({
+            deployment: oneOf(
+              ['daemonset', 'systemd'],
+              "How kube-proxy runs on each node: daemonset (kubeadm's kube-system/kube-proxy DaemonSet and ConfigMap) or systemd (a kube-proxy.service unit on every node reading /var/lib/kube-proxy/config.conf, as clusters built by hand run it). Default daemonset."
+            )
+          })
         }),
         kubelet: kubeletOverrides,
         controllerManager: controllerManagerOverrides,

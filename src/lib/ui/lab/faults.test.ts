@@ -159,3 +159,52 @@ describe('control-plane faults', () => {
       expect(controlPlaneFaults({ ...cp, managed })).toEqual([]);
   });
 });
+
+describe('the kube-proxy mode where kube-proxy is a systemd unit', () => {
+  const SYSTEMD = readFileSync(
+    new URL('../../../../scenarios/kube-proxy-systemd.yaml', import.meta.url),
+    'utf8'
+  );
+  it('"Same as:" names the node file and the unit restart, and running them switches the node', async () => {
+    const out: SessionMessage[] = [];
+    const host = new SessionHost({ post: (m) => out.push(structuredClone(m)), wallClock: () => 0 });
+    let id = 0;
+    const send = (command: Record<string, unknown>) => host.receive({ id: ++id, command });
+    send({
+      type: 'init',
+      init: { scenario: SYSTEMD, fileName: 'kube-proxy-systemd.yaml', warmupMs: 60_000 }
+    });
+    const nodes = new Map<string, NodeView>();
+    for (const m of out)
+      if (m.type === 'frame') for (const n of (m as FrameMessage).nodes ?? []) nodes.set(n.name, n);
+    const w1 = nodes.get('worker-1')!;
+    expect(w1.kubeProxy).toEqual({ mode: 'iptables', running: true, unit: true });
+    const ipvs = nodeFaults(w1, 'calico').find((f) => f.action === 'SetProxyMode' && f.mode === 'ipvs')!;
+    expect(sameAs(ipvs)).toBe(
+      `ssh worker-1 "sudo sed -i 's/mode: .*/mode: ipvs/' /var/lib/kube-proxy/config.conf"  # then ssh worker-1 sudo systemctl restart kube-proxy`
+    );
+    expect(sameAs(clusterFaults([...nodes.values()])[0])).toBe(
+      `sudo sed -i 's/mode: .*/mode: ipvs/' /var/lib/kube-proxy/config.conf  # on every node, then sudo systemctl restart kube-proxy`
+    );
+    await setLocale('ru');
+    expect(sameAs(ipvs)).toBe(
+      `ssh worker-1 "sudo sed -i 's/mode: .*/mode: ipvs/' /var/lib/kube-proxy/config.conf"  # затем ssh worker-1 sudo systemctl restart kube-proxy`
+    );
+    await setLocale('en');
+    // The command and the note's restart, typed in the console, do what the button does.
+    const { createCluster } = await import('$lib/sim/scenario');
+    const { ConsoleSession } = await import('$lib/sim/kubectl/console');
+    const { kubeProxyOf } = await import('$lib/sim/network/kubeproxy');
+    const cluster = createCluster(SYSTEMD, { fileName: 'kube-proxy-systemd.yaml' }).cluster;
+    cluster.runUntil(60_000);
+    const con = new ConsoleSession(cluster, {});
+    expect(con.exec(ipvs.command)).toMatchObject({ stderr: '', exitCode: 0 });
+    expect(con.exec('ssh worker-1 sudo systemctl restart kube-proxy')).toMatchObject({
+      stderr: '',
+      exitCode: 0
+    });
+    cluster.runUntil(61_000);
+    expect(kubeProxyOf(cluster, 'worker-1')!.state.programmedMode).toBe('ipvs');
+    expect(kubeProxyOf(cluster, 'worker-2')!.state.programmedMode).toBe('iptables');
+  });
+});

@@ -31,6 +31,8 @@ const PROXY_KEY: Record<string, string> = {
   nftables: 'lab.fault.proxyNftables'
 };
 const CONFIG_EDIT = 'kubectl edit configmap kube-proxy -n kube-system';
+/** Where kube-proxy is a systemd unit: the node's own file, read when the unit restarts. */
+const fileEdit = (mode: string) => `sudo sed -i 's/mode: .*/mode: ${mode}/' /var/lib/kube-proxy/config.conf`;
 
 /**
  * kube-proxy on one node restarted in another mode: its DaemonSet pod replaced, the new process
@@ -39,14 +41,25 @@ const CONFIG_EDIT = 'kubectl edit configmap kube-proxy -n kube-system';
 function proxyModeFaults(node: NodeView): FaultButton[] {
   const kp = node.kubeProxy;
   if (!kp) return [];
-  return PROXY_MODES.filter((m) => m !== kp.mode).map((m) => ({
+  return PROXY_MODES.filter((m) => m !== kp.mode).map((m): FaultButton => ({
     action: 'SetProxyMode',
     target: node.name,
     mode: m,
     key: PROXY_KEY[m],
     name: { key: 'lab.faultName.proxyNode', args: { mode: m, node: node.name } },
-    command: CONFIG_EDIT,
-    note: { key: 'lab.faultNote.proxyMode', args: { mode: m === 'iptables' ? '""' : m, node: node.name } }
+    ...(kp.unit
+      ? {
+          // One argument for ssh: the node's shell splits it again and keeps the sed script whole.
+          command: `ssh ${node.name} "${fileEdit(m)}"`,
+          note: { key: 'lab.faultNote.proxyModeUnit', args: { node: node.name } }
+        }
+      : {
+          command: CONFIG_EDIT,
+          note: {
+            key: 'lab.faultNote.proxyMode',
+            args: { mode: m === 'iptables' ? '""' : m, node: node.name }
+          }
+        })
   }));
 }
 
@@ -59,14 +72,18 @@ export function clusterFaults(nodes: readonly NodeView[]): FaultButton[] {
   if (!withProxy.length) return [];
   const modes = new Set(withProxy.map((n) => n.kubeProxy!.mode));
   const only = modes.size === 1 ? [...modes][0] : undefined;
-  return PROXY_MODES.filter((m) => m !== only).map((m) => ({
+  return PROXY_MODES.filter((m) => m !== only).map((m): FaultButton => ({
     action: 'SetProxyMode',
     target: 'all',
     mode: m,
     key: PROXY_KEY[m],
     name: { key: 'lab.faultName.proxyAll', args: { mode: m } },
-    command: CONFIG_EDIT,
-    note: { key: 'lab.faultNote.proxyModeAll', args: { mode: m === 'iptables' ? '""' : m } }
+    ...(withProxy.every((n) => n.kubeProxy!.unit)
+      ? { command: fileEdit(m), note: { key: 'lab.faultNote.proxyModeAllUnits', args: {} } }
+      : {
+          command: CONFIG_EDIT,
+          note: { key: 'lab.faultNote.proxyModeAll', args: { mode: m === 'iptables' ? '""' : m } }
+        })
   }));
 }
 

@@ -131,6 +131,8 @@ export class Lab {
   private editSeq = 0;
   /** Bumped whenever a frame arrives. */
   frames = $state(0);
+  /** Learner actions sent so far (console lines, faults, applied YAML, saved edits): a save point. */
+  changes = $state(0);
 
   private transport: SessionTransport;
   private nextId = 0;
@@ -249,6 +251,7 @@ export class Lab {
       ...(target ? { target } : {}),
       ...(mode ? { mode } : {})
     })) as ResultOf['fault'];
+    this.changes++;
     return r.error;
   }
 
@@ -257,6 +260,7 @@ export class Lab {
     if (line.trim()) this.history = [...this.history, line];
     return (this.send({ type: 'exec', line }) as Promise<ResultOf['exec']>).then((r) => {
       if (r.edit) this.editing = { ...r.edit, seq: ++this.editSeq };
+      this.changes++;
       return r;
     });
   }
@@ -271,6 +275,7 @@ export class Lab {
     const ref: EditRef = { kind: e.kind, ...(e.namespace ? { namespace: e.namespace } : {}), name: e.name };
     const r = (await this.send({ type: 'edit', yaml, ref })) as EditResult;
     if ((r.ok || r.cancelled) && this.editing === e) this.editing = undefined;
+    this.changes++;
     return r;
   }
 
@@ -307,7 +312,10 @@ export class Lab {
 
   /** Apply the editor's YAML through the API, as kubectl apply would. */
   applyYaml(yaml: string, fileName = 'editor.yaml'): Promise<ApplyResult> {
-    return this.send({ type: 'apply', yaml, fileName }) as Promise<ApplyResult>;
+    return (this.send({ type: 'apply', yaml, fileName }) as Promise<ApplyResult>).then((r) => {
+      this.changes++;
+      return r;
+    });
   }
 
   select(s: Selection | undefined): void {

@@ -5,6 +5,8 @@
  */
 import type { Cluster } from '../../cluster';
 import { KUBE_PROXY_CONFIG_PATH, kubeProxyConfigOnNode } from '../../network/kubeproxy-config';
+import { kubeProxyOf } from '../../network/kubeproxy';
+import { KUBE_PROXY_UNIT_PATH, kubeProxyUnitFile } from '../../network/kubeproxy-host';
 import { kubeletConfigYaml, kubeletKubeconfig } from '../kubeletconfig';
 import type { ShellHost } from './host';
 import { cniFiles } from './net';
@@ -102,6 +104,8 @@ export function nodeFiles(cluster: Cluster, host: ShellHost): Record<string, str
   else files['/etc/containerd/config.toml'] = containerdConfig(host.view.runtimeVersion);
   const proxyConfig = kubeProxyConfigOnNode(cluster, node);
   if (proxyConfig !== undefined) files[KUBE_PROXY_CONFIG_PATH] = proxyConfig;
+  if (kubeProxyOf(cluster, node)?.state.host)
+    files[KUBE_PROXY_UNIT_PATH] = kubeProxyUnitFile(KUBE_PROXY_CONFIG_PATH);
   return files;
 }
 

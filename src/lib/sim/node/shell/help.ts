@@ -66,7 +66,44 @@ const CONTROL_PLANE: Record<Language, string> = {
 `
 };
 
-/** The node shell's `help`; a control-plane host adds its etcd and static-pod tools. */
-export function nodeShellHelp(lang: Language = 'en', controlPlane = false): string {
-  return NODE[lang] + (controlPlane ? CONTROL_PLANE[lang] : '');
+/** Where kube-proxy is a systemd unit on the node, its lines replace the ConfigMap's. */
+const KUBE_PROXY_UNIT: Record<Language, [string, string][]> = {
+  en: [
+    [
+      'systemctl status|stop|start|restart kubelet|containerd|crio',
+      'systemctl status|stop|start|restart kubelet|containerd|crio|kube-proxy'
+    ],
+    ['journalctl -u kubelet [-f]', 'journalctl -u kubelet|kube-proxy [-f]'],
+    [
+      `sed 's/old/new/' FILE (prints the edit; kube-proxy's mode is set in its ConfigMap:
+    kubectl -n kube-system edit configmap kube-proxy, then a rollout restart of its DaemonSet)`,
+      `sed 's/old/new/' FILE (prints the edit); kube-proxy runs as a systemd unit on this node:
+    sudo sed -i 's/mode: .*/mode: "ipvs"/' /var/lib/kube-proxy/config.conf, then
+    sudo systemctl restart kube-proxy`
+    ]
+  ],
+  ru: [
+    [
+      'systemctl status|stop|start|restart kubelet|containerd|crio',
+      'systemctl status|stop|start|restart kubelet|containerd|crio|kube-proxy'
+    ],
+    ['journalctl -u kubelet [-f]', 'journalctl -u kubelet|kube-proxy [-f]'],
+    [
+      `sed 's/old/new/' ФАЙЛ (печатает правку; режим kube-proxy задаётся в его ConfigMap:
+    kubectl -n kube-system edit configmap kube-proxy, затем rollout restart его DaemonSet)`,
+      `sed 's/old/new/' ФАЙЛ (печатает правку); kube-proxy работает на этом узле как unit systemd:
+    sudo sed -i 's/mode: .*/mode: "ipvs"/' /var/lib/kube-proxy/config.conf, затем
+    sudo systemctl restart kube-proxy`
+    ]
+  ]
+};
+
+/**
+ * The node shell's `help`; a control-plane host adds its etcd and static-pod tools, and a node
+ * where kube-proxy is a systemd unit names the unit and its file instead of the ConfigMap.
+ */
+export function nodeShellHelp(lang: Language = 'en', controlPlane = false, kubeProxyUnit = false): string {
+  let text = NODE[lang];
+  if (kubeProxyUnit) for (const [from, to] of KUBE_PROXY_UNIT[lang]) text = text.replace(from, to);
+  return text + (controlPlane ? CONTROL_PLANE[lang] : '');
 }

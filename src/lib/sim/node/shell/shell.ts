@@ -11,6 +11,7 @@ import { cat, df, free, headTail, ls } from './system';
 import { absPath, FILL_FILE, isDir, nodeFiles } from './files';
 import { parseSed, runSed } from './sed';
 import { KUBE_PROXY_CONFIG_PATH } from '../../network/kubeproxy-config';
+import { kubeProxyOf } from '../../network/kubeproxy';
 import { nodeShellHelp } from './help';
 import type { Language } from '../../../lessons/format';
 
@@ -104,7 +105,8 @@ function mv(cluster: Cluster, host: ShellHost, args: string[], root: boolean, ho
 /**
  * `sed`: prints any node file edited. `-i` changes nothing on a worker: its files are rendered
  * from the components that own them, and kube-proxy's config.conf is the kube-proxy ConfigMap
- * as its pod mounts it (kubeadm), so the edit goes into the ConfigMap.
+ * as its pod mounts it (kubeadm), so the edit goes into the ConfigMap. Where kube-proxy is a host
+ * service the file is the node's own: `-i` writes it, and kube-proxy reads it when it restarts.
  */
 function sed(cluster: Cluster, host: ShellHost, args: string[], root: boolean, home: string): ShellResult {
   const prog = parseSed(args);
@@ -137,6 +139,12 @@ function sed(cluster: Cluster, host: ShellHost, args: string[], root: boolean, h
         stderr: stderr + `sed: couldn't open temporary file ${dir}/sedz4Qk1R: Permission denied\n`,
         exitCode: 4
       };
+    }
+    const proxy = path === KUBE_PROXY_CONFIG_PATH ? kubeProxyOf(cluster, host.view.nodeName) : undefined;
+    if (proxy?.state.host) {
+      proxy.writeHostConfig(out);
+      files[path] = out;
+      continue;
     }
     stderr +=
       path === KUBE_PROXY_CONFIG_PATH
@@ -303,7 +311,7 @@ export function runOnNode(
     case 'pwd':
       return ok(home + '\n');
     case 'help':
-      return ok(nodeShellHelp(lang));
+      return ok(nodeShellHelp(lang, false, !!kubeProxyOf(cluster, node)?.state.host));
     case 'kubectl':
       return { stdout: '', stderr: 'bash: kubectl: command not found\n', exitCode: 127 };
     default:

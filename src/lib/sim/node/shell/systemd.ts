@@ -10,6 +10,14 @@ import type { JournalEntry } from '../cri';
 import { klogTime, syslogTime, systemdAgo, systemdTime, systemdTimespan } from '../../kubectl/timefmt';
 import type { ShellHost } from './host';
 import type { ShellResult } from './shell';
+import { kubeProxyOf, type KubeProxy } from '../../network/kubeproxy';
+import { KUBE_PROXY_CONFIG_PATH } from '../../network/kubeproxy-config';
+import {
+  KUBE_PROXY_UNIT,
+  KUBE_PROXY_UNIT_DESCRIPTION,
+  KUBE_PROXY_UNIT_PATH,
+  kubeProxyExecStart
+} from '../../network/kubeproxy-host';
 
 type Unit = 'kubelet' | 'containerd' | 'crio';
 
@@ -176,9 +184,12 @@ export function systemctl(cluster: Cluster, host: ShellHost, argv: string[]): Sh
   const known = ['status', 'stop', 'start', 'restart', 'is-active', 'enable', 'disable', 'daemon-reload'];
   if (!known.includes(verb)) return out('', 1, `Unknown command verb '${verb}'.\n`);
   if (verb === 'daemon-reload') return out('');
-  // kube-proxy is no unit on a kubeadm node: it runs in the kube-proxy DaemonSet's pod.
-  const unit = unitName(unitArg);
   if (!unitArg) return out('', 1, `Too few arguments.\n`);
+  // kube-proxy is a unit only where it runs as a host service; on a kubeadm node it runs in the
+  // kube-proxy DaemonSet's pod and `kube-proxy.service` is not found.
+  const proxy = unitArg.replace(/\.service$/, '') === 'kube-proxy' ? kubeProxyUnit(cluster, host) : undefined;
+  if (proxy) return kubeProxySystemctl(cluster, host, proxy, verb);
+  const unit = unitName(unitArg);
   const svc = unitArg.endsWith('.service') ? unitArg : `${unitArg}.service`;
   if (!unit || !installed(host, unit)) {
     if (verb === 'status') return out('', 4, `Unit ${svc} could not be found.\n`);
@@ -270,6 +281,8 @@ export function journalctl(cluster: Cluster, host: ShellHost, argv: string[]): S
   const units: Unit[] = unitArg
     ? [unitName(unitArg)].filter((u): u is Unit => !!u && installed(host, u))
     : (['kubelet', host.view.runtimeName === 'cri-o' ? 'crio' : 'containerd'] as Unit[]);
+  const proxy =
+    !unitArg || unitArg.replace(/\.service$/, '') === 'kube-proxy' ? kubeProxyUnit(cluster, host) : undefined;
   let from = -Infinity;
   if (since !== undefined) {
     const t = parseSince(since, cluster.engine.now, cluster.api.epochMs);
@@ -279,6 +292,7 @@ export function journalctl(cluster: Cluster, host: ShellHost, argv: string[]): S
   const collect = () =>
     units
       .flatMap((u) => journalLines(cluster, host, u))
+      .concat(proxy ? kubeProxyJournalLines(cluster, host, proxy) : [])
       .filter((l) => l.t >= from)
       .sort((a, b) => a.t - b.t);
   let all = collect();
@@ -303,4 +317,98 @@ export function journalctl(cluster: Cluster, host: ShellHost, argv: string[]): S
     };
   }
   return result;
+}
+
+/** kube-proxy on this node when it runs as a systemd unit (kubeproxy-host.ts), else undefined. */
+function kubeProxyUnit(cluster: Cluster, host: ShellHost): KubeProxy | undefined {
+  const kp = kubeProxyOf(cluster, host.view.nodeName);
+  return kp?.state.host ? kp : undefined;
+}
+
+/** kube-proxy.service's journal: systemd's lines and kube-proxy's klog lines (S1, S2). */
+export function kubeProxyJournalLines(
+  cluster: Cluster,
+  host: ShellHost,
+  kp: KubeProxy
+): { t: number; line: string }[] {
+  const epoch = cluster.api.epochMs;
+  const node = host.view.nodeName;
+  return (kp.state.host?.journal ?? []).map((e) => {
+    const at = syslogTime(epoch + e.t);
+    if (e.pid === 'systemd') return { t: e.t, line: `${at} ${node} systemd[1]: ${e.message}` };
+    const header = `${e.level ?? 'I'}${klogTime(epoch + e.t)} ${String(e.pid).padStart(7)} ${e.source}]`;
+    return { t: e.t, line: `${at} ${node} kube-proxy[${e.pid}]: ${header} ${e.message}` };
+  });
+}
+
+function kubeProxyStatus(cluster: Cluster, host: ShellHost, kp: KubeProxy): ShellResult {
+  const h = kp.state.host!;
+  const now = cluster.engine.now;
+  const epoch = cluster.api.epochMs;
+  const up = !kp.state.stopped;
+  const exec = kubeProxyExecStart(KUBE_PROXY_CONFIG_PATH);
+  const when = `${systemdTime(epoch + h.since)}; ${systemdAgo(now - h.since)}`;
+  let s = `${up ? '●' : h.failed ? '●' : '○'} ${KUBE_PROXY_UNIT} - ${KUBE_PROXY_UNIT_DESCRIPTION}\n`;
+  s += `     Loaded: loaded (${KUBE_PROXY_UNIT_PATH}; enabled; preset: enabled)\n`;
+  if (up) {
+    s += `     Active: active (running) since ${when}\n`;
+    s += `       Docs: https://github.com/kubernetes/kubernetes\n`;
+    s += `   Main PID: ${h.pid} (kube-proxy)\n`;
+    s += `      Tasks: 9\n`;
+    s += `     CGroup: /system.slice/${KUBE_PROXY_UNIT}\n`;
+    s += `             └─${h.pid} ${exec}\n`;
+  } else if (h.failed) {
+    s += `     Active: activating (auto-restart) (Result: exit-code) since ${when}\n`;
+    s += `       Docs: https://github.com/kubernetes/kubernetes\n`;
+    s += `    Process: ${h.pid} ExecStart=${exec} (code=exited, status=1/FAILURE)\n`;
+    s += `   Main PID: ${h.pid} (code=exited, status=1/FAILURE)\n`;
+  } else {
+    s += `     Active: inactive (dead) since ${when}\n`;
+    s += `   Duration: ${systemdTimespan(Math.max(0, h.since - h.startedAt))}\n`;
+    s += `       Docs: https://github.com/kubernetes/kubernetes\n`;
+    s += `    Process: ${h.pid} ExecStart=${exec} (code=exited, status=0/SUCCESS)\n`;
+    s += `   Main PID: ${h.pid} (code=exited, status=0/SUCCESS)\n`;
+  }
+  const tail = kubeProxyJournalLines(cluster, host, kp).slice(-10);
+  if (tail.length) s += '\n' + tail.map((l) => l.line + '\n').join('');
+  return out(s, up ? 0 : 3);
+}
+
+/** systemctl on kube-proxy.service: stop and start are the StopKubeProxy and StartKubeProxy faults. */
+function kubeProxySystemctl(cluster: Cluster, host: ShellHost, kp: KubeProxy, verb: string): ShellResult {
+  const node = host.view.nodeName;
+  const up = !kp.state.stopped;
+  const apply = (action: string) => {
+    try {
+      cluster.applyFault(action, { target: node });
+      return '';
+    } catch (e) {
+      if (e instanceof FaultError) return `Failed to ${verb} ${KUBE_PROXY_UNIT}: ${e.message}\n`;
+      throw e;
+    }
+  };
+  switch (verb) {
+    case 'status':
+      return kubeProxyStatus(cluster, host, kp);
+    case 'is-active':
+      return up ? out('active\n') : kp.state.host?.failed ? out('activating\n', 3) : out('inactive\n', 3);
+    case 'enable':
+    case 'disable':
+      return out('');
+    case 'stop': {
+      const err = up || kp.state.host?.failed ? apply('StopKubeProxy') : '';
+      return out('', err ? 1 : 0, err);
+    }
+    case 'start': {
+      // A unit waiting to restart is started now; a running one is left as it is.
+      let err = !up && kp.state.host?.failed ? apply('StopKubeProxy') : '';
+      if (!up && !err) err = apply('StartKubeProxy');
+      return out('', err ? 1 : 0, err);
+    }
+    default: {
+      let err = up || kp.state.host?.failed ? apply('StopKubeProxy') : '';
+      if (!err) err = apply('StartKubeProxy');
+      return out('', err ? 1 : 0, err);
+    }
+  }
 }
