@@ -55,6 +55,9 @@ export interface LabSessionOptions {
   spareAboveMs?: number;
 }
 
+/** Virtual ms a spare is kept while the clock plays on past its snapshot. */
+const SPARE_KEPT_MS = 5 * 60_000;
+
 interface StoredSnapshot {
   t: number;
   actionCount: number;
@@ -127,6 +130,8 @@ export class LabSession {
         ? Number.POSITIVE_INFINITY
         : before + Math.min(Math.max(0, wallDeltaMs), this.maxGap) * this.speed;
     this.lagging = !this.runTo(target, deadline) && this.speed !== 'max';
+    // Played far past it, the spare would cost more to replay from than a restore: free it.
+    if (this.spare && this.cluster.now - this.spare.from.t > SPARE_KEPT_MS) this.spare = undefined;
     return this.cluster.now !== before;
   }
 
