@@ -1,10 +1,13 @@
 /**
  * The lab's worker loop at scale, in Node: the session host as the Web Worker runs it (tick, then
- * wait `TICK_MS`, or tick again at once while the simulation lags), every message structured-cloned as postMessage does, at 60× on a scenario file.
- * Prints the virtual speed achieved over a wall window and where the host's wall time went: the
- * simulation (lab frames), snapshots, and building and cloning the frames it publishes.
+ * wait `TICK_MS`, or tick again at once while the simulation lags), every message
+ * structured-cloned as postMessage does, at 60× on a scenario file. Prints the virtual speed
+ * achieved over a wall window (and per 10 s), the wall time of the ticks, of the snapshots and of
+ * cloning the frames it published.
  * Run alone: `npx tsx bench/lab-host.ts [scenario.yaml [wallSeconds [speed]]]`
- * (default scenarios/two-hundred-nodes.yaml, 30 s, 60×). `node --cpu-prof --import tsx …` profiles it.
+ * (default scenarios/two-hundred-nodes.yaml, 30 s, 60×); `node --cpu-prof --import tsx …`
+ * profiles it. `--jump [runs]` times a jump back at 100 nodes (below); `--settle [file [s]]` the
+ * simulation alone until the cluster is up (at 200 nodes that is many minutes of CPU).
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -27,7 +30,6 @@ export interface HostFigures {
   tickMs: number;
   snapshotMs: number;
   snapshots: number;
-  publishMs: number;
   cloneMs: number;
   longestTickMs: number;
   initMs: number;
@@ -104,7 +106,6 @@ export async function measureHost(file: string, wallS: number, speed: Speed): Pr
     tickMs,
     snapshotMs,
     snapshots,
-    publishMs: 0,
     cloneMs,
     longestTickMs: longest,
     initMs,
