@@ -181,3 +181,18 @@ test('in Russian the fault buttons name themselves in Russian and the console he
   await expect(out).toContainText('Консоль Nodeplane. Команды:');
   await expect(out).toContainText('kubectl controls the simulated Kubernetes cluster.');
 });
+
+test("a timeline mark's title lists its column's events when the pointer is on it", async ({ page }) => {
+  await open(page, 'three-nodes.yaml');
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  const marks = page.locator('rect.ev');
+  await expect(marks.first()).toBeVisible();
+  // Titles are built for the hovered column only (a jump back moves every event to a new column).
+  await expect(page.locator('rect.ev title')).toHaveCount(0);
+  await marks.first().hover();
+  await expect(page.locator('rect.ev title')).toHaveCount(1);
+  // One event ("0s Starting …") or a count ("4 events at 0s", "12 events, 0s–1s").
+  await expect(marks.first().locator('title')).toHaveText(/^(\d+ events?(, | at )\d|\d[\dhms]* \w)/);
+  await page.mouse.move(0, 0);
+  await expect(page.locator('rect.ev title')).toHaveCount(0);
+});

@@ -124,3 +124,55 @@ export async function traceDuring<T>(
     wall: tasks.map((e) => (e.dur ?? 0) / 1000).sort((a, b) => b - a)
   };
 }
+
+export interface ThreadFigures {
+  tasks: number;
+  /** Tasks' CPU ms, longest first. */
+  cpu: number[];
+  /** Tasks' wall ms, longest first. */
+  wall: number[];
+  /** Sum of the tasks' CPU and wall ms. */
+  busyCpu: number;
+  busyWall: number;
+}
+
+/**
+ * The page's main thread and the lab worker's thread in one Chromium trace taken while `during`
+ * runs: their tasks by CPU and wall time. With `TRACE_OUT=<file>` the trace is also written there,
+ * with JavaScript samples of both threads.
+ */
+export async function traceThreads<T>(
+  page: Page,
+  during: () => Promise<T>
+): Promise<{ result: T; main: ThreadFigures; worker: ThreadFigures }> {
+  const browser = page.context().browser()!;
+  const out = process.env.TRACE_OUT;
+  await browser.startTracing(page, {
+    ...(out ? { path: out } : {}),
+    categories: [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      ...(out ? ['disabled-by-default-v8.cpu_profiler'] : [])
+    ]
+  });
+  const result = await during();
+  const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+  const events = trace.traceEvents;
+  const named = (name: string) =>
+    events.filter((e) => e.name === 'thread_name' && (e as { args?: { name?: string } }).args?.name === name);
+  const figures = (threads: TraceEvent[]): ThreadFigures => {
+    const tasks = events.filter(
+      (e) => e.ph === 'X' && e.name === 'RunTask' && threads.some((t) => e.pid === t.pid && e.tid === t.tid)
+    );
+    const cpu = tasks.map((e) => (e.tdur ?? 0) / 1000);
+    const wall = tasks.map((e) => (e.dur ?? 0) / 1000);
+    return {
+      tasks: tasks.length,
+      cpu: [...cpu].sort((a, b) => b - a),
+      wall: [...wall].sort((a, b) => b - a),
+      busyCpu: cpu.reduce((a, b) => a + b, 0),
+      busyWall: wall.reduce((a, b) => a + b, 0)
+    };
+  };
+  return { result, main: figures(named('CrRendererMain')), worker: figures(named('DedicatedWorker thread')) };
+}

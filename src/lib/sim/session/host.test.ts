@@ -65,6 +65,21 @@ describe('the session host', () => {
     expect(host.playing).toBe(false);
   });
 
+  it('does idle work only while paused, and its idle time changes nothing the page sees', () => {
+    const { host, out, send } = harness();
+    expect(host.idle()).toBe(false); // no session yet
+    send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml' } });
+    send({ type: 'advance', ms: 90_000 });
+    const posted = out.length;
+    const log = host.cluster!.eventLog.length;
+    // Three nodes snapshot in a few ms: nothing is restored ahead for them.
+    expect(host.idle()).toBe(false);
+    send({ type: 'play' });
+    expect(host.idle()).toBe(false);
+    expect(out.length).toBe(posted + 2); // the reply to play and its frame, nothing from idle
+    expect(host.cluster!.eventLog.length).toBe(log);
+  });
+
   it('refuses a scenario that does not load, with the scenario’s own message', () => {
     const { host, send } = harness();
     const r = send({ type: 'init', init: { scenario: 'kind: Scenario\nspec: [', fileName: 'bad.yaml' } });

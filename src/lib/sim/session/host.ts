@@ -204,6 +204,11 @@ export class SessionHost {
     return this.lab?.playing ?? false;
   }
 
+  /** The last tick ran out of its budget before the clock reached the requested speed. */
+  get lagging(): boolean {
+    return this.lab?.lagging ?? false;
+  }
+
   /** Take one message from the page: reply to it, then publish what it changed. */
   receive(data: unknown): void {
     const id =
@@ -252,6 +257,21 @@ export class SessionHost {
       if (lab.snapshotDue) lab.idle(lab.playing ? this.budget : Number.POSITIVE_INFINITY);
     });
     this.publish();
+  }
+
+  /**
+   * Idle work while the clock is paused (the worker calls it a moment after the last message):
+   * restore ahead the snapshot a jump back would start from, so a large cluster's jump skips the
+   * restore. Publishes nothing (no state the page sees changes). Returns whether it did any.
+   */
+  idle(): boolean {
+    const lab = this.lab;
+    if (!lab || lab.playing) return false;
+    let did = false;
+    this.guard(() => {
+      did = lab.prepareJump();
+    });
+    return did;
   }
 
   private handle(c: SessionCommand): unknown {

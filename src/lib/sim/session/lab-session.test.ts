@@ -260,4 +260,86 @@ describe('LabSession', () => {
       expect(s.snapshotTimes()).toEqual([0, 36_000]);
     });
   });
+
+  describe('a spare restored ahead in idle time', () => {
+    /** A session whose snapshots count as costly (the spare is kept for any cost here). */
+    function spareSession() {
+      const wall = { now: 0 };
+      const s = new LabSession({
+        createCluster: () => {
+          const c = new Cluster();
+          c.addComponent('test-ticker', {});
+          return c;
+        },
+        wallClock: () => wall.now,
+        performers: { console: () => {}, apply: () => {} },
+        spareAboveMs: 0
+      });
+      return s;
+    }
+    function countRestores<T>(fn: () => T): { result: T; restores: number } {
+      const restore = Cluster.restore;
+      let restores = 0;
+      Cluster.restore = (snap) => {
+        restores++;
+        return restore(snap);
+      };
+      try {
+        return { result: fn(), restores };
+      } finally {
+        Cluster.restore = restore;
+      }
+    }
+
+    it('restores the snapshot a minute back while paused, and the jump back takes it', () => {
+      const s = spareSession();
+      s.advanceBy(15_000);
+      s.perform({ kind: 'fault', action: 'TestPause' });
+      s.advanceBy(65_000);
+      expect(s.now).toBe(80_000);
+      expect(countRestores(() => s.prepareJump()).restores).toBe(1); // the snapshot at 20 s
+      expect(countRestores(() => s.prepareJump()).restores).toBe(0); // already there
+      const { restores } = countRestores(() => s.jumpTo(25_000));
+      expect(restores).toBe(0);
+      expect(s.now).toBe(25_000);
+      expect(ticks(s)).toBe(15); // paused at 15 s, as recorded
+      expect(s.actions.map((a) => a.t)).toEqual([15_000]);
+
+      // The same jump without a spare gives the same cluster.
+      const b = spareSession();
+      b.advanceBy(15_000);
+      b.perform({ kind: 'fault', action: 'TestPause' });
+      b.advanceBy(65_000);
+      expect(countRestores(() => b.jumpTo(25_000)).restores).toBe(1);
+      expect(b.cluster.snapshot()).toEqual(s.cluster.snapshot());
+    });
+
+    it('is not made while playing or for a cluster whose snapshots are cheap', () => {
+      const s = spareSession();
+      s.advanceBy(80_000);
+      s.playing = true;
+      expect(s.prepareJump()).toBe(false);
+      const cheap = makeSession();
+      cheap.advanceBy(80_000);
+      expect(cheap.prepareJump()).toBe(false); // snapshots cost 0 ms, under the 40 ms default
+    });
+
+    it('is not taken once its snapshot was dropped by a jump further back, or after a reset', () => {
+      const s = spareSession();
+      s.advanceBy(80_000);
+      expect(s.prepareJump()).toBe(true); // from 20 s
+      s.jumpTo(5_000); // restores the start: the 20 s snapshot is gone
+      expect(s.snapshotTimes()).toEqual([0]);
+      s.advanceBy(10_000);
+      expect(countRestores(() => s.jumpTo(12_000)).restores).toBe(1);
+      expect(ticks(s)).toBe(12);
+
+      s.advanceBy(70_000);
+      expect(s.prepareJump()).toBe(true);
+      s.reset();
+      s.advanceBy(30_000);
+      expect(countRestores(() => s.jumpTo(25_000)).restores).toBe(1);
+      expect(ticks(s)).toBe(25);
+    });
+  });
 });

@@ -48,7 +48,15 @@ export interface LabSessionOptions {
   inlineSnapshotMs?: number;
   /** While playing, a put-off snapshot is taken anyway once the replay it saves costs this many times more. */
   forceSnapshotAfter?: number;
+  /**
+   * `prepareJump()` restores a spare cluster ahead only when a snapshot costs at least this many
+   * wall ms (a small cluster restores in a few ms: no spare, no memory held for it).
+   */
+  spareAboveMs?: number;
 }
+
+/** Virtual ms a spare is kept while the clock plays on past its snapshot. */
+const SPARE_KEPT_MS = 5 * 60_000;
 
 interface StoredSnapshot {
   t: number;
@@ -69,6 +77,8 @@ export class LabSession {
   snapshotDue = false;
   /** Wall ms the last snapshot took. */
   snapshotCost = 0;
+  /** Wall ms the last restore took (a jump back's fixed cost before its replay). */
+  restoreCost = 0;
   private snapshots: StoredSnapshot[] = [];
   private readonly every: number;
   private readonly maxSnapshots: number;
@@ -80,6 +90,14 @@ export class LabSession {
   private nextAt = 0;
   /** Wall ms spent simulating since the last snapshot: what a jump back to it would replay. */
   private runSince = 0;
+  /** Recent wall ms per virtual ms of simulation (what a replay costs). */
+  private wallPerVirtual = 0;
+  private readonly spareAbove: number;
+  /**
+   * A cluster restored ahead from a kept snapshot and never run: the next jump back at or after
+   * that snapshot takes it instead of restoring (a restore is the same state every time).
+   */
+  private spare?: { from: StoredSnapshot; cluster: Cluster };
 
   constructor(private readonly opts: LabSessionOptions) {
     this.every = opts.snapshotEvery ?? 10_000;
@@ -88,6 +106,7 @@ export class LabSession {
     this.maxGap = opts.maxFrameGapMs ?? 250;
     this.inlineMs = opts.inlineSnapshotMs ?? 4;
     this.forceAfter = opts.forceSnapshotAfter ?? 10;
+    this.spareAbove = opts.spareAboveMs ?? 40;
     this.cluster = opts.createCluster();
     this.takeSnapshot();
   }
@@ -111,6 +130,8 @@ export class LabSession {
         ? Number.POSITIVE_INFINITY
         : before + Math.min(Math.max(0, wallDeltaMs), this.maxGap) * this.speed;
     this.lagging = !this.runTo(target, deadline) && this.speed !== 'max';
+    // Played far past it, the spare would cost more to replay from than a restore: free it.
+    if (this.spare && this.cluster.now - this.spare.from.t > SPARE_KEPT_MS) this.spare = undefined;
     return this.cluster.now !== before;
   }
 
@@ -159,19 +180,48 @@ export class LabSession {
     }
     let i = this.snapshots.length - 1;
     while (i > 0 && this.snapshots[i].t > target) i--;
+    // A spare restored ahead from this snapshot, or from an earlier one when replaying the
+    // difference costs less than a restore, saves the restore.
+    const spare = this.spare;
+    this.spare = undefined;
+    const j = spare ? this.snapshots.indexOf(spare.from) : -1;
+    const useSpare =
+      spare !== undefined &&
+      j >= 0 &&
+      j <= i &&
+      (j === i || (this.snapshots[i].t - spare.from.t) * this.wallPerVirtual < this.restoreCost);
+    if (useSpare) i = j;
     const base = this.snapshots[i];
     this.snapshots.length = i + 1;
     const pending = this.actions.slice(base.actionCount).filter((a) => a.t <= target);
     this.actions.length = base.actionCount;
-    this.replaceCluster(Cluster.restore(base.snap));
+    this.replaceCluster(useSpare ? spare.cluster : this.restore(base));
     this.snapshotDue = false;
     this.runSince = 0;
     this.nextAt = base.t + this.every;
     this.replay(pending, target);
   }
 
+  /**
+   * Idle time while paused: restore ahead the snapshot a jump back of `backMs` (the timeline's
+   * Shift+←) would start from, so that jump, and any later one up to now, skips the restore.
+   * Returns whether it restored one. Only for clusters whose snapshots are costly.
+   */
+  prepareJump(backMs = 60_000): boolean {
+    if (this.playing || this.snapshotCost < this.spareAbove) return false;
+    const target = this.cluster.now - backMs;
+    let i = this.snapshots.length - 1;
+    while (i > 0 && this.snapshots[i].t > target) i--;
+    const from = this.snapshots[i];
+    if (!from || from.t >= this.cluster.now) return false;
+    if (this.spare?.from === from) return false;
+    this.spare = { from, cluster: this.restore(from) };
+    return true;
+  }
+
   /** Back to the scenario's start; recorded actions are dropped. */
   reset(): void {
+    this.spare = undefined;
     this.actions = [];
     this.snapshots = [];
     this.replaceCluster(this.opts.createCluster());
@@ -217,6 +267,13 @@ export class LabSession {
     } else this.opts.performers.apply(this.cluster, a.yaml, a.fileName);
   }
 
+  private restore(s: StoredSnapshot): Cluster {
+    const started = this.opts.wallClock();
+    const c = Cluster.restore(s.snap);
+    this.restoreCost = this.opts.wallClock() - started;
+    return c;
+  }
+
   private replaceCluster(c: Cluster): void {
     this.cluster = c;
     this.generation++;
@@ -236,6 +293,7 @@ export class LabSession {
       const boundary = this.snapshotDue ? Number.POSITIVE_INFINITY : this.nextAt;
       const stop = Math.min(target, boundary);
       const started = clock();
+      const from = engine.now;
       let yielded = false;
       if (deadline === undefined) {
         engine.runUntil(stop);
@@ -252,7 +310,10 @@ export class LabSession {
         }
         if (!yielded) engine.runUntil(stop);
       }
-      this.runSince += clock() - started;
+      const spent = clock() - started;
+      this.runSince += spent;
+      const ran = engine.now - from;
+      if (ran > 0) this.wallPerVirtual = spent / ran;
       if (yielded) return false;
       if (stop === boundary) this.atBoundary(deadline !== undefined);
       if (
@@ -287,6 +348,9 @@ export class LabSession {
     if (this.nextAt <= this.cluster.now)
       this.nextAt = this.cluster.now - (this.cluster.now % this.every) + this.every;
     // The scenario's start is always kept, so "back to the start" works however long the run.
-    if (this.snapshots.length > this.maxSnapshots) this.snapshots.splice(1, 1);
+    if (this.snapshots.length > this.maxSnapshots) {
+      const [dropped] = this.snapshots.splice(1, 1);
+      if (this.spare?.from === dropped) this.spare = undefined;
+    }
   }
 }
