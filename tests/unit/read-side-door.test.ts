@@ -14,7 +14,7 @@ async function restricted(code: string, filePath: string): Promise<string[]> {
 }
 
 // The first lint loads ESLint's TypeScript and Svelte parsers: slow on a busy 2-core machine.
-describe('the read-side door', { timeout: 30_000 }, () => {
+describe('the read-side door', { timeout: 120_000 }, () => {
   it('refuses a view that imports the cluster or a component', async () => {
     const msgs = await restricted(
       "import { Cluster } from '$lib/sim/cluster';\nimport { kubeProxyOf } from '$lib/sim/network/kubeproxy';\nexport const x = [Cluster, kubeProxyOf];\n",

@@ -215,7 +215,7 @@ describe('every command the app shows runs in the console', () => {
   });
 
   for (const lesson of lessons) {
-    it(`lesson ${lesson.slug}: its blocks, inline commands, hints and solution`, () => {
+    it(`lesson ${lesson.slug}: its blocks, inline commands, hints and solution`, { timeout: 120_000 }, () => {
       const { fresh, workers } = warmCluster(lesson.scenario, lesson.paths.scenario);
       const shown = lessonCommands(lesson, workers[0]);
       expect(shown.length).toBeGreaterThan(0);

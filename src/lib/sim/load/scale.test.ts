@@ -16,7 +16,7 @@ const scenario = readFileSync(
   'utf8'
 );
 
-describe('kube-proxy at 5,000 Services', () => {
+describe('kube-proxy at 5,000 Services', { timeout: 120_000 }, () => {
   let cluster: Cluster;
   let sh: ConsoleSession;
   beforeAll(() => {
