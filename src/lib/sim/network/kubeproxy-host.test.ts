@@ -91,6 +91,8 @@ describe('kube-proxy as a host service', () => {
     const net = networkModel(cluster, { node: 'worker-1' });
     expect(net.mode).toBe('ipvs');
     expect(net.proxyModes).toEqual([
+      // control-plane-1 is a Node too, with its own unit and config.conf.
+      { node: 'control-plane-1', mode: 'iptables', running: true },
       { node: 'worker-1', mode: 'ipvs', running: true },
       { node: 'worker-2', mode: 'iptables', running: true }
     ]);
@@ -137,11 +139,13 @@ describe('kube-proxy as a host service', () => {
     expect(stopped.stdout).toContain('     Active: inactive (dead) since Thu 2026-01-01 00:01:00 UTC; now\n');
     expect(stopped.stdout).toContain('   Duration: 59.9s\n');
     expect(kubeProxyOf(cluster, 'worker-2')!.state.stopped).toBe(true);
-    expect(networkModel(cluster, { node: 'worker-2' }).proxyModes[1]).toEqual({
-      node: 'worker-2',
-      mode: 'iptables',
-      running: false
-    });
+    expect(networkModel(cluster, { node: 'worker-2' }).proxyModes.find((m) => m.node === 'worker-2')).toEqual(
+      {
+        node: 'worker-2',
+        mode: 'iptables',
+        running: false
+      }
+    );
     sh.exec('sudo systemctl start kube-proxy');
     expect(sh.exec('systemctl is-active kube-proxy').stdout).toBe('active\n');
     sh.exec('exit');

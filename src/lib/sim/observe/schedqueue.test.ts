@@ -38,11 +38,17 @@ describe('the scheduling queue read model', () => {
       since: 109,
       // The first 30 s flush tick after 109 ms + 5 minutes.
       leftoverAt: 330_000,
-      // Only what NodeResourcesFit registered: no label or taint change, no image list.
+      // Only what the two rejecting plugins registered: NodeResourcesFit a new node, more
+      // allocatable or a pod deleted; TaintToleration a new node, a taint change or the pod's own
+      // tolerations (upstream: pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go
+      // EventsToRegister). No label change, no image list.
       movesOn: [
         { event: 'NodeAdd', plugin: 'NodeResourcesFit' },
+        { event: 'NodeAdd', plugin: 'TaintToleration' },
         { event: 'NodeUpdateNodeAllocatable', plugin: 'NodeResourcesFit' },
-        { event: 'AssignedPodDelete', plugin: 'NodeResourcesFit' }
+        { event: 'NodeUpdateNodeTaint', plugin: 'TaintToleration' },
+        { event: 'AssignedPodDelete', plugin: 'NodeResourcesFit' },
+        { event: 'UnschedulablePodUpdate', plugin: 'TaintToleration' }
       ],
       moves: [
         { t: 100, event: 'UnschedulablePodAdd', from: null, to: 'active' },

@@ -80,13 +80,15 @@ describe('PodMoveTracker on a real eviction', () => {
       if (t === 60_000) before = new Set(v.nodes.flatMap((n) => n.pods.map((p) => p.key)));
       moves.push(...m.update(v));
     }
-    // CoreDNS' evicted replica is replaced on worker-1 (the web replacement does not fit: Pending).
+    // calico-kube-controllers, evicted from worker-2, is replaced on another node (with
+    // control-plane-1 a Node, CoreDNS' replicas start on worker-1 and worker-3, not worker-2; the
+    // web replacement does not fit: Pending).
     const end = b.build();
     const replaced = end.nodes
       .filter((n) => n.name !== 'worker-2')
       .flatMap((n) => n.pods.map((p) => ({ key: p.key, owner: p.owner, node: n.name })))
       .filter((p) => !before.has(p.key) && p.owner?.startsWith('ReplicaSet/'));
-    expect(replaced.map((p) => p.owner)).toEqual(['ReplicaSet/coredns-755974f44c']);
+    expect(replaced.map((p) => p.owner)).toEqual(['ReplicaSet/calico-kube-controllers-7f4d6c8bbb']);
     expect(end.pendingPods.map((p) => p.owner)).toEqual(['ReplicaSet/web-85c8945bd9']);
     expect(moves).toEqual(replaced.map((p) => ({ key: p.key, from: 'worker-2', to: p.node })));
   });
