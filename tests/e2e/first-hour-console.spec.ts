@@ -55,10 +55,11 @@ test('kubectl global flags before the verb, and grep flags in pipes; an unknown 
   page
 }) => {
   await openSandbox(page);
+  // Three workers and control-plane-1: kube-proxy runs on all four.
   await run(page, 'kubectl -n kube-system get ds');
-  await expect(out(page)).toContainText(/kube-proxy\s+3\s+3/);
+  await expect(out(page)).toContainText(/kube-proxy\s+4\s+4/);
   await run(page, 'kubectl --namespace=kube-system get pods | grep -c kube-proxy');
-  await expect(out(page)).toContainText(/\n3\n/);
+  await expect(out(page)).toContainText(/\n4\n/);
   await run(page, 'kubectl get pods -A | grep -i -v -E "calico|coredns" | grep -w -n web');
   await expect(out(page)).toContainText(/\n\d+:default\s+web-/);
   await run(page, 'kubectl get nodes | grep -A 1 worker-1');

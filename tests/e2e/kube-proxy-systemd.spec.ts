@@ -21,7 +21,8 @@ test('ssh to a node, edit config.conf, systemctl restart kube-proxy: that node s
   const out = page.getByRole('log', { name: 'Console output' });
 
   await run(page, 'kubectl -n kube-system get ds');
-  await expect(out).toContainText(/calico-node +2 +2 +2/);
+  // Two workers and control-plane-1.
+  await expect(out).toContainText(/calico-node +3 +3 +3/);
   await expect(out).not.toContainText('kube-proxy');
 
   await run(page, 'ssh worker-1');
@@ -42,6 +43,7 @@ test('ssh to a node, edit config.conf, systemctl restart kube-proxy: that node s
   const modes = page.getByTestId('proxy-modes');
   await expect(modes).toContainText('worker-1: IPVS');
   await expect(modes).toContainText('worker-2: iptables');
+  await expect(modes).toContainText('control-plane-1: iptables');
   await expect(page.getByTestId('proxy-unit')).toContainText('systemd unit kube-proxy.service');
   await expect(page.getByTestId('mode-changes')).toContainText('iptables → IPVS');
 });

@@ -82,6 +82,8 @@ export class LessonPlayer {
   private readonly watchReasons: string[];
   private visibleSince?: number;
   private saving: Promise<unknown> = Promise.resolve();
+  /** A save waiting for the one before it to land (later saves join it). */
+  private queued?: Promise<unknown>;
   private restored = false;
   /** The next save replaces the stored ticks (the learner started over) instead of joining them. */
   private nextSaveStartsOver = false;
@@ -399,7 +401,16 @@ export class LessonPlayer {
     };
   }
 
-  /** Save progress now (writes are queued so they land in order). */
+  /** Resolves once every save asked for so far has landed (read progress after it). */
+  saved(): Promise<unknown> {
+    return this.saving;
+  }
+
+  /**
+   * Save progress now. Writes land in order, and a save that is still waiting its turn writes the
+   * progress of the moment it runs, so a burst of actions queues one write, not one per action
+   * (each write asks the worker where the lab is): a reload right after the last action finds it.
+   */
   save(): Promise<unknown> {
     const save = this.opts.save;
     if (!save) return this.saving;
@@ -407,14 +418,16 @@ export class LessonPlayer {
       this.pauseClock();
       this.resumeClock();
     }
-    const done = this.tasks.filter((t) => t.done).map((t) => t.id);
-    const complete = this.complete;
-    const startOver = this.nextSaveStartsOver;
-    this.nextSaveStartsOver = false;
-    const state = this.state();
-    const labState = this.labState;
-    this.saving = this.saving
+    if (this.queued) return this.queued;
+    const run = this.saving
       .then(async () => {
+        this.queued = undefined;
+        const done = this.tasks.filter((t) => t.done).map((t) => t.id);
+        const complete = this.complete;
+        const startOver = this.nextSaveStartsOver;
+        this.nextSaveStartsOver = false;
+        const state = this.state();
+        const labState = this.labState;
         // The lab's place is asked for in order with the saves; once the lab is closed (the page
         // is leaving) the last place it gave is kept.
         const lab = labState ? await labState().catch(() => this.lastLab) : this.lastLab;
@@ -424,6 +437,8 @@ export class LessonPlayer {
         );
       })
       .catch((e) => console.error(e));
+    this.queued = run;
+    this.saving = run;
     return this.saving;
   }
 }
