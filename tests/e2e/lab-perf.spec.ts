@@ -54,7 +54,7 @@ test('20 nodes and 600 pods at 60×: no main-thread task over 50 ms', async ({ p
   await page.goto(`/sandbox#${fragment()}`);
   await expect(page.getByRole('button', { name: 'Play' })).toBeVisible({ timeout: 120_000 });
   await expect(page.getByTestId('clock')).toHaveText('t = 2m0s');
-  await expect(page.locator('[data-node]')).toHaveCount(20);
+  await expect(page.locator('[data-node]')).toHaveCount(21); // 20 workers and control-plane-1
 
   await page.getByLabel('Speed').selectOption('60');
   const f = await tracePlaying(page, 5000);

@@ -50,7 +50,7 @@ test('a pod that does not fit waits in unschedulable pods; the autoscaler’s ne
     .getByRole('button', { name: /^Show Pod\/default\/web-/ });
   await expect(pod).toHaveCount(2);
   await expect(queue.locator('[data-queue="unschedulable"]')).toContainText(
-    '1 attempt · rejected by NodeResourcesFit · flushed at 5m30s at the latest'
+    '1 attempt · rejected by NodeResourcesFit, TaintToleration · flushed at 5m30s at the latest'
   );
   await pod.first().click();
   const waiting = page.getByTestId('sched-waiting');
@@ -64,13 +64,17 @@ test('a pod that does not fit waits in unschedulable pods; the autoscaler’s ne
       hasText: 'a pod on a node is deleted or finishes, which may free room (NodeResourcesFit); or'
     })
   ).toHaveCount(1);
-  await expect(waiting.getByRole('listitem')).toHaveCount(4);
+  // NodeResourcesFit's three events, TaintToleration's three (control-plane-1's taint also
+  // rejected the pod), and the flush.
+  await expect(waiting.getByRole('listitem')).toHaveCount(7);
   await expect(waiting.getByRole('listitem').last()).toHaveText(
     'at 5m30s at the latest (5 minutes in unschedulable pods).'
   );
   const timeline = page.getByTestId('sched-timeline');
   // The kubelet's image list update at 10 s is no scheduling event: no second, useless attempt.
-  await expect(timeline.getByRole('listitem')).toHaveText(['#1 at 0s: unschedulable (NodeResourcesFit)']);
+  await expect(timeline.getByRole('listitem')).toHaveText([
+    '#1 at 0s: unschedulable (NodeResourcesFit, TaintToleration)'
+  ]);
   expect(await seriousViolations(page, '#panel-side')).toEqual([]);
 
   // A minute later the pool has grown: NodeAdd moved both pods back and they were bound.
@@ -119,7 +123,7 @@ test('above 40 nodes the diagram shows pools as tiles; selecting one zooms into 
   await open(page, 'two-hundred-nodes.yaml');
   await page.getByRole('tab', { name: 'Control loop' }).click();
   const diagram = page.getByTestId('cluster-diagram');
-  await expect(diagram).toContainText('200 nodes, grouped by pool or zone');
+  await expect(diagram).toContainText('201 nodes, grouped by pool or zone');
   const pool = diagram.getByRole('button', { name: /^general-a: 60 nodes$/ });
   await pool.focus();
   await pool.press('Enter');
