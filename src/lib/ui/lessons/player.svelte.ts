@@ -411,14 +411,15 @@ export class LessonPlayer {
    * progress of the moment it runs, so a burst of actions queues one write, not one per action
    * (each write asks the worker where the lab is): a reload right after the last action finds it.
    */
-  save(): Promise<unknown> {
+  save(opts: { join?: boolean } = {}): Promise<unknown> {
     const save = this.opts.save;
     if (!save) return this.saving;
     if (this.visibleSince !== undefined) {
       this.pauseClock();
       this.resumeClock();
     }
-    if (this.queued) return this.queued;
+    // The page hiding or closing asks for a write of its own, queued now while the lab still answers.
+    if (this.queued && opts.join !== false) return this.queued;
     const run = this.saving
       .then(async () => {
         this.queued = undefined;
