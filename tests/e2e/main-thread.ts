@@ -89,15 +89,11 @@ export function describeFigures(f: MainThreadFigures, clock: number): string {
   );
 }
 
-/**
- * The main thread's tasks (CPU and wall ms, longest first) in a trace taken while `during` runs.
- * With `TRACE_OUT=<file>` the trace is also written there, with JavaScript samples (open it in
- * the browser's performance panel to see what a long task ran).
- */
-export async function traceDuring<T>(
+/** A Chromium trace of the page taken while `during` runs (also written to `TRACE_OUT=<file>`, with JavaScript samples). */
+async function recordTrace<T>(
   page: Page,
   during: () => Promise<T>
-): Promise<{ result: T; cpu: number[]; wall: number[]; tasks: number }> {
+): Promise<{ result: T; events: TraceEvent[] }> {
   const browser = page.context().browser()!;
   const out = process.env.TRACE_OUT;
   await browser.startTracing(page, {
@@ -111,6 +107,19 @@ export async function traceDuring<T>(
   const result = await during();
   const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
   const events = trace.traceEvents;
+  return { result, events };
+}
+
+/**
+ * The main thread's tasks (CPU and wall ms, longest first) in a trace taken while `during` runs.
+ * With `TRACE_OUT=<file>` the trace is also written there, with JavaScript samples (open it in
+ * the browser's performance panel to see what a long task ran).
+ */
+export async function traceDuring<T>(
+  page: Page,
+  during: () => Promise<T>
+): Promise<{ result: T; cpu: number[]; wall: number[]; tasks: number }> {
+  const { result, events } = await recordTrace(page, during);
   const main = events.find(
     (e) => e.name === 'thread_name' && (e as { args?: { name?: string } }).args?.name === 'CrRendererMain'
   )!;
@@ -145,19 +154,7 @@ export async function traceThreads<T>(
   page: Page,
   during: () => Promise<T>
 ): Promise<{ result: T; main: ThreadFigures; worker: ThreadFigures }> {
-  const browser = page.context().browser()!;
-  const out = process.env.TRACE_OUT;
-  await browser.startTracing(page, {
-    ...(out ? { path: out } : {}),
-    categories: [
-      'devtools.timeline',
-      'disabled-by-default-devtools.timeline',
-      ...(out ? ['disabled-by-default-v8.cpu_profiler'] : [])
-    ]
-  });
-  const result = await during();
-  const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
-  const events = trace.traceEvents;
+  const { result, events } = await recordTrace(page, during);
   const named = (name: string) =>
     events.filter((e) => e.name === 'thread_name' && (e as { args?: { name?: string } }).args?.name === name);
   const figures = (threads: TraceEvent[]): ThreadFigures => {
