@@ -1,0 +1,105 @@
+/**
+ * What the API server stores, pinned by hash: every version every write committed (as watchers
+ * receive it) and every object at the end (JSON in the store's order, so key order,
+ * resourceVersions, generations, timestamps and owner metadata all count), with the request
+ * counts. The write path shares unchanged subtrees between versions and skips work for what a
+ * write did not touch; none of that may change a byte of what `kubectl get -o json` prints.
+ * The pins were taken on the write path before that work.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseDuration } from '../../src/lib/sim/engine/duration';
+import { createCluster, loadScenario } from '../../src/lib/sim/scenario';
+import { RESOURCES } from '../../src/lib/sim/api/resources';
+import { scenario as benchScenario } from '../../bench/workload';
+
+interface Digest {
+  hash: string;
+  writes: string;
+  objects: number;
+  resourceVersion: number;
+}
+
+function storeDigest(text: string, fileName: string, until: number): Digest {
+  const { cluster } = createCluster(text, { fileName });
+  const writes = createHash('sha256');
+  for (const r of RESOURCES)
+    cluster.api.watch(r.kind, (type, obj) => {
+      writes.update(`${type} ${JSON.stringify(obj)}\n`);
+    });
+  cluster.engine.runUntil(until);
+  const snap = cluster.api.snapshot();
+  const all = JSON.stringify({ objects: snap.objects, requests: snap.requests, errors: snap.requestErrors });
+  return {
+    hash: createHash('sha256').update(all).digest('hex').slice(0, 16),
+    writes: writes.digest('hex').slice(0, 16),
+    objects: snap.objects.length,
+    resourceVersion: snap.resourceVersion
+  };
+}
+
+function scenarioDigest(file: string): Digest {
+  const text = readFileSync(`scenarios/${file}`, 'utf8');
+  const until = parseDuration(String(loadScenario(text, file).spec.duration ?? '10m'));
+  return storeDigest(text, file, until);
+}
+
+const PINNED: Record<string, Digest> = {
+  'three-nodes.yaml': {
+    hash: 'bc12df868bbec828',
+    writes: '3e8a9e2f785eb936',
+    objects: 185,
+    resourceVersion: 393
+  },
+  'heartbeat-loss.yaml': {
+    hash: 'ede826adef63eaac',
+    writes: 'ca34fdc2a498a1d8',
+    objects: 180,
+    resourceVersion: 484
+  },
+  'etcd-quorum.yaml': {
+    hash: '3cfeda8e7f4fa6de',
+    writes: 'a63668f308514b25',
+    objects: 193,
+    resourceVersion: 595
+  },
+  'no-cni.yaml': { hash: 'a3e8e69e26ef381d', writes: '8584e38c9e133fa1', objects: 80, resourceVersion: 166 },
+  'autoscaler-scale-up.yaml': {
+    hash: '24b707becd5f2a14',
+    writes: 'f6f8349c4cd51993',
+    objects: 170,
+    resourceVersion: 742
+  },
+  'ha-failover.yaml': {
+    hash: '48ff23edd55d307a',
+    writes: 'dc6ac9e2e1691b51',
+    objects: 193,
+    resourceVersion: 505
+  },
+  'managed-eks.yaml': {
+    hash: '1d572697301a0359',
+    writes: 'f332b52fd5a6e142',
+    objects: 141,
+    resourceVersion: 402
+  }
+};
+
+/** The bench's cluster, small: 10 nodes, three Deployments (100 + 100 + 100 replicas), 2 minutes. */
+const BENCH_PIN: Digest = {
+  hash: 'afbee5fb00b57794',
+  writes: 'e2c2ba5d24003695',
+  objects: 2109,
+  resourceVersion: 4479
+};
+
+describe('the API server stores the same objects', () => {
+  for (const f of Object.keys(PINNED)) {
+    it(f, { timeout: 300_000 }, () => {
+      expect(scenarioDigest(f)).toEqual(PINNED[f]);
+    });
+  }
+  it('the bench cluster at 10 nodes / 300 pods', { timeout: 300_000 }, () => {
+    expect(storeDigest(benchScenario(10, 300), 'bench-10.yaml', 120_000)).toEqual(BENCH_PIN);
+  });
+});
