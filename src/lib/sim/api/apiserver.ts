@@ -25,6 +25,7 @@ import {
   clone,
   deepFreeze,
   objectKey,
+  sameJson,
   shareUnchanged,
   type KubeObject,
   type RequestContext,
@@ -133,6 +134,9 @@ export class ApiServer {
    */
   readonly aggregatedServers = new Map<string, AggregatedServer>();
   private watchOwner: RequestContext | undefined;
+  /** The last second `timestamp` formatted, and its text. */
+  private stampSecond = NaN;
+  private stampText = '';
 
   private rv = 0;
   private store = new Map<string, Map<string, KubeObject>>();
@@ -150,8 +154,6 @@ export class ApiServer {
   private dispatching = 0;
   /** Set while a client collects response warnings (collectWarnings). */
   private warningSink: string[] | undefined;
-  /** The merged object patch() hands to update(): already a private copy. */
-  private ownsInput: KubeObject | undefined;
 
   constructor(
     private engine: Engine,
@@ -321,9 +323,12 @@ export class ApiServer {
     if (input.metadata.resourceVersion && input.metadata.resourceVersion !== old.metadata.resourceVersion) {
       throw conflict(r.plural, input.metadata.name);
     }
-    // A merge patch arrives as the API server's own fresh copy (patch): no second copy.
-    const obj = (this.ownsInput === input ? input : clone(input)) as KubeObject;
-    this.ownsInput = undefined;
+    const statusKind = STATUS_KINDS.has(input.kind);
+    const toStatus = statusKind && opts.subresource === 'status';
+    // The parts of the request the write keeps, copied (the caller's object is never stored);
+    // the parts it takes from the stored version (the spec of a status write, the status of a
+    // spec write) are the stored, frozen objects themselves, not copies.
+    const obj = copyForWrite(input, old, statusKind, toStatus);
     obj.apiVersion = old.apiVersion;
     // Identity and system fields cannot be changed by clients.
     obj.metadata.uid = old.metadata.uid;
@@ -335,20 +340,20 @@ export class ApiServer {
     } else {
       delete obj.metadata.deletionTimestamp;
     }
-    if (STATUS_KINDS.has(obj.kind)) {
-      if (opts.subresource === 'status') {
-        obj.spec = clone(old.spec);
-        obj.metadata.labels = clone(old.metadata.labels);
-        obj.metadata.annotations = clone(old.metadata.annotations);
-        obj.metadata.finalizers = clone(old.metadata.finalizers);
-        obj.metadata.ownerReferences = clone(old.metadata.ownerReferences);
+    if (statusKind) {
+      if (toStatus) {
+        obj.spec = old.spec;
+        obj.metadata.labels = old.metadata.labels;
+        obj.metadata.annotations = old.metadata.annotations;
+        obj.metadata.finalizers = old.metadata.finalizers;
+        obj.metadata.ownerReferences = old.metadata.ownerReferences;
       } else {
-        obj.status = clone(old.status);
+        obj.status = old.status;
       }
     }
     if (old.metadata.generation !== undefined) {
       obj.metadata.generation =
-        opts.subresource !== 'status' && JSON.stringify(obj.spec) !== JSON.stringify(old.spec)
+        opts.subresource !== 'status' && !sameJson(obj.spec, old.spec)
           ? old.metadata.generation + 1
           : old.metadata.generation;
     }
@@ -375,7 +380,9 @@ export class ApiServer {
     opts: { subresource?: 'status' } = {}
   ): T {
     const cur = this.get<T>(kind, namespace, name);
-    const merged = mergePatch(clone(cur), patch) as T;
+    // The merged object shares what the patch did not touch with the stored version; update
+    // copies the parts it keeps.
+    const merged = mergePatch(cur, patch) as T;
     // The scheduler binds by setting spec.nodeName; upstream POSTs pods/binding, and the log says so.
     const binding = kind === 'Pod' && !opts.subresource && isBinding(patch);
     this.countOnly('patch', kind, ctx, opts.subresource, { name, namespace }, binding);
@@ -537,12 +544,10 @@ export class ApiServer {
     // The patch was already counted; skip the update's own count.
     const saved = this.requests;
     this.requests = new Map();
-    this.ownsInput = merged;
     this.nested = true;
     try {
       return this.update(merged, undefined, opts);
     } finally {
-      this.ownsInput = undefined;
       this.requests = saved;
       this.nested = false;
     }
@@ -625,7 +630,15 @@ export class ApiServer {
   }
 
   timestamp(offsetMs = 0): string {
-    return new Date(this.epochMs + this.engine.now + offsetMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // RFC 3339 to the second: every write within one virtual second gets the same text, so it
+    // is formatted once per second, not once per write.
+    const ms = this.epochMs + this.engine.now + offsetMs;
+    const second = Math.floor(ms / 1000);
+    if (second !== this.stampSecond) {
+      this.stampSecond = second;
+      this.stampText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    }
+    return this.stampText;
   }
 
   /** Virtual time (ms) of an RFC 3339 timestamp written by this API server. */
@@ -747,6 +760,58 @@ function shareWithStored(obj: KubeObject, old: KubeObject): void {
     const c = shareUnchanged(m[k], om[k]);
     if (c !== m[k]) m[k] = c;
   }
+}
+
+/** Metadata fields a status write takes from the stored version. */
+const STATUS_WRITE_KEEPS = new Set(['labels', 'annotations', 'finalizers', 'ownerReferences']);
+
+/**
+ * The new version a write starts from: `input`'s parts copied, in `input`'s key order, except the
+ * ones the write takes from `old` (filled in from `old` by the caller right after, at the same
+ * place): the spec and the metadata `STATUS_WRITE_KEEPS` of a status write, the status of a spec
+ * write of a kind with a status subresource. A spec that is the stored one itself (a patch that
+ * did not touch it) stays the stored one. The rest of a status write's status keeps the stored
+ * version's frozen subtrees where it holds them (a patch's untouched parts).
+ */
+function copyForWrite(
+  input: KubeObject,
+  old: KubeObject,
+  statusKind: boolean,
+  toStatus: boolean
+): KubeObject {
+  const src = input as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(src)) {
+    const v = src[k];
+    if (k === 'metadata' && toStatus && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      const m = v as Record<string, unknown>;
+      const meta: Record<string, unknown> = {};
+      for (const mk of Object.keys(m)) meta[mk] = STATUS_WRITE_KEEPS.has(mk) ? undefined : clone(m[mk]);
+      out[k] = meta;
+    } else if (k === 'spec') out[k] = toStatus || v === old.spec ? old.spec : clone(v);
+    else if (k === 'status' && statusKind) out[k] = toStatus ? copyKeepingStored(v, old.status) : old.status;
+    else out[k] = clone(v);
+  }
+  return out as KubeObject;
+}
+
+/** A copy of `v` that keeps `stored`'s frozen subtrees where `v` holds them at the same place. */
+function copyKeepingStored(v: unknown, stored: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (v === stored && Object.isFrozen(v)) return v;
+  const s = stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : undefined;
+  if (Array.isArray(v)) {
+    const sa = Array.isArray(s) ? (s as unknown[]) : undefined;
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyKeepingStored(v[i], sa?.[i]);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return clone(v);
+  const so = s && !Array.isArray(s) ? s : undefined;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = copyKeepingStored((v as Record<string, unknown>)[k], so?.[k]);
+  return out;
 }
 
 /** A merge patch that only sets spec.nodeName: the scheduler's bind. */

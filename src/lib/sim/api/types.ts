@@ -251,3 +251,78 @@ function copyValue(v: unknown): unknown {
 export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
+
+/**
+ * `JSON.stringify(a) === JSON.stringify(b)`, without writing either out: the same keys in the
+ * same order (keys whose value JSON drops, such as undefined, left out), equal values, arrays'
+ * holes and undefined elements as null, non-finite numbers as null. A subtree shared by both (the
+ * stored version's frozen object) is equal at once. Values JSON treats specially (toJSON, class
+ * instances, bigint) are compared by their JSON text.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  const r = jsonEqual(a, b, false);
+  return r === undefined ? JSON.stringify(a) === JSON.stringify(b) : r;
+}
+
+const DROPPED = Symbol('dropped by JSON');
+
+/** A primitive as JSON writes it: in an array, a dropped value is null. */
+function jsonPrimitive(v: unknown, inArray: boolean): unknown {
+  switch (typeof v) {
+    case 'number':
+      return Number.isFinite(v) ? v : null;
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return inArray ? null : DROPPED;
+    default:
+      return v;
+  }
+}
+
+function plainJson(v: object): boolean {
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null && proto !== Array.prototype) return false;
+  return typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+function droppedByJson(v: unknown): boolean {
+  return v === undefined || typeof v === 'function' || typeof v === 'symbol';
+}
+
+/** undefined: cannot tell without JSON.stringify (a value it treats specially). */
+function jsonEqual(a: unknown, b: unknown, inArray: boolean): boolean | undefined {
+  if (a === b && typeof a !== 'bigint') return true;
+  const ao = a !== null && typeof a === 'object';
+  const bo = b !== null && typeof b === 'object';
+  if (ao && !plainJson(a as object)) return undefined;
+  if (bo && !plainJson(b as object)) return undefined;
+  if (typeof a === 'bigint' || typeof b === 'bigint') return undefined;
+  if (!ao || !bo) return !ao && !bo && jsonPrimitive(a, inArray) === jsonPrimitive(b, inArray);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      const r = jsonEqual(a[i], bb[i], true);
+      if (r !== true) return r;
+    }
+    return true;
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const ka = Object.keys(ra);
+  const kb = Object.keys(rb);
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < ka.length && droppedByJson(ra[ka[i]])) i++;
+    while (j < kb.length && droppedByJson(rb[kb[j]])) j++;
+    if (i === ka.length || j === kb.length) return i === ka.length && j === kb.length;
+    if (ka[i] !== kb[j]) return false;
+    const r = jsonEqual(ra[ka[i]], rb[kb[j]], false);
+    if (r !== true) return r;
+    i++;
+    j++;
+  }
+}

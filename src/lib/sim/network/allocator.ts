@@ -93,6 +93,8 @@ export function serviceAllocator(cluster: Cluster): AdmissionPlugin {
     name: 'ServiceAllocation',
     admit(op, obj, old, api) {
       if (obj.kind !== 'Service' || op === 'DELETE') return;
+      // The stored spec itself (a status write): its addresses and ports were allocated then.
+      if (op === 'UPDATE' && obj.spec === old?.spec) return;
       const spec = (obj.spec ??= {});
       spec.type ??= 'ClusterIP';
       if (spec.type === 'ExternalName') return;

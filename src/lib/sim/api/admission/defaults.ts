@@ -151,31 +151,42 @@ function defaultService(svc: KubeObject): void {
     p.protocol ??= 'TCP';
     p.targetPort ??= p.port;
   }
-  svc.status ??= { loadBalancer: {} };
 }
 
 export const defaultingPlugin: AdmissionPlugin = {
   name: 'Defaulting',
-  admit(op, obj) {
+  admit(op, obj, old) {
     if (op === 'DELETE') return;
+    // A spec the write took from the stored version (a status write, a patch of other parts) is
+    // that version's frozen object: it was defaulted when it was written, and defaulting it again
+    // would change nothing.
+    const specStored = op === 'UPDATE' && obj.spec !== undefined && obj.spec === old?.spec;
     switch (obj.kind) {
       case 'Pod':
-        return defaultPod(obj, op);
+        if (!specStored) defaultPod(obj, op);
+        return;
       case 'Deployment':
-        return defaultDeployment(obj);
+        if (!specStored) defaultDeployment(obj);
+        return;
       case 'ReplicaSet':
+        if (specStored) return;
         (obj.spec ??= {}).replicas ??= 1;
         return defaultTemplate(obj);
       case 'DaemonSet':
-        return defaultDaemonSet(obj);
+        if (!specStored) defaultDaemonSet(obj);
+        return;
       case 'Service':
-        return defaultService(obj);
+        if (!specStored) defaultService(obj);
+        obj.status ??= { loadBalancer: {} };
+        return;
       case 'PriorityClass':
         obj.preemptionPolicy ??= 'PreemptLowerPriority';
         return;
       case 'Namespace':
-        obj.spec ??= {};
-        obj.spec.finalizers ??= ['kubernetes'];
+        if (!specStored) {
+          obj.spec ??= {};
+          obj.spec.finalizers ??= ['kubernetes'];
+        }
         obj.status ??= {};
         obj.status.phase ??= 'Active';
         return;

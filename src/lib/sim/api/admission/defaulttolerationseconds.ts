@@ -24,8 +24,10 @@ function tolerates(tolerations: TolerationLike[], key: string): boolean {
 export function defaultTolerationSecondsPlugin(config: () => ApiServerConfig): AdmissionPlugin {
   return {
     name: 'DefaultTolerationSeconds',
-    admit(op, obj) {
+    admit(op, obj, old) {
       if (obj.kind !== 'Pod' || (op !== 'CREATE' && op !== 'UPDATE') || !obj.spec) return;
+      // The stored spec itself (a status write): it got its tolerations when it was written.
+      if (obj.spec === old?.spec) return;
       const tolerations: TolerationLike[] = (obj.spec.tolerations ??= []);
       const cfg = config();
       if (!tolerates(tolerations, TAINT_NODE_NOT_READY)) {

@@ -64,6 +64,8 @@ export const priorityPlugin: AdmissionPlugin = {
   admit(op, pod, old, api) {
     if (pod.kind !== 'Pod' || !pod.spec) return;
     if (op === 'UPDATE') {
+      // The stored spec itself (a status write): its priority was resolved when it was written.
+      if (pod.spec === old?.spec) return;
       pod.spec.priority ??= old?.spec?.priority;
       pod.spec.preemptionPolicy ??= old?.spec?.preemptionPolicy;
       return;

@@ -1,0 +1,139 @@
+/**
+ * The API server's write path shares what a write did not change with the stored version and
+ * copies only what it keeps from the request. These tests pin the rules that makes observable:
+ * a status write keeps the stored spec and labels (upstream: pkg/registry/core/pod/strategy.go,
+ * podStatusStrategy.PrepareForUpdate sets newPod.Spec = oldPod.Spec), a spec write keeps the
+ * stored status (podStrategy.PrepareForUpdate), the caller's object is never stored or frozen, and
+ * bad input still gets the validation error, not a write into a frozen object.
+ */
+import { describe, expect, it } from 'vitest';
+import { Cluster } from '../cluster';
+import { ApiError } from './errors';
+import { clone, sameJson, type KubeObject } from './types';
+
+const pod = (name: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, labels: { app: 'web' } },
+  spec: { containers: [{ name: 'c', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] },
+  status: { phase: 'Pending' }
+});
+
+describe('sameJson', () => {
+  // Every pair is compared against JSON.stringify itself.
+  const values: unknown[] = [
+    undefined,
+    null,
+    0,
+    -0,
+    1,
+    NaN,
+    Infinity,
+    '1',
+    '',
+    true,
+    false,
+    [],
+    {},
+    [undefined],
+    [null],
+    [1, 2],
+    [2, 1],
+    { a: 1 },
+    { a: 1, b: undefined },
+    { b: undefined, a: 1 },
+    { a: 1, b: 2 },
+    { b: 2, a: 1 },
+    { a: { b: [1, { c: 'x' }] } },
+    { a: { b: [1, { c: 'y' }] } },
+    { a: () => 1 },
+    { a: new Date(0) },
+    { a: '1970-01-01T00:00:00.000Z' },
+    { 2: 'x', 1: 'y' },
+    { 1: 'y', 2: 'x' }
+  ];
+  it('is JSON.stringify equality for every pair of sample values', () => {
+    for (const a of values)
+      for (const b of values)
+        expect([a, b, sameJson(a, b)]).toEqual([a, b, JSON.stringify(a) === JSON.stringify(b)]);
+  });
+});
+
+describe('the write path', () => {
+  it('a status write keeps the stored spec and labels as they are and copies the status it writes', () => {
+    const c = new Cluster();
+    const stored = c.api.create(pod('a'));
+    const next = clone(stored);
+    next.spec.containers[0].image = 'ignored:1';
+    next.metadata.labels = { app: 'ignored' };
+    next.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+    const written = c.api.update(next, undefined, { subresource: 'status' });
+    expect(written.spec).toBe(stored.spec);
+    expect(written.metadata.labels).toBe(stored.metadata.labels);
+    expect(written.status).toEqual({ phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] });
+    expect(written.metadata.resourceVersion).toBe(String(Number(stored.metadata.resourceVersion) + 1));
+    // The caller's object is its own: not stored, not frozen.
+    expect(written.status).not.toBe(next.status);
+    expect(Object.isFrozen(next.status)).toBe(false);
+    next.status.phase = 'Failed';
+    expect(c.api.get('Pod', 'default', 'a').status.phase).toBe('Running');
+  });
+
+  it('a spec write keeps the stored status; a patch of labels keeps the stored spec', () => {
+    const c = new Cluster();
+    const stored = c.api.create(pod('a'));
+    const next = clone(stored);
+    next.status = { phase: 'Succeeded' };
+    next.metadata.labels = { app: 'web', tier: 'front' };
+    const written = c.api.update(next);
+    expect(written.status).toBe(stored.status);
+    expect(written.spec).toBe(stored.spec);
+    const patched = c.api.patch<KubeObject>('Pod', 'default', 'a', { metadata: { labels: { tier: null } } });
+    expect(patched.metadata.labels).toEqual({ app: 'web' });
+    expect(patched.spec).toBe(stored.spec);
+    expect(patched.status).toBe(stored.status);
+  });
+
+  it('a patch that changes the spec is admitted and validated as a fresh copy (422, not a TypeError)', () => {
+    const c = new Cluster();
+    c.api.create(pod('a'));
+    let err: unknown;
+    try {
+      // Defaulting would set the port's hostPort for a host-network pod: the merged spec must be
+      // the server's own copy, whatever the patch left untouched.
+      c.api.patch('Pod', 'default', 'a', { spec: { hostNetwork: true } });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe(422);
+    expect((err as ApiError).message).toContain(
+      'Pod "a" is invalid: spec: Forbidden: pod updates may not change fields'
+    );
+    expect(c.api.get('Pod', 'default', 'a').spec.hostNetwork).toBeUndefined();
+  });
+
+  it('a node status patch keeps the untouched parts of the status as the stored objects', () => {
+    const c = new Cluster();
+    const node = c.api.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1' },
+      spec: {},
+      status: { capacity: { cpu: '4' }, conditions: [{ type: 'Ready', status: 'False' }] }
+    });
+    const written = c.api.patch<KubeObject>(
+      'Node',
+      undefined,
+      'n1',
+      { status: { capacity: { cpu: '8' } } },
+      undefined,
+      {
+        subresource: 'status'
+      }
+    );
+    expect(written.status.capacity).toEqual({ cpu: '8' });
+    expect(written.status.conditions).toBe(node.status.conditions);
+    expect(written.spec).toBe(node.spec);
+  });
+});
