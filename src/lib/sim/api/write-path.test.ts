@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster';
 import { ApiError } from './errors';
-import { clone, sameJson, type KubeObject } from './types';
+import { clone, deepFreeze, sameJson, type KubeObject } from './types';
+import { validateLabels } from './admission/validation/names';
 
 const pod = (name: string): KubeObject => ({
   apiVersion: 'v1',
@@ -135,5 +136,79 @@ describe('the write path', () => {
     expect(written.status.capacity).toEqual({ cpu: '8' });
     expect(written.status.conditions).toBe(node.status.conditions);
     expect(written.spec).toBe(node.spec);
+  });
+});
+
+describe('pod update validation (upstream: pkg/apis/core/validation/validation.go, ValidatePodUpdate)', () => {
+  const FORBIDDEN =
+    'Pod "a" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+  function errorOf(fn: () => unknown): string {
+    try {
+      fn();
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return '';
+  }
+  function setup(spec: Record<string, unknown> = {}) {
+    const c = new Cluster();
+    const p = pod('a');
+    Object.assign(p.spec, spec);
+    return { c, stored: c.api.create(p) };
+  }
+
+  it('forbids removing a toleration, allows adding one', () => {
+    const { c, stored } = setup({ tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }] });
+    const fewer = clone(stored);
+    // DefaultTolerationSeconds puts its own two back on every update; a user's one stays gone.
+    fewer.spec.tolerations.shift();
+    expect(errorOf(() => c.api.update(fewer))).toBe(FORBIDDEN);
+    const more = clone(stored);
+    more.spec.tolerations.push({ key: 'disk', operator: 'Exists', effect: 'NoSchedule' });
+    expect(c.api.update(more).spec.tolerations).toHaveLength(4);
+  });
+
+  it('lets activeDeadlineSeconds go down, not up', () => {
+    const { c, stored } = setup({ activeDeadlineSeconds: 60 });
+    const up = clone(stored);
+    up.spec.activeDeadlineSeconds = 120;
+    expect(errorOf(() => c.api.update(up))).toBe(
+      'Pod "a" is invalid: spec.activeDeadlineSeconds: Invalid value: 120: must be less than or equal to previous value'
+    );
+    const down = clone(stored);
+    down.spec.activeDeadlineSeconds = 30;
+    expect(c.api.update(down).spec.activeDeadlineSeconds).toBe(30);
+  });
+
+  it('lets scheduling gates be removed, not added', () => {
+    const { c, stored } = setup({ schedulingGates: [{ name: 'example.com/a' }, { name: 'example.com/b' }] });
+    const fewer = clone(stored);
+    fewer.spec.schedulingGates = [{ name: 'example.com/b' }];
+    const written = c.api.update(fewer);
+    expect(written.spec.schedulingGates).toEqual([{ name: 'example.com/b' }]);
+    const more = clone(written);
+    more.spec.schedulingGates.push({ name: 'example.com/c' });
+    expect(errorOf(() => c.api.update(more))).toBe(FORBIDDEN);
+  });
+
+  it('binds once: spec.nodeName set on an unbound pod, never changed after', () => {
+    const { c } = setup();
+    const bound = c.api.patch<KubeObject>('Pod', 'default', 'a', { spec: { nodeName: 'worker-1' } });
+    expect(bound.spec.nodeName).toBe('worker-1');
+    // The containers the bind did not touch are the stored ones.
+    expect(bound.spec.containers).toBe(c.api.get<KubeObject>('Pod', 'default', 'a').spec.containers);
+    expect(errorOf(() => c.api.patch('Pod', 'default', 'a', { spec: { nodeName: 'worker-2' } }))).toBe(
+      FORBIDDEN
+    );
+  });
+
+  it("reports a stored label map's problems every time (only passes are remembered)", () => {
+    const bad = deepFreeze({ 'a/b/c': 'x' });
+    const first = validateLabels('metadata.labels', bad);
+    expect(first).toHaveLength(1);
+    expect(validateLabels('metadata.labels', bad)).toEqual(first);
+    const good = deepFreeze({ app: 'web' });
+    expect(validateLabels('metadata.labels', good)).toEqual([]);
+    expect(validateLabels('metadata.labels', good)).toEqual([]);
   });
 });

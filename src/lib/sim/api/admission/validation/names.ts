@@ -71,7 +71,25 @@ export function isValidLabelValue(value: string): boolean {
 }
 
 /** ValidateLabels: keys are qualified names, values valid label values (63 characters at most). */
+/**
+ * Label maps and annotation maps of stored objects are frozen and shared from version to version:
+ * one that passed once passes again (only passes are remembered).
+ */
+const passedLabels = new WeakSet<object>();
+const passedAnnotationKeys = new WeakSet<object>();
+
+function passed(set: WeakSet<object>, v: object | undefined, run: () => Causes): Causes {
+  if (v && set.has(v)) return [];
+  const out = run();
+  if (out.length === 0 && v !== null && typeof v === 'object' && Object.isFrozen(v)) set.add(v);
+  return out;
+}
+
 export function validateLabels(field: string, labels: Record<string, unknown> | undefined): Causes {
+  return passed(passedLabels, labels, () => labelCauses(field, labels));
+}
+
+function labelCauses(field: string, labels: Record<string, unknown> | undefined): Causes {
   const out: Causes = [];
   for (const [k, v] of Object.entries(labels ?? {})) {
     for (const p of qualifiedNameProblems(k)) out.push(invalidValue(field, k, p));
@@ -87,6 +105,10 @@ export function validateAnnotationKeys(
   field: string,
   annotations: Record<string, unknown> | undefined
 ): Causes {
+  return passed(passedAnnotationKeys, annotations, () => annotationKeyCauses(field, annotations));
+}
+
+function annotationKeyCauses(field: string, annotations: Record<string, unknown> | undefined): Causes {
   const out: Causes = [];
   for (const k of Object.keys(annotations ?? {})) {
     for (const p of qualifiedNameProblems(k)) out.push(invalidValue(field, k, p));

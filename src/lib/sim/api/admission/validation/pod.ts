@@ -1,5 +1,5 @@
 /** ValidatePodCreate / ValidatePodSpec / ValidatePodUpdate, for the fields Nodeplane simulates. */
-import type { KubeObject } from '../../types';
+import { sameJson, type KubeObject } from '../../types';
 import { duplicate, forbidden, invalidValue, notSupported, required, type Causes } from './field';
 import { validateLabels, validateName } from './names';
 import { validateResourceRequirements } from './resources';
@@ -24,6 +24,18 @@ function validateContainers(
   containers: ContainerLike[] | undefined,
   names: Set<string>
 ): Causes {
+  // A stored (frozen) list that passed before passes again; its names still count for duplicates.
+  const first = names.size === 0;
+  if (first && containers && passedBefore.containers.has(containers)) {
+    for (const c of containers) names.add(c.name!);
+    return [];
+  }
+  const out = containerCauses(field, containers, names);
+  if (first) remember(passedBefore.containers, containers, out);
+  return out;
+}
+
+function containerCauses(field: string, containers: ContainerLike[] | undefined, names: Set<string>): Causes {
   const out: Causes = [];
   (containers ?? []).forEach((c, i) => {
     const p = `${field}[${i}]`;
@@ -62,6 +74,13 @@ interface TolerationLike {
 }
 
 export function validateTolerations(field: string, tolerations: TolerationLike[] | undefined): Causes {
+  if (tolerations && passedBefore.tolerations.has(tolerations)) return [];
+  const out = tolerationCauses(field, tolerations);
+  remember(passedBefore.tolerations, tolerations, out);
+  return out;
+}
+
+function tolerationCauses(field: string, tolerations: TolerationLike[] | undefined): Causes {
   const out: Causes = [];
   (tolerations ?? []).forEach((t, i) => {
     const p = `${field}[${i}]`;
@@ -102,8 +121,34 @@ export function validateTolerations(field: string, tolerations: TolerationLike[]
   return out;
 }
 
+/**
+ * Stored objects are frozen and never change, so a frozen part that passed validation once passes
+ * every time (validation is a function of the value; the field path only names where a cause is).
+ * Only passes are remembered: anything with causes is validated again, with its messages built
+ * as ever.
+ */
+const passedBefore = {
+  containers: new WeakSet<object>(),
+  tolerations: new WeakSet<object>(),
+  podSpec: new WeakSet<object>(),
+  templateSpec: new WeakSet<object>()
+};
+
+function remember(set: WeakSet<object>, v: unknown, causes: Causes): void {
+  if (causes.length === 0 && v !== null && typeof v === 'object' && Object.isFrozen(v)) set.add(v);
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function validatePodSpec(field: string, spec: any, opts: { template?: boolean } = {}): Causes {
+  const passed = opts.template ? passedBefore.templateSpec : passedBefore.podSpec;
+  if (spec && passed.has(spec)) return [];
+  const out = podSpecCauses(field, spec, opts);
+  remember(passed, spec, out);
+  return out;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function podSpecCauses(field: string, spec: any, opts: { template?: boolean }): Causes {
   const out: Causes = [];
   if (!spec) return [required(field)];
   if (!Array.isArray(spec.containers) || spec.containers.length === 0)
@@ -165,10 +210,11 @@ const POD_UPDATE_FORBIDDEN =
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): Causes {
   const out: Causes = [...validateObjectMeta(pod, 'subdomain')];
   // An untouched spec is the stored one itself (copy on write); otherwise compare the JSON.
-  if (pod.spec === old.spec || JSON.stringify(pod.spec) === JSON.stringify(old.spec)) return out;
+  if (pod.spec === old.spec || sameJson(pod.spec, old.spec)) return out;
   out.push(...validatePodSpec('spec', pod.spec));
-  const a = structuredClone(pod.spec ?? {});
-  const b = structuredClone(old.spec ?? {});
+  // Copies to take the mutable fields out of: only the levels the deletions below change.
+  const a = mutableView(pod.spec ?? {});
+  const b = mutableView(old.spec ?? {});
   for (const s of [a, b]) {
     for (const c of [...(s.containers ?? []), ...(s.initContainers ?? [])]) delete c.image;
     delete s.activeDeadlineSeconds;
@@ -188,12 +234,10 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): Causes {
     delete a.schedulingGates;
     delete b.schedulingGates;
   }
-  if (JSON.stringify(a) !== JSON.stringify(b)) out.push(forbidden('spec', POD_UPDATE_FORBIDDEN));
+  if (!sameJson(a, b)) out.push(forbidden('spec', POD_UPDATE_FORBIDDEN));
   const oldTolerations = (old.spec?.tolerations ?? []) as TolerationLike[];
   const newTolerations = (pod.spec?.tolerations ?? []) as TolerationLike[];
-  const kept = oldTolerations.every((t) =>
-    newTolerations.some((n) => JSON.stringify(n) === JSON.stringify(t))
-  );
+  const kept = oldTolerations.every((t) => newTolerations.some((n) => sameJson(n, t)));
   if (!kept) out.push(forbidden('spec', POD_UPDATE_FORBIDDEN));
   if (
     old.spec?.activeDeadlineSeconds !== undefined &&
@@ -209,6 +253,29 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): Causes {
     );
   }
   return dedupe(out);
+}
+
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
+
+/**
+ * A copy of a pod spec that the comparison above may delete from: the spec object and its
+ * containers' objects are copied (keys in the same order), everything below them is shared and
+ * only read. A spec of another shape gets a full deep copy.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function mutableView(spec: any): any {
+  const lists = isPlain(spec) ? [spec.containers, spec.initContainers] : [];
+  const shallow =
+    isPlain(spec) &&
+    lists.every((l) => l === undefined || l === null || (Array.isArray(l) && l.every(isPlain)));
+  if (!shallow) return structuredClone(spec);
+  const out: Record<string, unknown> = { ...spec };
+  for (const k of ['containers', 'initContainers']) {
+    const l = out[k];
+    if (Array.isArray(l)) out[k] = l.map((c) => ({ ...c }));
+  }
+  return out;
 }
 
 function dedupe(causes: Causes): Causes {

@@ -1,5 +1,5 @@
 /** ValidateDeployment / ValidateReplicaSet / ValidateDaemonSet (pkg/apis/apps/validation). */
-import type { KubeObject } from '../../types';
+import { sameJson, type KubeObject } from '../../types';
 import { matchLabelSelector } from '../../selectors';
 import { forbidden, goValue, invalidValue, notSupported, required, type Causes } from './field';
 import { validateLabels } from './names';
@@ -108,7 +108,7 @@ function validateRollingUpdate(
 }
 
 function selectorImmutable(obj: KubeObject, old: KubeObject | undefined): Causes {
-  if (!old || JSON.stringify(obj.spec?.selector) === JSON.stringify(old.spec?.selector)) return [];
+  if (!old || sameJson(obj.spec?.selector, old.spec?.selector)) return [];
   return [invalidValue('spec.selector', goValue(obj.spec?.selector), 'field is immutable')];
 }
 
