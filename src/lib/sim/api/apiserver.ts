@@ -676,20 +676,23 @@ export class ApiServer {
   private put(obj: KubeObject, old?: KubeObject): void {
     let m = this.store.get(obj.kind);
     if (!m) this.store.set(obj.kind, (m = new Map()));
+    // `old` is the version `obj` replaces: the same key.
     const key = objectKey(obj.metadata.namespace, obj.metadata.name);
     m.set(key, obj);
     let order = this.storeOrder.get(obj.kind);
     if (!order) this.storeOrder.set(obj.kind, (order = new Map()));
     if (!order.has(key)) order.set(key, ++this.storeSeq);
-    if (old) this.unindexController(old);
     let byOwner = this.byController.get(obj.kind);
     if (!byOwner) this.byController.set(obj.kind, (byOwner = new Map()));
+    // An updated object moves to the end of its index entries (delete, then set).
+    if (old) byOwner.get(controllerUid(old))?.delete(key);
     const owner = controllerUid(obj);
     let owned = byOwner.get(owner);
     if (!owned) byOwner.set(owner, (owned = new Map()));
     owned.set(key, obj);
     if (obj.kind === 'Pod') {
-      if (old) this.unindexPod(old);
+      const oldNode = old?.spec?.nodeName as string | undefined;
+      if (oldNode) this.podsByNode.get(oldNode)?.delete(key);
       const node = obj.spec?.nodeName as string | undefined;
       if (node) {
         let idx = this.podsByNode.get(node);
@@ -718,7 +721,8 @@ export class ApiServer {
       const oldNode = old?.spec?.nodeName as string | undefined;
       const a = node !== undefined ? w.byNode.get(node) : undefined;
       const b = oldNode !== undefined && oldNode !== node ? w.byNode.get(oldNode) : undefined;
-      if (a || b) list = [...list, ...(a ?? []), ...(b ?? [])].sort((x, y) => x.seq - y.seq);
+      if (a) list = mergeBySeq(list, a);
+      if (b) list = mergeBySeq(list, b);
     }
     if (!list.length) return;
     const log = this.requestLog;
@@ -811,6 +815,18 @@ function copyKeepingStored(v: unknown, stored: unknown): unknown {
   const so = s && !Array.isArray(s) ? s : undefined;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v)) out[k] = copyKeepingStored((v as Record<string, unknown>)[k], so?.[k]);
+  return out;
+}
+
+/** Two watcher lists, each in registration order, as one in registration order. */
+function mergeBySeq(x: Watcher[], y: Watcher[]): Watcher[] {
+  if (!x.length) return y;
+  const out: Watcher[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < x.length && j < y.length) out.push(x[i].seq < y[j].seq ? x[i++] : y[j++]);
+  while (i < x.length) out.push(x[i++]);
+  while (j < y.length) out.push(y[j++]);
   return out;
 }
 

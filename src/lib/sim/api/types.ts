@@ -77,7 +77,9 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object' && !Object.isFrozen(o)) {
     Object.freeze(o);
-    for (const v of Object.values(o as Record<string, unknown>)) deepFreeze(v);
+    // Frozen subtrees (a version's parts shared with the one before) are left at once.
+    if (Array.isArray(o)) for (let i = 0; i < o.length; i++) deepFreeze(o[i]);
+    else for (const v of Object.values(o as Record<string, unknown>)) deepFreeze(v);
   }
   return o;
 }
@@ -244,7 +246,9 @@ function copyValue(v: unknown): unknown {
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return structuredClone(v);
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) out[k] = copyValue((v as Record<string, unknown>)[k]);
+  // for-in walks a plain object's own keys in Object.keys order (its prototype, Object.prototype
+  // or null, has no enumerable keys) without allocating the key list.
+  for (const k in v) out[k] = copyValue((v as Record<string, unknown>)[k]);
   return out;
 }
 
