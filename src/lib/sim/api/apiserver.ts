@@ -595,8 +595,7 @@ export class ApiServer {
     const r = resourceForKind(kind);
     if (this.warningSink && r.deprecationWarning && !this.warningSink.includes(r.deprecationWarning))
       this.warningSink.push(r.deprecationWarning);
-    const resource = `${r.plural}${sub ? '/' + sub : ''}`;
-    const key = `${verb} ${resource}`;
+    const { resource, key } = requestKey(verb, r.plural, sub);
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
     if (!this.nested) this.current = key;
     if (!this.requestLog || !ctx) return undefined;
@@ -816,6 +815,23 @@ function copyKeepingStored(v: unknown, stored: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v)) out[k] = copyKeepingStored((v as Record<string, unknown>)[k], so?.[k]);
   return out;
+}
+
+/** "<plural>[/<sub>]" and "<verb> <plural>[/<sub>]" of each kind of request, built once. */
+const requestKeys = new Map<string, Map<string, { resource: string; key: string }>>();
+function requestKey(
+  verb: string,
+  plural: string,
+  sub: string | undefined
+): { resource: string; key: string } {
+  let byPlural = requestKeys.get(sub ? `${verb} /${sub}` : verb);
+  if (!byPlural) requestKeys.set(sub ? `${verb} /${sub}` : verb, (byPlural = new Map()));
+  let k = byPlural.get(plural);
+  if (!k) {
+    const resource = sub ? `${plural}/${sub}` : plural;
+    byPlural.set(plural, (k = { resource, key: `${verb} ${resource}` }));
+  }
+  return k;
 }
 
 /** Two watcher lists, each in registration order, as one in registration order. */

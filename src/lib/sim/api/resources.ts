@@ -189,9 +189,13 @@ export function resourceForKind(kind: string): ResourceInfo {
   return r;
 }
 
+const storedKinds = new Set(
+  RESOURCES.map((r) => r.kind).filter((k) => !AGGREGATED_RESOURCES.some((r) => r.kind === k))
+);
+
 /** A kind the API server stores (aggregated kinds are served by their own server). */
 export function isKnownKind(kind: string): boolean {
-  return byKind.has(kind) && !AGGREGATED_RESOURCES.some((r) => r.kind === kind);
+  return storedKinds.has(kind);
 }
 
 /** Find a resource by any name kubectl accepts: kind, plural, singular or short name (case-insensitive). */

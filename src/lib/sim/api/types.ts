@@ -79,7 +79,7 @@ export function deepFreeze<T>(o: T): T {
     Object.freeze(o);
     // Frozen subtrees (a version's parts shared with the one before) are left at once.
     if (Array.isArray(o)) for (let i = 0; i < o.length; i++) deepFreeze(o[i]);
-    else for (const v of Object.values(o as Record<string, unknown>)) deepFreeze(v);
+    else for (const k in o) if (Object.hasOwn(o, k)) deepFreeze((o as Record<string, unknown>)[k]);
   }
   return o;
 }
