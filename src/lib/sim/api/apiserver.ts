@@ -38,7 +38,11 @@ export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
 export interface AdmissionPlugin {
   name: string;
-  /** Mutating admission: may change `obj` (a private copy) in place. */
+  /**
+   * Mutating admission: may change `obj` (a private copy) in place, except the parts that are the
+   * stored version's own frozen objects (`obj.spec === old.spec` on a status write or a patch that
+   * left the spec alone): those were admitted when they were written and are left as they are.
+   */
   admit?(op: Operation, obj: KubeObject, old: KubeObject | undefined, api: ApiServer): void;
   /** Validating admission: throw an ApiError (usually `invalid(...)`) to reject. */
   validate?(op: Operation, obj: KubeObject, old: KubeObject | undefined, api: ApiServer): void;
@@ -875,7 +879,9 @@ function reordered<V>(m: Map<string, V>, keys: string[]): Map<string, V> {
 }
 
 function controllerUid(o: KubeObject): string {
-  return o.metadata.ownerReferences?.find((r) => r.controller)?.uid ?? '';
+  const refs = o.metadata.ownerReferences;
+  if (refs) for (let i = 0; i < refs.length; i++) if (refs[i].controller) return refs[i].uid ?? '';
+  return '';
 }
 
 /** RFC 7386 JSON merge patch: objects merge, null deletes, everything else replaces. */
