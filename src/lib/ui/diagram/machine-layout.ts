@@ -57,7 +57,9 @@ const CELLS: Record<MachineId, Record<string, [number, number]>> = {
     learner: [2, 1],
     candidate: [0, 2],
     noQuorum: [2, 2],
-    leader: [1, 3]
+    leader: [1, 3],
+    diskFailed: [0, 4],
+    dataLost: [2, 4]
   },
   nodeGroup: {
     scaleUpInFlight: [0, 0],
