@@ -164,7 +164,7 @@ describe('control-plane faults', () => {
     expect(etcdOnly(member({ dataLost: true }))).toEqual([
       [
         'RejoinEtcdMember',
-        "etcdctl member remove <ID> && etcdctl member add etcd-0 --peer-urls=https://<IP>:2380  # on a healthy member, with etcd-0's ID and its host's address; then start etcd on etcd-0's host"
+        "# on a healthy member: etcdctl member remove with etcd-0's ID, etcdctl member add etcd-0 --peer-urls=https://<its host's IP>:2380; then start etcd on etcd-0's host"
       ]
     ]);
   });

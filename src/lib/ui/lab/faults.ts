@@ -153,7 +153,7 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
         target: m.name,
         key: 'lab.fault.rejoinEtcd',
         name: named,
-        command: `etcdctl member remove <ID> && etcdctl member add ${m.name} --peer-urls=https://<IP>:2380`,
+        command: '',
         note: { key: 'lab.faultNote.rejoinEtcd', args: { member: m.name } }
       });
       continue;
