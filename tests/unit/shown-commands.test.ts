@@ -314,10 +314,13 @@ describe('every command the app shows runs in the console', () => {
     const noteOnly = faults.filter((f) => !f.command);
     expect(noteOnly.map((f) => `${f.action} ${f.target}`)).toEqual([
       'SlowEtcdDisk etcd-0',
+      'FailEtcdDisk etcd-0',
       'SlowEtcdDisk etcd-1',
-      'SlowEtcdDisk etcd-2'
+      'FailEtcdDisk etcd-1',
+      'SlowEtcdDisk etcd-2',
+      'FailEtcdDisk etcd-2'
     ]);
-    for (const f of noteOnly) expect(f.note?.key).toMatch(/^lab\.faultNote\.(slow|fix)Disk$/);
+    for (const f of noteOnly) expect(f.note?.key).toMatch(/^lab\.faultNote\.(slow|fix|fail)Disk$/);
   });
 
   it('the examples in docs/console.md', () => {

@@ -29,6 +29,7 @@ import {
   faultStartEtcdMember,
   faultStopEtcdMember
 } from './etcd/faults';
+import { faultFailEtcdDisk, faultRejoinEtcdMember, faultReplaceEtcdDisk } from './etcd/faults';
 import {
   kubeProxyComponent,
   faultSetProxyMode,
@@ -131,7 +132,10 @@ function faultTable(): FaultEntry[] {
     { fault: faultResizeControlPlane, target: 'none', scenario: false, controlPlane: true },
     { fault: faultAddApiServer, target: 'none', scenario: false, controlPlane: true },
     { fault: faultRemoveApiServer, target: 'apiServer', scenario: false, controlPlane: true },
-    { fault: faultJoinControlPlaneNode, target: 'none', scenario: true, controlPlane: true }
+    { fault: faultJoinControlPlaneNode, target: 'none', scenario: true, controlPlane: true },
+    { fault: faultFailEtcdDisk, target: 'etcdMember', scenario: false, controlPlane: true },
+    { fault: faultReplaceEtcdDisk, target: 'etcdMember', scenario: false, controlPlane: true },
+    { fault: faultRejoinEtcdMember, target: 'etcdMember', scenario: false, controlPlane: true }
   ];
 }
 

@@ -223,8 +223,10 @@ function powerHost(cluster: Cluster, host: string, running: boolean): void {
   for (const a of cluster.apiServers) if (a.name === `kube-apiserver-${host}`) a.running = running;
   for (const m of cluster.etcd.members) {
     if (m.host !== host) continue;
-    if (running) cluster.etcd.start(m.name);
-    else cluster.etcd.stop(m.name);
+    // A member whose disk failed (or was replaced empty) does not come back with its machine.
+    if (running) {
+      if (!cluster.etcd.startRefusal(m.name)) cluster.etcd.start(m.name);
+    } else cluster.etcd.stop(m.name);
   }
 }
 

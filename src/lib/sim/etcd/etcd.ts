@@ -25,6 +25,10 @@ export interface EtcdMember {
   learner?: boolean;
   /** Added to the membership (`member add`) but no etcd process has started with it yet. */
   unstarted?: boolean;
+  /** Its disk failed (I/O errors): etcd exited and cannot start on it. */
+  diskFailed?: boolean;
+  /** A new, empty disk replaced the failed one: the member must be removed and added again. */
+  dataLost?: boolean;
 }
 
 /** etcdserver's errors for membership changes (api/v3rpc/rpctypes/error.go), as etcdctl prints them. */
@@ -44,6 +48,17 @@ export class MembershipError extends Error {
     this.name = 'MembershipError';
   }
 }
+
+/** A member whose etcd process refuses to start (its disk failed, or its data is gone). */
+export class EtcdStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EtcdStartError';
+  }
+}
+
+/** kubeadm's etcd data dir. */
+const DATA_DIR = '/var/lib/etcd';
 
 /** etcd's default `--max-learners`. */
 export const MAX_LEARNERS = 1;
@@ -105,6 +120,8 @@ export class Etcd {
 
   /** The role a member's machine should be in now. */
   role(m: EtcdMember): EtcdMemberValue {
+    if (m.diskFailed) return 'diskFailed';
+    if (m.dataLost) return 'dataLost';
     if (m.unstarted) return 'unstarted';
     if (!m.running) return 'stopped';
     if (m.learner) return 'learner';
@@ -181,7 +198,22 @@ export class Etcd {
     this.elect();
   }
 
+  /**
+   * Why etcd would not start for this member now, as its process logs it: a failed disk fails the
+   * first read of the backend; on a new, empty data dir with the member still in the membership,
+   * etcd finds the member already published by its peers (server/etcdserver/bootstrap.go).
+   */
+  startRefusal(name: string): string | undefined {
+    const m = this.member(name);
+    if (m.diskFailed) return `open ${DATA_DIR}/member/snap/db: input/output error`;
+    if (m.dataLost)
+      return `member ${name} has already been bootstrapped: its data dir is empty on the new disk; remove the member (etcdctl member remove) and add it again`;
+    return undefined;
+  }
+
   start(name: string): void {
+    const refused = this.startRefusal(name);
+    if (refused) throw new EtcdStartError(refused);
     this.foldDisk();
     const m = this.member(name);
     m.running = true;
@@ -307,6 +339,26 @@ export class Etcd {
     this.foldDisk();
     delete m.learner;
     this.elect();
+  }
+
+  /** The disk under a member fails outright: the WAL write errors out and the etcd process exits. */
+  failDisk(name: string): void {
+    this.foldDisk();
+    const m = this.member(name);
+    m.running = false;
+    m.diskFailed = true;
+    delete m.dataLost;
+    this.elect();
+  }
+
+  /** A new, empty disk replaces a failed one: the data dir starts empty; the member stays stopped. */
+  replaceDisk(name: string): void {
+    const m = this.member(name);
+    this.foldDisk();
+    delete m.diskFailed;
+    m.dataLost = true;
+    if (m.disk) m.disk.slow = false;
+    this.stepMachines();
   }
 
   /** A member's disk starts failing (slow) or is replaced (healthy). */

@@ -3,6 +3,7 @@
  * write then fails with `etcdserver: request timed out` until enough members start again.
  */
 import { FaultError, defineFault, type Cluster, type FaultTarget } from '../cluster';
+import { MembershipError } from './etcd';
 
 function memberName(cluster: Cluster, params: FaultTarget, action: string): string {
   const names = cluster.etcd.members.map((m) => m.name);
@@ -26,7 +27,57 @@ export const faultStartEtcdMember = defineFault(
   'StartEtcdMember',
   'Start a stopped etcd member again (target = member name).',
   (cluster, params) => {
-    cluster.etcd.start(memberName(cluster, params, 'StartEtcdMember'));
+    const name = memberName(cluster, params, 'StartEtcdMember');
+    const refused = cluster.etcd.startRefusal(name);
+    if (refused) throw new FaultError(`etcd member "${name}" does not start: ${refused}`);
+    cluster.etcd.start(name);
+  }
+);
+
+export const faultFailEtcdDisk = defineFault(
+  'FailEtcdDisk',
+  'The disk under one etcd member fails: its WAL writes return I/O errors and etcd exits (target = member name).',
+  (cluster, params) => {
+    const name = memberName(cluster, params, 'FailEtcdDisk');
+    const m = cluster.etcd.member(name);
+    if (m.diskFailed) throw new FaultError(`etcd member "${name}" already has a failed disk`);
+    if (m.dataLost) throw new FaultError(`etcd member "${name}" has a new, empty disk`);
+    cluster.etcd.failDisk(name);
+  }
+);
+
+export const faultReplaceEtcdDisk = defineFault(
+  'ReplaceEtcdDisk',
+  'Put a new, empty disk in place of a failed one: the member stays stopped, its data gone, until it is removed and added again (target = member name).',
+  (cluster, params) => {
+    const name = memberName(cluster, params, 'ReplaceEtcdDisk');
+    if (!cluster.etcd.member(name).diskFailed)
+      throw new FaultError(`etcd member "${name}" has no failed disk to replace`);
+    cluster.etcd.replaceDisk(name);
+  }
+);
+
+/**
+ * The runtime-reconfiguration way back for a member whose data is gone: `etcdctl member remove`,
+ * `etcdctl member add` with the same name and peer URL, and its etcd started on the empty data dir
+ * (it then receives the leader's snapshot). Both changes are refused as etcd refuses them.
+ */
+export const faultRejoinEtcdMember = defineFault(
+  'RejoinEtcdMember',
+  'Remove an etcd member whose data is gone and add it again: it starts empty and catches up from the leader (target = member name).',
+  (cluster, params) => {
+    const name = memberName(cluster, params, 'RejoinEtcdMember');
+    const m = cluster.etcd.member(name);
+    if (!m.dataLost)
+      throw new FaultError(`etcd member "${name}" still has its data: start it again instead of removing it`);
+    try {
+      cluster.etcd.remove(name);
+      cluster.etcd.add(name, m.host, false);
+    } catch (e) {
+      if (e instanceof MembershipError) throw new FaultError(e.message);
+      throw e;
+    }
+    cluster.etcd.start(name);
   }
 );
 

@@ -470,6 +470,12 @@ export class StaticPods implements Component {
       this.state.etcdError[host] = `open ${dir ?? ETCD_DATA_DIR}/member/snap/db: no such file or directory`;
       return false;
     }
+    const member = this.member(host);
+    const refused = member && this.cluster.etcd.startRefusal(member.name);
+    if (refused) {
+      this.state.etcdError[host] = refused;
+      return false;
+    }
     const data = this.state.dataDirs[f.data];
     if (data.clusterSize !== this.cluster.etcd.size) {
       this.state.etcdError[host] =

@@ -95,8 +95,19 @@ export function grepRegex(pattern: string, extended: boolean): string {
   return out;
 }
 
-/** GNU grep over the piped text: -i -v -c -n -o -q -x -w -E -F -e, context -A/-B/-C N. */
-function grep(input: Result, args: string[]): Result {
+interface GrepArgs {
+  f: Record<'i' | 'v' | 'c' | 'n' | 'o' | 'q' | 'x' | 'w' | 'E' | 'F' | 'h' | 'H', boolean>;
+  after: number;
+  before: number;
+  context: boolean;
+  re: RegExp;
+  /** The FILE operands after the pattern. */
+  operands: string[];
+}
+
+/** GNU grep's command line: options, the pattern(s) and the FILE operands; or its error (exit 2). */
+function parseGrep(args: string[]): GrepArgs | { error: string; code: number } {
+  const err = (error: string, code: number) => ({ error, code });
   const f = {
     i: false,
     v: false,
@@ -107,7 +118,9 @@ function grep(input: Result, args: string[]): Result {
     x: false,
     w: false,
     E: false,
-    F: false
+    F: false,
+    h: false,
+    H: false
   };
   let after = 0;
   let before = 0;
@@ -157,16 +170,15 @@ function grep(input: Result, args: string[]): Result {
       const ctx = { 'after-context': 'A', 'before-context': 'B', context: 'C' }[name] as 'A' | 'B' | 'C';
       if (ctx || name === 'regexp') {
         const v = val ?? args[++a];
-        if (v === undefined)
-          return fail(input, `grep: option '--${name}' requires an argument\n${GREP_USAGE}`, 2);
+        if (v === undefined) return err(`grep: option '--${name}' requires an argument\n${GREP_USAGE}`, 2);
         if (name === 'regexp') patterns.push(v);
         else {
           const e = contextArg(v, ctx);
-          if (e) return fail(input, e, 2);
+          if (e) return err(e, 2);
         }
         continue;
       }
-      return fail(input, `grep: unrecognized option '${arg}'\n${GREP_USAGE}`, 2);
+      return err(`grep: unrecognized option '${arg}'\n${GREP_USAGE}`, 2);
     }
     if (arg.startsWith('-') && arg.length > 1) {
       for (let j = 1; j < arg.length; j++) {
@@ -180,20 +192,18 @@ function grep(input: Result, args: string[]): Result {
         }
         if ('ABCe'.includes(ch)) {
           const v = arg.slice(j + 1) || args[++a];
-          if (v === undefined)
-            return fail(input, `grep: option requires an argument -- '${ch}'\n${GREP_USAGE}`, 2);
+          if (v === undefined) return err(`grep: option requires an argument -- '${ch}'\n${GREP_USAGE}`, 2);
           if (ch === 'e') patterns.push(v);
           else {
             const e = contextArg(v, ch as 'A' | 'B' | 'C');
-            if (e) return fail(input, e, 2);
+            if (e) return err(e, 2);
           }
           break;
         }
         if (ch in f) f[ch as keyof typeof f] = true;
         else if (ch === 'G') f.E = false;
         else if (ch === 'P') f.E = true;
-        else if (!'hHsI'.includes(ch))
-          return fail(input, `grep: invalid option -- '${ch}'\n${GREP_USAGE}`, 2);
+        else if (!'hHsI'.includes(ch)) return err(`grep: invalid option -- '${ch}'\n${GREP_USAGE}`, 2);
       }
       continue;
     }
@@ -201,11 +211,9 @@ function grep(input: Result, args: string[]): Result {
   }
   if (!patterns.length) {
     const p = operands.shift();
-    if (p === undefined) return fail(input, GREP_USAGE, 2);
+    if (p === undefined) return err(GREP_USAGE, 2);
     patterns.push(p);
   }
-  if (operands.length)
-    return fail(input, operands.map((o) => `grep: ${o}: No such file or directory\n`).join(''), 2);
   // A pattern with newlines is several patterns.
   const all = patterns.flatMap((p) => p.split('\n'));
   let src = all
@@ -218,26 +226,35 @@ function grep(input: Result, args: string[]): Result {
   try {
     re = new RegExp(src, f.i ? 'gi' : 'g');
   } catch {
-    return fail(input, `grep: Unmatched ( or \\(\n`, 2);
+    return err(`grep: Unmatched ( or \\(\n`, 2);
   }
-  const text = lines(input.stdout);
+  return { f, after, before, context, re, operands };
+}
+
+/**
+ * The selected lines of `content` as grep prints them (with `name` before each line when several
+ * files are searched), and how many lines were selected.
+ */
+function grepText(g: GrepArgs, content: string, name?: string): { out: string[]; count: number } {
+  const { f, after, before, context, re } = g;
+  const text = lines(content);
   const test = (l: string) => {
     re.lastIndex = 0;
     return re.test(l) !== f.v;
   };
   const selected = text.map(test);
   const count = selected.filter(Boolean).length;
-  const code = count ? 0 : 1;
-  if (f.q) return { ...input, stdout: '', exitCode: code };
-  if (f.c) return { ...input, stdout: `${count}\n`, exitCode: code };
   const out: string[] = [];
-  const prefix = (i: number, sep: string) => (f.n ? `${i + 1}${sep}` : '');
+  if (f.q) return { out, count };
+  if (f.c) return { out: [`${name !== undefined ? `${name}:` : ''}${count}`], count };
+  const prefix = (i: number, sep: string) =>
+    (name !== undefined ? `${name}${sep}` : '') + (f.n ? `${i + 1}${sep}` : '');
   if (f.o) {
     text.forEach((l, i) => {
       if (!selected[i] || f.v) return;
       for (const m of l.matchAll(re)) if (m[0]) out.push(prefix(i, ':') + m[0]);
     });
-    return { ...input, stdout: join(out), exitCode: code };
+    return { out, count };
   }
   let last = -1;
   text.forEach((l, i) => {
@@ -255,7 +272,49 @@ function grep(input: Result, args: string[]): Result {
       last = k;
     }
   });
-  return { ...input, stdout: join(out), exitCode: code };
+  return { out, count };
+}
+
+/** GNU grep over the piped text: -i -v -c -n -o -q -x -w -E -F -e, context -A/-B/-C N. */
+function grep(input: Result, args: string[]): Result {
+  const g = parseGrep(args);
+  if ('error' in g) return fail(input, g.error, g.code);
+  // A FILE operand after a pipe names a file the console does not have.
+  if (g.operands.length)
+    return fail(input, g.operands.map((o) => `grep: ${o}: No such file or directory\n`).join(''), 2);
+  const { out, count } = grepText(g, input.stdout);
+  return { ...input, stdout: join(out), exitCode: count ? 0 : 1 };
+}
+
+/** What a FILE operand names for grep: its text, or that it is missing or a directory. */
+export type GrepSource = { text: string } | { missing: true } | { dir: true };
+
+/**
+ * `grep PATTERN FILE...` as GNU grep runs it on files: each file's selected lines, prefixed with
+ * its name when there are several (-h never, -H always); `grep: FILE: No such file or directory`
+ * (or `Is a directory`) on stderr for a file it cannot read. Exit 0 when a line was selected, 1
+ * when none, 2 on an error (unless -q selected a line).
+ */
+export function grepFiles(args: string[], read: (operand: string) => GrepSource): ConsoleResult {
+  const g = parseGrep(args);
+  if ('error' in g) return { stdout: '', stderr: g.error, exitCode: g.code };
+  if (!g.operands.length) return { stdout: '', stderr: 'grep: (standard input): no input\n', exitCode: 2 };
+  const named = g.f.H || (!g.f.h && g.operands.length > 1);
+  const out: string[] = [];
+  let stderr = '';
+  let selected = 0;
+  for (const o of g.operands) {
+    const src = read(o);
+    if ('missing' in src) stderr += `grep: ${o}: No such file or directory\n`;
+    else if ('dir' in src) stderr += `grep: ${o}: Is a directory\n`;
+    else {
+      const r = grepText(g, src.text, named ? o : undefined);
+      out.push(...r.out);
+      selected += r.count;
+    }
+  }
+  const exitCode = g.f.q && selected ? 0 : stderr ? 2 : selected ? 0 : 1;
+  return { stdout: join(out), stderr, exitCode };
 }
 
 /** head/tail over the piped text: -n N, -N, -nN, --lines=N; tail also -n +N (from line N). */

@@ -91,3 +91,31 @@ describe('etcd member machine (stepped by the etcd model)', () => {
     expect(eventsToward('leader', 'leader', false)).toEqual([]);
   });
 });
+
+// upstream: server/etcdserver/raft.go (a failed WAL save is fatal: the process exits),
+// server/etcdserver/bootstrap.go ("member %s has already been bootstrapped" on an empty data dir
+// while the member is published), etcd docs op-guide/runtime-configuration.md (replace a failed
+// member: remove it, add it again, start it with --initial-cluster-state existing)
+describe('etcd member machine: the disk under a member', () => {
+  it('a failed disk stops the member; a new, empty disk does not let it restart; remove and add it again', () => {
+    const { e, tick } = etcdAt(3);
+    tick(1000);
+    e.failDisk('etcd-0');
+    expect(e.member('etcd-0').running).toBe(false);
+    expect(e.machines['etcd-0']).toMatchObject({ value: 'diskFailed', event: 'DISK_FAILED', at: 1000 });
+    expect(e.machines['etcd-1'].value).toBe('leader');
+    expect(e.startRefusal('etcd-0')).toBe('open /var/lib/etcd/member/snap/db: input/output error');
+    expect(() => e.start('etcd-0')).toThrow('input/output error');
+    tick(1000);
+    e.replaceDisk('etcd-0');
+    expect(e.machines['etcd-0']).toMatchObject({ value: 'dataLost', event: 'DISK_REPLACED', at: 2000 });
+    expect(() => e.start('etcd-0')).toThrow('member etcd-0 has already been bootstrapped');
+    expect(e.member('etcd-0').running).toBe(false);
+    tick(1000);
+    e.remove('etcd-0');
+    e.add('etcd-0', 'etcd-0', false);
+    e.start('etcd-0');
+    expect(path(e, 'etcd-0')).toEqual(['unstarted<', 'follower<START']);
+    expect(e.runningCount()).toBe(3);
+  });
+});

@@ -25,10 +25,22 @@ export type EtcdMemberEvent =
   /** Another member leads the current term: follow it. */
   | { type: 'LEADER_ELECTED' }
   /** Fewer than a quorum of voters run: no leader can be elected, no write commits. */
-  | { type: 'QUORUM_LOST' };
+  | { type: 'QUORUM_LOST' }
+  /** The disk under the data dir fails: the WAL fsync errors out and etcd exits (it panics on it). */
+  | { type: 'DISK_FAILED' }
+  /** A new, empty disk replaces the failed one: the member's data dir (its WAL and backend) is gone. */
+  | { type: 'DISK_REPLACED' };
 
 export type EtcdMemberValue =
-  'unstarted' | 'learner' | 'follower' | 'candidate' | 'leader' | 'noQuorum' | 'stopped';
+  | 'unstarted'
+  | 'learner'
+  | 'follower'
+  | 'candidate'
+  | 'leader'
+  | 'noQuorum'
+  | 'stopped'
+  | 'diskFailed'
+  | 'dataLost';
 
 const START = [{ guard: 'asLearner', target: 'learner' }, { target: 'follower' }] as const;
 
@@ -73,10 +85,19 @@ export const etcdMemberMachine = setup({
     stopped: {
       description: 'No etcd process runs for this member; it keeps its place in the membership.',
       on: { START }
+    },
+    diskFailed: {
+      description:
+        'Its disk failed: the WAL fsync returned an I/O error and etcd exited; it cannot start until the disk is replaced.',
+      on: { DISK_REPLACED: 'dataLost' }
+    },
+    dataLost: {
+      description:
+        'A new, empty disk: the member is still in the membership but its data is gone, so etcd refuses to start ("member … has already been bootstrapped"); remove the member and add it again.'
     }
   },
-  // The process can stop whatever Raft state it is in.
-  on: { STOP: '.stopped' }
+  // The process can stop, and its disk can fail, whatever Raft state it is in.
+  on: { STOP: '.stopped', DISK_FAILED: '.diskFailed' }
 });
 
 type Snap = SnapshotFrom<typeof etcdMemberMachine>;
@@ -98,7 +119,9 @@ export function eventsToward(
     { type: 'ELECTION_TIMEOUT' },
     { type: 'WON_ELECTION' },
     { type: 'QUORUM_LOST' },
-    { type: 'STOP' }
+    { type: 'STOP' },
+    { type: 'DISK_FAILED' },
+    { type: 'DISK_REPLACED' }
   ];
   const seen = new Set<string>([from]);
   let frontier: { value: EtcdMemberValue; events: EtcdMemberEvent[] }[] = [{ value: from, events: [] }];

@@ -191,7 +191,7 @@ export function readProxyMode(cluster: Cluster, ctx?: RequestContext): { mode?: 
 }
 
 /** The mode in a KubeProxyConfiguration's text, validated as kube-proxy validates it on start. */
-export function parseProxyMode(text: string): { mode?: ProxyMode; error?: string } {
+function parseProxyMode(text: string): { mode?: ProxyMode; error?: string } {
   let cfg: unknown;
   try {
     cfg = parse(text);

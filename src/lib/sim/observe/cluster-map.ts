@@ -80,8 +80,19 @@ export interface ControlPlaneView {
   managed?: 'eks' | 'gke' | 'aks';
   apiServers: { name: string; running: boolean }[];
   etcd: {
-    /** `learner` while a joining member is not yet promoted; `diskSlow` while its disk fails. */
-    members: { name: string; running: boolean; leader: boolean; learner?: true; diskSlow?: true }[];
+    /**
+     * `learner` while a joining member is not yet promoted; `diskSlow` while its disk is slow;
+     * `diskFailed` once its disk failed, `dataLost` once a new, empty disk replaced it.
+     */
+    members: {
+      name: string;
+      running: boolean;
+      leader: boolean;
+      learner?: true;
+      diskSlow?: true;
+      diskFailed?: true;
+      dataLost?: true;
+    }[];
     quorum: boolean;
     need: number;
   };
@@ -416,7 +427,9 @@ export class ViewBuilder {
           running: m.running,
           leader: cluster.etcd.leader === m.name,
           ...(m.learner ? { learner: true as const } : {}),
-          ...(m.disk?.slow ? { diskSlow: true as const } : {})
+          ...(m.disk?.slow ? { diskSlow: true as const } : {}),
+          ...(m.diskFailed ? { diskFailed: true as const } : {}),
+          ...(m.dataLost ? { dataLost: true as const } : {})
         })),
         quorum: cluster.etcd.hasQuorum(),
         need: cluster.etcd.quorum

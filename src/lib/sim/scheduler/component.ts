@@ -114,6 +114,13 @@ export class KubeScheduler implements Component {
    * them all (and sorts them) before its first step, once per scheduling cycle.
    */
   private historyOrder = new Map<string, true>();
+  /**
+   * True while the constructor fills the cache from the API. A restored scheduler is built the
+   * same way and then given its state: its queue, its pending cycle and flush (already in the
+   * restored engine queue) and its request counts come from the snapshot, so building it must
+   * not schedule or count anything. A new one lists and kicks in start().
+   */
+  private building = true;
 
   constructor(
     readonly cluster: Cluster,
@@ -123,7 +130,8 @@ export class KubeScheduler implements Component {
     this.config = resolveConfig(args.config ?? {});
     for (const p of this.config.profiles) this.frameworks.set(p.schedulerName, new Framework(p, this.minor));
     this.cache = new SchedulerCache({ minor: this.minor });
-    this.resync();
+    this.fill();
+    this.building = false;
     this.unwatch.push(
       cluster.api.watch('Node', (type, obj, old) => this.onNode(type, obj, old)),
       cluster.api.watch('Pod', (type, obj, old) => this.onPod(type, obj, old)),
@@ -191,6 +199,7 @@ export class KubeScheduler implements Component {
   }
 
   start(): void {
+    this.countLists();
     this.kick();
   }
 
@@ -265,9 +274,18 @@ export class KubeScheduler implements Component {
   }
 
   private resync(): void {
+    this.countLists();
+    this.fill();
+  }
+
+  /** The informers' initial lists of Nodes and Pods, as the API server counts them. */
+  private countLists(): void {
+    this.cluster.api.countRead('list', 'Node', this.ctx);
+    this.cluster.api.countRead('list', 'Pod', this.ctx);
+  }
+
+  private fill(): void {
     const api = this.cluster.api;
-    api.countRead('list', 'Node', this.ctx);
-    api.countRead('list', 'Pod', this.ctx);
     this.refreshSources();
     for (const n of api.list('Node')) this.cache.upsertNode(n);
     for (const p of api.list('Pod')) this.onPod('ADDED', p, undefined);
@@ -403,7 +421,7 @@ export class KubeScheduler implements Component {
   // ---- scheduling ----------------------------------------------------------------------------
 
   private kick(): void {
-    if (!this.state.running) return;
+    if (!this.state.running || this.building) return;
     if (this.state.cycleAt === null && this.queue.hasActive()) {
       this.state.cycleAt = this.cluster.now + CYCLE_MS;
       this.cluster.engine.schedule(CYCLE_MS, this.id, 'cycle');

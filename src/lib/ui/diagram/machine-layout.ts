@@ -12,7 +12,7 @@ const SIZES: Record<MachineId, { w: number; gapX: number }> = {
   nodeHealth: { w: 164, gapX: 60 },
   container: { w: 130, gapX: 36 },
   kubelet: { w: 120, gapX: 60 },
-  etcdMember: { w: 112, gapX: 44 },
+  etcdMember: { w: 150, gapX: 28 },
   nodeGroup: { w: 150, gapX: 60 }
 };
 const PAD = 10;
@@ -57,7 +57,9 @@ const CELLS: Record<MachineId, Record<string, [number, number]>> = {
     learner: [2, 1],
     candidate: [0, 2],
     noQuorum: [2, 2],
-    leader: [1, 3]
+    leader: [1, 3],
+    diskFailed: [0, 4],
+    dataLost: [2, 4]
   },
   nodeGroup: {
     scaleUpInFlight: [0, 0],

@@ -95,6 +95,7 @@ describe("fault buttons name themselves in the learner's language", () => {
     expect(cp.map(name)).toEqual([
       'Остановить член etcd etcd-1',
       'Сломать диск etcd etcd-1',
+      'Вывести из строя диск etcd etcd-1',
       'Запустить планировщик'
     ]);
     expect(sameAs(cp[1])).toBe(
@@ -123,6 +124,10 @@ describe('control-plane faults', () => {
         'SlowEtcdDisk',
         '# no command does this: the disk under etcd-0 starts failing, its WAL fsyncs take 1.2 s'
       ],
+      [
+        'FailEtcdDisk',
+        '# no command does this: the disk under etcd-0 dies, its WAL writes fail with I/O errors and etcd exits'
+      ],
       ['StopScheduler', 'sudo mv /etc/kubernetes/manifests/kube-scheduler.yaml /root/'],
       ['StopControllerManager', 'sudo mv /etc/kubernetes/manifests/kube-controller-manager.yaml /root/']
     ]);
@@ -139,6 +144,28 @@ describe('control-plane faults', () => {
       'FixEtcdDisk',
       'etcd-0',
       '# no command does this: the disk under etcd-0 is replaced, its fsyncs are fast again'
+    ]);
+  });
+  it('a failed disk is offered a new disk, and a member on a new, empty disk its removal and re-addition', () => {
+    const member = (extra: Record<string, true>) => ({
+      ...cp,
+      etcd: { ...cp.etcd, members: [{ name: 'etcd-0', running: false, leader: false, ...extra }] }
+    });
+    const etcdOnly = (v: typeof cp) =>
+      controlPlaneFaults(v)
+        .filter((f) => f.target === 'etcd-0')
+        .map((f) => [f.action, sameAs(f)]);
+    expect(etcdOnly(member({ diskFailed: true }))).toEqual([
+      [
+        'ReplaceEtcdDisk',
+        '# no command does this: a new, empty disk goes in under etcd-0; etcd will not start on it while the member is still in the membership'
+      ]
+    ]);
+    expect(etcdOnly(member({ dataLost: true }))).toEqual([
+      [
+        'RejoinEtcdMember',
+        "# on a healthy member: etcdctl member remove with etcd-0's ID, etcdctl member add etcd-0 --peer-urls=https://<its host's IP>:2380; then start etcd on etcd-0's host"
+      ]
     ]);
   });
   it('a joining learner is offered nothing until kubeadm has promoted it', () => {

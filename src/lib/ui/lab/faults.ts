@@ -133,6 +133,31 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
   for (const m of cp.etcd.members) {
     // A joining learner belongs to kubeadm until it is promoted (a couple of seconds).
     if (m.learner) continue;
+    const named = { key: 'lab.faultName.named', args: { name: m.name } };
+    // A failed disk: the member cannot start until a new disk is in; on the new, empty disk it
+    // cannot start either, until it is removed from the membership and added again.
+    if (m.diskFailed) {
+      out.push({
+        action: 'ReplaceEtcdDisk',
+        target: m.name,
+        key: 'lab.fault.replaceEtcdDisk',
+        name: named,
+        command: '',
+        note: { key: 'lab.faultNote.replaceDisk', args: { member: m.name } }
+      });
+      continue;
+    }
+    if (m.dataLost) {
+      out.push({
+        action: 'RejoinEtcdMember',
+        target: m.name,
+        key: 'lab.fault.rejoinEtcd',
+        name: named,
+        command: '',
+        note: { key: 'lab.faultNote.rejoinEtcd', args: { member: m.name } }
+      });
+      continue;
+    }
     out.push(
       m.running
         ? {
@@ -171,7 +196,16 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
             command: '',
             note: { key: 'lab.faultNote.slowDisk', args: { member: m.name } },
             danger: true
-          }
+          },
+      {
+        action: 'FailEtcdDisk',
+        target: m.name,
+        key: 'lab.fault.failEtcdDisk',
+        name: named,
+        command: '',
+        note: { key: 'lab.faultNote.failDisk', args: { member: m.name } },
+        danger: true
+      }
     );
   }
   const component = (

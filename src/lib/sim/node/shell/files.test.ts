@@ -126,8 +126,9 @@ syncFrequency: 1m0s
       stdout: '/etc/crio:\ncrio.conf\n',
       stderr: "ls: cannot access '/etc/containerd': No such file or directory\n"
     });
+    // grep reads the file itself, as it does through cat and a pipe.
     expect(con.exec('ssh worker-1 grep containerRuntimeEndpoint /var/lib/kubelet/config.yaml').stdout).toBe(
-      ''
+      'containerRuntimeEndpoint: unix:///var/run/crio/crio.sock\n'
     );
     expect(
       con.exec('ssh worker-1 cat /var/lib/kubelet/config.yaml | grep containerRuntimeEndpoint').stdout

@@ -11,7 +11,7 @@ const NODE: Record<Language, string> = {
   crictl ps [-a] | pods | images | inspect ID | logs ID
   ip addr | ip route | ip link set eth0 down|up
   iptables-save [-t nat] | iptables -t nat -L -n | ipvsadm -Ln | nft list ruleset
-  ls, cat, less, head, tail: /var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet.conf,
+  ls, cat, less, head, tail, grep: /var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet.conf,
     /etc/cni/net.d/*, /etc/containerd/config.toml (or /etc/crio/crio.conf),
     /var/lib/kube-proxy/config.conf
   sed 's/old/new/' FILE (prints the edit; kube-proxy's mode is set in its ConfigMap:
@@ -27,7 +27,7 @@ const NODE: Record<Language, string> = {
   crictl ps [-a] | pods | images | inspect ID | logs ID
   ip addr | ip route | ip link set eth0 down|up
   iptables-save [-t nat] | iptables -t nat -L -n | ipvsadm -Ln | nft list ruleset
-  ls, cat, less, head, tail — файлы: /var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet.conf,
+  ls, cat, less, head, tail, grep — файлы: /var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet.conf,
     /etc/cni/net.d/*, /etc/containerd/config.toml (или /etc/crio/crio.conf),
     /var/lib/kube-proxy/config.conf
   sed 's/old/new/' ФАЙЛ (печатает правку; режим kube-proxy задаётся в его ConfigMap:

@@ -419,3 +419,41 @@ describe('kubectl reading through the node', () => {
     );
   });
 });
+
+// upstream: GNU grep (src/grep.c: "FILE: No such file or directory", "Is a directory", the
+// FILE: prefix with several files, exit 0 selected / 1 none / 2 error)
+describe('grep on the node', () => {
+  it('searches a file, names each file when there are several, and reports a missing one', () => {
+    const { run } = setup();
+    expect(run('grep server /etc/kubernetes/kubelet.conf').stdout).toBe(
+      run('cat /etc/kubernetes/kubelet.conf')
+        .stdout.split('\n')
+        .filter((l) => l.includes('server'))
+        .map((l) => l + '\n')
+        .join('')
+    );
+    expect(run('grep -c worker /etc/hostname')).toEqual({ stdout: '1\n', stderr: '', exitCode: 0 });
+    expect(run('grep -n worker /etc/hostname /etc/kubernetes/kubelet.conf').stdout.split('\n')[0]).toBe(
+      '/etc/hostname:1:worker-1'
+    );
+    expect(run('grep nothing-here /etc/hostname')).toEqual({ stdout: '', stderr: '', exitCode: 1 });
+    expect(run('grep worker /etc/nope')).toEqual({
+      stdout: '',
+      stderr: 'grep: /etc/nope: No such file or directory\n',
+      exitCode: 2
+    });
+    expect(run('grep worker /etc/nope /etc/hostname')).toEqual({
+      stdout: '/etc/hostname:worker-1\n',
+      stderr: 'grep: /etc/nope: No such file or directory\n',
+      exitCode: 2
+    });
+    expect(run('grep -q worker /etc/nope /etc/hostname').exitCode).toBe(0);
+    expect(run('grep worker /etc/kubernetes')).toEqual({
+      stdout: '',
+      stderr: 'grep: /etc/kubernetes: Is a directory\n',
+      exitCode: 2
+    });
+    expect(run('grep -h worker /etc/hostname /etc/hostname').stdout).toBe('worker-1\nworker-1\n');
+    expect(run('grep worker /etc/hostname | wc -l').stdout).toBe('1\n');
+  });
+});

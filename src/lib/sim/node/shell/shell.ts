@@ -7,7 +7,7 @@ import { crictl } from './crictl';
 import { shellHost, type ShellHost } from './host';
 import { ip, iptables, iptablesSave, ipvsadm, nft } from './net';
 import { journalctl, systemctl } from './systemd';
-import { cat, df, free, headTail, ls } from './system';
+import { cat, df, free, grep, headTail, ls } from './system';
 import { absPath, FILL_FILE, isDir, nodeFiles } from './files';
 import { parseSed, runSed } from './sed';
 import { KUBE_PROXY_CONFIG_PATH } from '../../network/kubeproxy-config';
@@ -31,6 +31,7 @@ export const NODE_COMMANDS = [
   'less',
   'head',
   'tail',
+  'grep',
   'mv',
   'sed',
   'fallocate',
@@ -284,6 +285,10 @@ export function runOnNode(
     case 'head':
     case 'tail':
       return headTail(cluster, host, cmd, args, home);
+    case 'grep':
+      return grep(cluster, host, args, home);
+    case 'egrep':
+      return grep(cluster, host, ['-E', ...args], home);
     case 'mv':
       return mv(cluster, host, args, root, home);
     case 'sed':

@@ -1,4 +1,5 @@
 /** Plain Linux tools on the node: free, df, hostname, cat and ls over the few files we model. */
+import { grepFiles } from '../../kubectl/pipes';
 import type { Cluster } from '../../cluster';
 import type { ShellHost } from './host';
 import { absPath, glob, isDir, listDir, nodeFiles } from './files';
@@ -174,6 +175,17 @@ export function cat(
           : `cat: ${quoteName(t.word)}: No such file or directory\n`;
   }
   return { stdout, stderr, exitCode: stderr ? 1 : 0 };
+}
+
+/** `grep PATTERN FILE...` on the node's files: GNU grep's output, errors and exit status. */
+export function grep(cluster: Cluster, host: ShellHost, argv: string[], home = '/root'): ShellResult {
+  const files = nodeFiles(cluster, host);
+  return grepFiles(argv, (word) => {
+    const p = absPath(word, home);
+    if (p in files) return { text: files[p] };
+    if (p === home || isDir(files, p)) return { dir: true };
+    return { missing: true };
+  });
 }
 
 /** `head` / `tail` on files: `-n N`, `-nN`, `-N`, `--lines=N`; `==> name <==` above each of several. */

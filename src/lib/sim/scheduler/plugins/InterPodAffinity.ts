@@ -44,16 +44,24 @@ function preferred(pod: KubeObject, kind: 'podAffinity' | 'podAntiAffinity'): We
   return pod.spec?.affinity?.[kind]?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
 }
 
-/** podMatchesAllAffinityTerms: no terms match nothing; otherwise `target` matches every term. */
-function matchesAllTerms(
-  terms: PodAffinityTerm[],
-  owner: KubeObject,
-  target: KubeObject,
-  h: Handle
-): boolean {
+/**
+ * podMatchesAllAffinityTerms as the queueing hints call it: no terms match nothing; otherwise
+ * `target` matches every term. The hints read the pending pod's terms without resolving their
+ * namespaceSelector to namespaces and match with no namespace labels (`term.Matches(pod, nil)`):
+ * a listed namespace (or the pod's own, when the term names none) matches, an empty selector
+ * matches every namespace, any other selector none.
+ */
+function matchesAllTerms(terms: PodAffinityTerm[], owner: KubeObject, target: KubeObject): boolean {
   if (!terms.length) return false;
-  const ns = owner.metadata.namespace ?? 'default';
-  return terms.every((t) => termMatches(t, ns, target, h));
+  const own = owner.metadata.namespace ?? 'default';
+  const ns = target.metadata.namespace ?? 'default';
+  return terms.every((t) => {
+    const nss = t.namespaces?.length ? t.namespaces : t.namespaceSelector ? [] : [own];
+    const sel = t.namespaceSelector;
+    const everyNs =
+      !!sel && !Object.keys(sel.matchLabels ?? {}).length && !(sel.matchExpressions ?? []).length;
+    return (nss.includes(ns) || everyNs) && matchSelector(t.labelSelector, target.metadata.labels);
+  });
 }
 
 /**
@@ -64,30 +72,44 @@ function matchesAllTerms(
 export function isSchedulableAfterPodChange(
   pod: KubeObject,
   oldPod: KubeObject | undefined,
-  newPod: KubeObject | undefined,
-  h: Handle
+  newPod: KubeObject | undefined
 ): QueueingHint {
   if ((newPod && !newPod.spec?.nodeName) || (oldPod && !oldPod.spec?.nodeName)) return 'QueueSkip';
   const terms = required(pod, 'podAffinity');
   const anti = required(pod, 'podAntiAffinity');
   if (oldPod && newPod) {
-    if (!matchesAllTerms(terms, pod, oldPod, h) && matchesAllTerms(terms, pod, newPod, h)) return 'Queue';
-    if (matchesAllTerms(anti, pod, oldPod, h) && !matchesAllTerms(anti, pod, newPod, h)) return 'Queue';
+    if (!matchesAllTerms(terms, pod, oldPod) && matchesAllTerms(terms, pod, newPod)) return 'Queue';
+    if (matchesAllTerms(anti, pod, oldPod) && !matchesAllTerms(anti, pod, newPod)) return 'Queue';
     return 'QueueSkip';
   }
-  if (newPod) return matchesAllTerms(terms, pod, newPod, h) ? 'Queue' : 'QueueSkip';
-  return oldPod && matchesAllTerms(anti, pod, oldPod, h) ? 'Queue' : 'QueueSkip';
+  if (newPod) return matchesAllTerms(terms, pod, newPod) ? 'Queue' : 'QueueSkip';
+  return oldPod && matchesAllTerms(anti, pod, oldPod) ? 'Queue' : 'QueueSkip';
 }
 
-/** isSchedulableAfterNodeChange: the added or updated node has the topologyKey of one of the pod's terms. */
+/**
+ * isSchedulableAfterNodeChange. Affinity: a new node with one of the terms' topology keys, or an
+ * updated node that gains a key or moves to another value of it. Anti-affinity: any new node (one
+ * without the key satisfies it), or an updated node that loses a key or moves to another value.
+ */
 export function isSchedulableAfterNodeChange(
   pod: KubeObject,
-  _oldNode: KubeObject | undefined,
+  oldNode: KubeObject | undefined,
   newNode: KubeObject | undefined
 ): QueueingHint {
-  const labels = newNode?.metadata.labels ?? {};
-  for (const t of [...required(pod, 'podAffinity'), ...required(pod, 'podAntiAffinity')])
-    if (t.topologyKey in labels) return 'Queue';
+  if (!newNode) return 'QueueSkip';
+  const after = newNode.metadata.labels ?? {};
+  const before = oldNode?.metadata.labels;
+  for (const t of required(pod, 'podAffinity')) {
+    const k = t.topologyKey;
+    if (!before) {
+      if (k in after) return 'Queue';
+    } else if (k in after && (!(k in before) || before[k] !== after[k])) return 'Queue';
+  }
+  for (const t of required(pod, 'podAntiAffinity')) {
+    const k = t.topologyKey;
+    if (!before) return 'Queue';
+    if (k in before && (!(k in after) || before[k] !== after[k])) return 'Queue';
+  }
   return 'QueueSkip';
 }
 

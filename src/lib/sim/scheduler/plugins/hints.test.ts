@@ -283,7 +283,7 @@ describe('InterPodAffinity hints', () => {
       }
     }
   });
-  const hint = (p: KubeObject, o?: KubeObject, n?: KubeObject) => IPA.isSchedulableAfterPodChange(p, o, n, h);
+  const hint = (p: KubeObject, o?: KubeObject, n?: KubeObject) => IPA.isSchedulableAfterPodChange(p, o, n);
   it('queues for pods that satisfy its affinity or stop blocking it', () => {
     expectRows(
       table(pod, hint, [
@@ -323,12 +323,65 @@ describe('InterPodAffinity hints', () => {
       ])
     );
   });
-  it('queues for a node with one of its topology keys', () => {
-    const zoned = makeNode('n', { labels: { 'topology.kubernetes.io/zone': 'a' } });
-    expect(IPA.isSchedulableAfterNodeChange(pod, undefined, zoned)).toBe('Queue');
-    expect(IPA.isSchedulableAfterNodeChange(pod, undefined, makeNode('n'))).toBe('QueueSkip');
+  it('affinity: queues for a new node with its topology key, or a node that gains it or moves to another value', () => {
+    const affine = makePod('web', {
+      spec: { affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('cache')] } } }
+    });
+    const zone = (z?: string) => makeNode('n', z ? { labels: { 'topology.kubernetes.io/zone': z } } : {});
+    expectRows(
+      table(affine, IPA.isSchedulableAfterNodeChange, [
+        ['a node in zone a is added', undefined, zone('a'), 'Queue'],
+        ['a node without a zone is added', undefined, zone(), 'QueueSkip'],
+        ['a node gets a zone', zone(), zone('a'), 'Queue'],
+        ['a node moves from zone a to b', zone('a'), zone('b'), 'Queue'],
+        ['a node loses its zone', zone('a'), zone(), 'QueueSkip'],
+        ['a node keeps its zone', zone('a'), zone('a'), 'QueueSkip']
+      ])
+    );
+  });
+  it('anti-affinity: queues for any new node, or a node that loses the topology key or moves to another value', () => {
+    const anti = makePod('web', {
+      spec: {
+        affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('web')] } }
+      }
+    });
+    const zone = (z?: string) => makeNode('n', z ? { labels: { 'topology.kubernetes.io/zone': z } } : {});
+    expectRows(
+      table(anti, IPA.isSchedulableAfterNodeChange, [
+        ['a node without a zone is added', undefined, zone(), 'Queue'],
+        ['a node in zone a is added', undefined, zone('a'), 'Queue'],
+        ['a node loses its zone', zone('a'), zone(), 'Queue'],
+        ['a node moves from zone a to b', zone('a'), zone('b'), 'Queue'],
+        ['a node gets a zone', zone(), zone('a'), 'QueueSkip'],
+        ['a node keeps its zone', zone('a'), zone('a'), 'QueueSkip']
+      ])
+    );
     // A pod without terms of its own (held back by another pod's anti-affinity) is not queued.
-    expect(IPA.isSchedulableAfterNodeChange(makePod('plain'), undefined, zoned)).toBe('QueueSkip');
+    expect(IPA.isSchedulableAfterNodeChange(makePod('plain'), undefined, zone('a'))).toBe('QueueSkip');
+  });
+  it('matches namespaces as the hint does: listed ones, or every one for an empty selector, never by namespace labels', () => {
+    const inNs = (namespaces: string[] | undefined, namespaceSelector?: unknown) =>
+      makePod('web', {
+        spec: {
+          affinity: {
+            podAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: [
+                {
+                  ...term('cache'),
+                  ...(namespaces ? { namespaces } : {}),
+                  ...(namespaceSelector ? { namespaceSelector } : {})
+                }
+              ]
+            }
+          }
+        }
+      });
+    const cacheIn = (namespace: string) => bound('cache-1', 'n', { labels: { app: 'cache' }, namespace });
+    const added = (p: KubeObject, ns: string) => IPA.isSchedulableAfterPodChange(p, undefined, cacheIn(ns));
+    expect(added(inNs(['other']), 'other')).toBe('Queue');
+    expect(added(inNs(['other']), 'default')).toBe('QueueSkip');
+    expect(added(inNs(undefined, {}), 'anywhere')).toBe('Queue');
+    expect(added(inNs(undefined, { matchLabels: { team: 'a' } }), 'team-a')).toBe('QueueSkip');
   });
 });
 
