@@ -30,7 +30,8 @@ export default defineConfig({
             'tests/unit/**/*.{test,spec}.{js,ts}',
             'cli/**/*.test.ts'
           ],
-          exclude: ['src/**/*.svelte.{test,spec}.{js,ts}']
+          exclude: ['src/**/*.svelte.{test,spec}.{js,ts}'],
+          setupFiles: ['./src/vitest-setup-i18n.ts']
         }
       },
       {
@@ -40,7 +41,7 @@ export default defineConfig({
           name: 'client',
           environment: 'jsdom',
           include: ['src/**/*.svelte.{test,spec}.{js,ts}'],
-          setupFiles: ['./src/vitest-setup-client.ts']
+          setupFiles: ['./src/vitest-setup-client.ts', './src/vitest-setup-i18n.ts']
         }
       }
     ]

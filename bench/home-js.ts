@@ -1,5 +1,5 @@
 /**
- * JavaScript the built home page loads before anything lazy (budget: 150 KiB gzip). Needs a
+ * JavaScript the built home page loads before anything lazy (budget: 100 KiB gzip). Needs a
  * build (`npm run build`); run alone with `node scripts/measure-home-js.js`.
  */
 import { execFileSync } from 'node:child_process';

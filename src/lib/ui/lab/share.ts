@@ -5,6 +5,9 @@
  */
 import { deflateSync, inflateSync, strToU8, strFromU8 } from 'fflate';
 import type { LabAction, LabRecording } from '$lib/sim/session/protocol';
+import { isLabAction } from './action';
+
+export { isLabAction };
 
 const FRAGMENT_PREFIX = 'lab=';
 export const RECORDING_FORMAT = 'nodeplane.dev/lab/v1';
@@ -21,29 +24,6 @@ function fromBase64Url(s: string): Uint8Array {
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
-}
-
-/** A recorded learner action, checked field by field (untrusted input). */
-export function isLabAction(a: unknown): a is LabAction {
-  if (!a || typeof a !== 'object') return false;
-  const x = a as Record<string, unknown>;
-  if (typeof x.t !== 'number' || x.t < 0) return false;
-  if (x.kind === 'fault')
-    return typeof x.action === 'string' && (x.mode === undefined || typeof x.mode === 'string');
-  if (x.kind === 'console') return typeof x.line === 'string';
-  if (x.kind === 'apply') return typeof x.yaml === 'string' && typeof x.fileName === 'string';
-  if (x.kind === 'edit') {
-    const r = x.ref as Record<string, unknown> | null;
-    return (
-      typeof x.yaml === 'string' &&
-      typeof x.original === 'string' &&
-      !!r &&
-      typeof r === 'object' &&
-      typeof r.kind === 'string' &&
-      typeof r.name === 'string'
-    );
-  }
-  return false;
 }
 
 /** Check an untrusted value (a link, an imported file) and return it as a recording. */

@@ -6,7 +6,7 @@
 import type { JsonValue, ProgressInput, ProgressRecord } from '$lib/persist';
 import type { LessonSummary } from '$lib/lessons/bundle';
 import type { LabAction } from '$lib/sim/session/protocol';
-import { isLabAction } from '$lib/ui/lab/share';
+import { isLabAction } from '$lib/ui/lab/action';
 
 /** Saved lab actions beyond this many are not kept (the lab reopens at the lesson's start). */
 export const MAX_SAVED_ACTIONS = 2000;
