@@ -17,7 +17,12 @@ import type { KubeObject } from '../../api/types';
 import { isApiError } from '../../api/errors';
 import type { Cluster } from '../../cluster';
 import type { Controller, ControllerHost } from '../controller';
-import { resolveTargetPort, selectedPods, servicesOfPod } from '../endpointslice/controller';
+import {
+  SelectedPodsIndex,
+  resolveTargetPort,
+  selectedPods,
+  servicesOfPod
+} from '../endpointslice/controller';
 
 export const LAST_CHANGE_TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time';
 export const OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity';
@@ -213,13 +218,19 @@ function sameLabels(a: Record<string, string> | undefined, b: Record<string, str
 export class EndpointsController implements Controller {
   readonly name = 'endpoints-controller';
   private s: State = { triggers: {} };
+  /** The pods each Service selects, from the pod watch (the informer cache). */
+  private pods: SelectedPodsIndex;
 
-  constructor(private host: ControllerHost) {}
+  constructor(private host: ControllerHost) {
+    this.pods = new SelectedPodsIndex(host.cluster);
+  }
 
   watch(): (() => void)[] {
     const { cluster } = this.host;
     const key = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
+    this.pods = new SelectedPodsIndex(cluster);
     return [
+      this.pods.watch(),
       cluster.api.watch('Service', (_t, o) => this.host.enqueue(key(o))),
       cluster.api.watch('Pod', (_t, o, old) => {
         for (const k of servicesOfPod(cluster, o, old)) this.host.enqueue(k);
@@ -285,7 +296,7 @@ export class EndpointsController implements Controller {
       return;
     }
     if (svc.spec?.type === 'ExternalName') return;
-    const pods = selectedPods(cluster, svc);
+    const pods = selectedPods(cluster, svc, this.pods);
     if (!pods) return;
     const trigger = this.triggerTime(key, svc, pods);
     const subsets = desiredSubsets(cluster, svc, pods);
