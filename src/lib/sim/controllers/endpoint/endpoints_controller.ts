@@ -83,15 +83,9 @@ function isHeadless(svc: KubeObject): boolean {
   return !ip || ip === 'None';
 }
 
+/** An address's key; LessEndpointAddress orders addresses by it (by IP, then by the target's UID). */
 function addressKey(a: EndpointAddress): string {
   return `${a.ip}/${a.targetRef.uid}`;
-}
-
-/** LessEndpointAddress: by IP, then by the target's UID. */
-function byAddress(a: EndpointAddress, b: EndpointAddress): number {
-  const x = addressKey(a);
-  const y = addressKey(b);
-  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 function portKey(p: EndpointPort): string {
@@ -117,8 +111,10 @@ export function repackSubsets(
   }
   const bySet = new Map<string, { addrs: { a: EndpointAddress; ready: boolean }[]; ports: EndpointPort[] }>();
   for (const { port, addrs } of byPort.values()) {
-    const list = [...addrs.values()].sort((x, y) => byAddress(x.a, y.a));
-    const k = list.map((x) => `${addressKey(x.a)}:${x.ready}`).join(',');
+    // byAddress's order, each address's key built once.
+    const keyed = [...addrs].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+    const list = keyed.map((x) => x[1]);
+    const k = keyed.map(([key, x]) => `${key}:${x.ready}`).join(',');
     if (!bySet.has(k)) bySet.set(k, { addrs: list, ports: [] });
     if (port) bySet.get(k)!.ports.push(port);
   }
@@ -209,6 +205,28 @@ export function desiredSubsets(cluster: Cluster, svc: KubeObject, pods: KubeObje
   return repackSubsets(entries);
 }
 
+/** Date.parse of the RFC 3339 times the trigger tracker compares, remembered (they repeat across pods). */
+const parsedTimes = new Map<string, number>();
+
+function parseTime(t: string): number {
+  let v = parsedTimes.get(t);
+  if (v === undefined) {
+    if (parsedTimes.size >= 10_000) parsedTimes.clear();
+    parsedTimes.set(t, (v = Date.parse(t)));
+  }
+  return v;
+}
+
+/** JSON of a stored Endpoints object's subsets, once per stored (frozen) array. */
+const storedSubsetsJson = new WeakMap<object, string>();
+
+function subsetsJson(subsets: unknown[]): string {
+  if (!Object.isFrozen(subsets)) return JSON.stringify(subsets);
+  let j = storedSubsetsJson.get(subsets);
+  if (j === undefined) storedSubsetsJson.set(subsets, (j = JSON.stringify(subsets)));
+  return j;
+}
+
 function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
   const x = Object.entries(a ?? {}).sort();
   const y = Object.entries(b ?? {}).sort();
@@ -269,12 +287,11 @@ export class EndpointsController implements Controller {
       if (!t) continue;
       podTimes[pod.metadata.name] = t;
       const before = known?.pods[pod.metadata.name];
-      if ((!before || Date.parse(t) > Date.parse(before)) && (!min || Date.parse(t) < Date.parse(min)))
-        min = t;
+      if ((!before || parseTime(t) > parseTime(before)) && (!min || parseTime(t) < parseTime(min))) min = t;
     }
     const created = svc.metadata.creationTimestamp as string;
-    if (!known || Date.parse(created) > Date.parse(known.service)) {
-      if (!min || Date.parse(created) < Date.parse(min)) min = created;
+    if (!known || parseTime(created) > parseTime(known.service)) {
+      if (!min || parseTime(created) < parseTime(min)) min = created;
     }
     this.s.triggers[key] = { service: created, pods: podTimes };
     return known ? min : created;
@@ -312,7 +329,7 @@ export class EndpointsController implements Controller {
       const capacityOk =
         count <= ENDPOINTS_MAX_CAPACITY ? !current.metadata.annotations?.[OVER_CAPACITY] : false;
       if (
-        JSON.stringify(current.subsets ?? []) === JSON.stringify(subsets) &&
+        subsetsJson((current.subsets ?? []) as unknown[]) === JSON.stringify(subsets) &&
         sameLabels(compare, svcLabels) &&
         capacityOk
       )

@@ -160,56 +160,113 @@ export function resolveTargetPort(
   return undefined;
 }
 
+/** One pod's endpoint for a Service: its resolved ports (and their key) and the endpoint, as JSON too. */
+interface PodEndpoint {
+  ports: SlicePort[];
+  key: string;
+  ep: SliceEndpoint;
+  json: string;
+  zone: string | undefined;
+}
+
+/**
+ * Endpoints already built, by the Service spec (ports, publishNotReadyAddresses) and the stored pod
+ * they were built from; both are frozen, so an entry holds while they are the same objects and the
+ * pod's node is in the same zone.
+ */
+const builtEndpoints = new WeakMap<object, WeakMap<KubeObject, PodEndpoint | null>>();
+
+function podEndpoint(cluster: Cluster, svc: KubeObject, pod: KubeObject): PodEndpoint | null {
+  const nodeName = pod.spec?.nodeName as string | undefined;
+  const zone = nodeName
+    ? cluster.api.tryGet('Node', undefined, nodeName)?.metadata.labels?.['topology.kubernetes.io/zone']
+    : undefined;
+  const spec = svc.spec as object | undefined;
+  const cacheable = !!spec && Object.isFrozen(spec) && Object.isFrozen(pod);
+  let byPod = cacheable ? builtEndpoints.get(spec!) : undefined;
+  if (cacheable && !byPod) builtEndpoints.set(spec!, (byPod = new WeakMap()));
+  const hit = byPod?.get(pod);
+  if (hit !== undefined && (hit === null || hit.zone === zone)) return hit;
+  const built = buildPodEndpoint(svc, pod, nodeName, zone);
+  byPod?.set(pod, built);
+  return built;
+}
+
+function buildPodEndpoint(
+  svc: KubeObject,
+  pod: KubeObject,
+  nodeName: string | undefined,
+  zone: string | undefined
+): PodEndpoint | null {
+  const ip = pod.status?.podIP as string | undefined;
+  const phase = pod.status?.phase;
+  if (!ip || phase === 'Succeeded' || phase === 'Failed') return null;
+  const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
+  const ports: SlicePort[] = [];
+  for (const p of (svc.spec?.ports ?? []) as {
+    name?: string;
+    port: number;
+    targetPort?: number | string;
+    protocol?: string;
+  }[]) {
+    const resolved = resolveTargetPort(pod, p.targetPort, p.port);
+    if (resolved !== undefined)
+      ports.push({ name: p.name ?? '', port: resolved, protocol: p.protocol ?? 'TCP' });
+  }
+  const terminating = !!pod.metadata.deletionTimestamp;
+  const serving = publishNotReady || podReady(pod);
+  const ep: SliceEndpoint = {
+    addresses: [ip],
+    conditions: { ready: serving && !terminating, serving, terminating },
+    targetRef: {
+      kind: 'Pod',
+      namespace: pod.metadata.namespace!,
+      name: pod.metadata.name,
+      uid: pod.metadata.uid!
+    }
+  };
+  if (nodeName) {
+    ep.nodeName = nodeName;
+    if (zone) ep.zone = zone;
+  }
+  return { ports, key: JSON.stringify(ports), ep, json: JSON.stringify(ep), zone };
+}
+
+interface EndpointGroup {
+  ports: SlicePort[];
+  endpoints: SliceEndpoint[];
+  /** Each endpoint as JSON, in the same order. */
+  json: string[];
+}
+
 /** The desired endpoints of a Service, grouped by resolved port set (pods with different named ports get separate slices). */
 export function desiredEndpoints(
   cluster: Cluster,
   svc: KubeObject,
   index?: SelectedPodsIndex
-): Map<string, { ports: SlicePort[]; endpoints: SliceEndpoint[] }> {
-  const groups = new Map<string, { ports: SlicePort[]; endpoints: SliceEndpoint[] }>();
+): Map<string, EndpointGroup> {
+  const groups = new Map<string, EndpointGroup>();
   const pods = selectedPods(cluster, svc, index);
   if (!pods) return groups;
-  const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
   for (const pod of pods) {
-    const ip = pod.status?.podIP as string | undefined;
-    const phase = pod.status?.phase;
-    if (!ip || phase === 'Succeeded' || phase === 'Failed') continue;
-    const ports: SlicePort[] = [];
-    for (const p of (svc.spec?.ports ?? []) as {
-      name?: string;
-      port: number;
-      targetPort?: number | string;
-      protocol?: string;
-    }[]) {
-      const resolved = resolveTargetPort(pod, p.targetPort, p.port);
-      if (resolved !== undefined)
-        ports.push({ name: p.name ?? '', port: resolved, protocol: p.protocol ?? 'TCP' });
-    }
-    const terminating = !!pod.metadata.deletionTimestamp;
-    const serving = publishNotReady || podReady(pod);
-    const ep: SliceEndpoint = {
-      addresses: [ip],
-      conditions: { ready: serving && !terminating, serving, terminating },
-      targetRef: {
-        kind: 'Pod',
-        namespace: pod.metadata.namespace!,
-        name: pod.metadata.name,
-        uid: pod.metadata.uid!
-      }
-    };
-    const nodeName = pod.spec?.nodeName as string | undefined;
-    if (nodeName) {
-      ep.nodeName = nodeName;
-      const zone = cluster.api.tryGet('Node', undefined, nodeName)?.metadata.labels?.[
-        'topology.kubernetes.io/zone'
-      ];
-      if (zone) ep.zone = zone;
-    }
-    const key = JSON.stringify(ports);
-    if (!groups.has(key)) groups.set(key, { ports, endpoints: [] });
-    groups.get(key)!.endpoints.push(ep);
+    const e = podEndpoint(cluster, svc, pod);
+    if (!e) continue;
+    let g = groups.get(e.key);
+    if (!g) groups.set(e.key, (g = { ports: e.ports, endpoints: [], json: [] }));
+    g.endpoints.push(e.ep);
+    g.json.push(e.json);
   }
   return groups;
+}
+
+/** JSON of a stored slice's endpoints, once per stored (frozen) array. */
+const storedJson = new WeakMap<object, string>();
+
+function endpointsJson(endpoints: unknown[]): string {
+  if (!Object.isFrozen(endpoints)) return JSON.stringify(endpoints);
+  let j = storedJson.get(endpoints);
+  if (j === undefined) storedJson.set(endpoints, (j = JSON.stringify(endpoints)));
+  return j;
 }
 
 /** The Service keys an object change concerns (informer event handlers of the real controller). */
@@ -257,7 +314,9 @@ export function syncEndpointSlices(
   const desired: KubeObject[] = [];
   const groups = desiredEndpoints(cluster, svc, index);
   // A Service with no matching pods still gets one placeholder slice without endpoints.
-  if (!groups.size) groups.set('[]', { ports: [], endpoints: [] });
+  if (!groups.size) groups.set('[]', { ports: [], endpoints: [], json: [] });
+  /** The JSON of each desired slice's endpoints (JSON.stringify of the array, from its parts). */
+  const desiredJson: string[] = [];
   for (const g of groups.values()) {
     for (let i = 0; i < Math.max(1, Math.ceil(g.endpoints.length / MAX_ENDPOINTS_PER_SLICE)); i++) {
       desired.push({
@@ -287,6 +346,9 @@ export function syncEndpointSlices(
         endpoints: g.endpoints.slice(i * MAX_ENDPOINTS_PER_SLICE, (i + 1) * MAX_ENDPOINTS_PER_SLICE),
         ports: g.ports
       });
+      desiredJson.push(
+        `[${g.json.slice(i * MAX_ENDPOINTS_PER_SLICE, (i + 1) * MAX_ENDPOINTS_PER_SLICE).join(',')}]`
+      );
     }
   }
   desired.forEach((d, i) => {
@@ -296,7 +358,7 @@ export function syncEndpointSlices(
       return;
     }
     if (
-      JSON.stringify(cur.endpoints ?? []) === JSON.stringify(d.endpoints) &&
+      endpointsJson((cur.endpoints ?? []) as unknown[]) === desiredJson[i] &&
       JSON.stringify(cur.ports ?? []) === JSON.stringify(d.ports)
     )
       return;
