@@ -22,6 +22,7 @@ import {
 import { podTemplateHash, scaledValue } from '../deployment/util';
 
 const SOURCE = { component: 'daemonset-controller' };
+const NO_PODS: readonly KubeObject[] = Object.freeze([]);
 const FAILED_POD_BACKOFF_MS = 1000;
 const FAILED_POD_BACKOFF_MAX_MS = 15 * 60_000;
 
@@ -264,7 +265,7 @@ export class DaemonSetsController implements Controller {
     const toDelete: KubeObject[] = [...orphans];
     for (const node of nodes) {
       const { shouldRun, shouldContinueRunning } = verdict(node);
-      const pods = byNode[node.metadata.name] ?? [];
+      const pods = byNode[node.metadata.name] ?? NO_PODS;
       if (shouldRun && !pods.length) need.push(node.metadata.name);
       else if (shouldContinueRunning) {
         const running: KubeObject[] = [];
@@ -321,9 +322,14 @@ export class DaemonSetsController implements Controller {
     const replace: KubeObject[] = [];
     const candidates: KubeObject[] = [];
     for (const node of eligible) {
-      const pods = (byNode[node.metadata.name] ?? []).filter((p) => !p.metadata.deletionTimestamp);
-      const newPod = pods.find((p) => p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash);
-      const oldPod = pods.find((p) => p.metadata.labels?.[CONTROLLER_REVISION_HASH] !== hash);
+      // The node's first pod of the current template and first of another, not counting terminating ones.
+      let newPod: KubeObject | undefined;
+      let oldPod: KubeObject | undefined;
+      for (const p of byNode[node.metadata.name] ?? NO_PODS) {
+        if (p.metadata.deletionTimestamp) continue;
+        if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) newPod ??= p;
+        else oldPod ??= p;
+      }
       if ((!newPod && !oldPod) || (newPod && oldPod)) unavailable++;
       else if (newPod) {
         if (!available(newPod)) unavailable++;
@@ -394,7 +400,7 @@ export class DaemonSetsController implements Controller {
     let updated = 0;
     for (const node of nodes) {
       const { shouldRun } = verdict(node);
-      const onNode = podsOn[node.metadata.name] ?? [];
+      const onNode = podsOn[node.metadata.name] ?? NO_PODS;
       if (shouldRun) {
         desired++;
         if (!onNode.length) continue;
@@ -402,7 +408,7 @@ export class DaemonSetsController implements Controller {
         const p = onNode[0];
         if (isPodReady(p)) {
           ready++;
-          if (isPodAvailable(p, minReady, now, (t) => api.timeOf(t))) available++;
+          if (!minReady || isPodAvailable(p, minReady, now, (t) => api.timeOf(t))) available++;
         }
         if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) updated++;
       } else if (onNode.length) misscheduled++;
