@@ -17,6 +17,7 @@ import type { KubeObject } from '../../api/types';
 import { isApiError } from '../../api/errors';
 import type { Cluster } from '../../cluster';
 import type { Controller, ControllerHost } from '../controller';
+import { jsonEqual } from '../util/jsonequal';
 import {
   SelectedPodsIndex,
   resolveTargetPort,
@@ -63,9 +64,9 @@ interface State {
 }
 
 function readyCondition(pod: KubeObject): { status: string; lastTransitionTime?: string } | undefined {
-  return (
-    (pod.status?.conditions ?? []) as { type: string; status: string; lastTransitionTime?: string }[]
-  ).find((c) => c.type === 'Ready');
+  const conds = pod.status?.conditions as { type: string; status: string; lastTransitionTime?: string }[];
+  if (conds) for (let i = 0; i < conds.length; i++) if (conds[i].type === 'Ready') return conds[i];
+  return undefined;
 }
 
 /** endpointslice/util ShouldPodBeInEndpoints: not terminal, has an IP, not terminating unless included. */
@@ -98,16 +99,17 @@ function portKey(p: EndpointPort): string {
  * their contents; here they are ordered by name/port and by first address, which is as stable.
  */
 export function repackSubsets(
-  entries: { address: EndpointAddress; ready: boolean; port?: EndpointPort }[]
+  entries: { address: EndpointAddress; ready: boolean; port?: EndpointPort; akey?: string; pkey?: string }[]
 ): EndpointSubset[] {
   const byPort = new Map<
     string,
     { port?: EndpointPort; addrs: Map<string, { a: EndpointAddress; ready: boolean }> }
   >();
   for (const e of entries) {
-    const k = e.port ? portKey(e.port) : '';
-    if (!byPort.has(k)) byPort.set(k, { port: e.port, addrs: new Map() });
-    byPort.get(k)!.addrs.set(addressKey(e.address), { a: e.address, ready: e.ready });
+    const k = e.pkey ?? (e.port ? portKey(e.port) : '');
+    let g = byPort.get(k);
+    if (!g) byPort.set(k, (g = { port: e.port, addrs: new Map() }));
+    g.addrs.set(e.akey ?? addressKey(e.address), { a: e.address, ready: e.ready });
   }
   const bySet = new Map<string, { addrs: { a: EndpointAddress; ready: boolean }[]; ports: EndpointPort[] }>();
   for (const { port, addrs } of byPort.values()) {
@@ -162,6 +164,34 @@ export function truncateSubsets(subsets: EndpointSubset[]): boolean {
 
 /** The subsets the Service's selected pods give (before truncation). */
 export function desiredSubsets(cluster: Cluster, svc: KubeObject, pods: KubeObject[]): EndpointSubset[] {
+  const entries: PodEntry[] = [];
+  const cacheable = Object.isFrozen(svc);
+  let byPod = cacheable ? builtEntries.get(svc) : undefined;
+  if (cacheable && !byPod) builtEntries.set(svc, (byPod = new WeakMap()));
+  for (const pod of pods) {
+    let es = byPod?.get(pod);
+    if (!es) {
+      es = podEntries(svc, pod);
+      if (Object.isFrozen(pod)) byPod?.set(pod, es);
+    }
+    for (const e of es) entries.push(e);
+  }
+  return repackSubsets(entries);
+}
+
+/** A pod's address with each Service port it offers, and their keys. */
+interface PodEntry {
+  address: EndpointAddress;
+  ready: boolean;
+  port?: EndpointPort;
+  akey: string;
+  pkey: string;
+}
+
+/** Entries already built, by the stored Service and the stored pod (both frozen: a change is a new object). */
+const builtEntries = new WeakMap<KubeObject, WeakMap<KubeObject, PodEntry[]>>();
+
+function podEntries(svc: KubeObject, pod: KubeObject): PodEntry[] {
   const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
   const svcPorts = (svc.spec?.ports ?? []) as {
     name?: string;
@@ -170,39 +200,38 @@ export function desiredSubsets(cluster: Cluster, svc: KubeObject, pods: KubeObje
     protocol?: string;
     appProtocol?: string;
   }[];
-  const entries: { address: EndpointAddress; ready: boolean; port?: EndpointPort }[] = [];
-  for (const pod of pods) {
-    if (!shouldPodBeInEndpoints(pod, publishNotReady)) continue;
-    const address: EndpointAddress = {
-      ip: pod.status!.podIP as string,
-      targetRef: {
-        kind: 'Pod',
-        namespace: pod.metadata.namespace!,
-        name: pod.metadata.name,
-        uid: pod.metadata.uid!
-      }
-    };
-    // ShouldSetHostname: a pod naming this Service as its subdomain is published under its hostname.
-    const hostname = pod.spec?.hostname as string | undefined;
-    if (hostname && pod.spec?.subdomain === svc.metadata.name) address.hostname = hostname;
-    const nodeName = pod.spec?.nodeName as string | undefined;
-    if (nodeName) address.nodeName = nodeName;
-    const ready = publishNotReady || readyCondition(pod)?.status === 'True';
-    if (!svcPorts.length) {
-      // A headless Service may have no ports; its addresses are listed without any.
-      if (isHeadless(svc)) entries.push({ address, ready });
-      continue;
+  const entries: PodEntry[] = [];
+  if (!shouldPodBeInEndpoints(pod, publishNotReady)) return entries;
+  const address: EndpointAddress = {
+    ip: pod.status!.podIP as string,
+    targetRef: {
+      kind: 'Pod',
+      namespace: pod.metadata.namespace!,
+      name: pod.metadata.name,
+      uid: pod.metadata.uid!
     }
-    for (const sp of svcPorts) {
-      const port = resolveTargetPort(pod, sp.targetPort, sp.port);
-      if (port === undefined) continue; // podutil.FindPort: the pod has no container port of that name
-      const ep: EndpointPort = { port, protocol: sp.protocol ?? 'TCP' };
-      if (sp.name) ep.name = sp.name;
-      if (sp.appProtocol) ep.appProtocol = sp.appProtocol;
-      entries.push({ address, ready, port: ep });
-    }
+  };
+  // ShouldSetHostname: a pod naming this Service as its subdomain is published under its hostname.
+  const hostname = pod.spec?.hostname as string | undefined;
+  if (hostname && pod.spec?.subdomain === svc.metadata.name) address.hostname = hostname;
+  const nodeName = pod.spec?.nodeName as string | undefined;
+  if (nodeName) address.nodeName = nodeName;
+  const ready = publishNotReady || readyCondition(pod)?.status === 'True';
+  const akey = addressKey(address);
+  if (!svcPorts.length) {
+    // A headless Service may have no ports; its addresses are listed without any.
+    if (isHeadless(svc)) entries.push({ address, ready, akey, pkey: '' });
+    return entries;
   }
-  return repackSubsets(entries);
+  for (const sp of svcPorts) {
+    const port = resolveTargetPort(pod, sp.targetPort, sp.port);
+    if (port === undefined) continue; // podutil.FindPort: the pod has no container port of that name
+    const ep: EndpointPort = { port, protocol: sp.protocol ?? 'TCP' };
+    if (sp.name) ep.name = sp.name;
+    if (sp.appProtocol) ep.appProtocol = sp.appProtocol;
+    entries.push({ address, ready, port: ep, akey, pkey: portKey(ep) });
+  }
+  return entries;
 }
 
 /** Date.parse of the RFC 3339 times the trigger tracker compares, remembered (they repeat across pods). */
@@ -215,16 +244,6 @@ function parseTime(t: string): number {
     parsedTimes.set(t, (v = Date.parse(t)));
   }
   return v;
-}
-
-/** JSON of a stored Endpoints object's subsets, once per stored (frozen) array. */
-const storedSubsetsJson = new WeakMap<object, string>();
-
-function subsetsJson(subsets: unknown[]): string {
-  if (!Object.isFrozen(subsets)) return JSON.stringify(subsets);
-  let j = storedSubsetsJson.get(subsets);
-  if (j === undefined) storedSubsetsJson.set(subsets, (j = JSON.stringify(subsets)));
-  return j;
 }
 
 function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
@@ -328,12 +347,7 @@ export class EndpointsController implements Controller {
       );
       const capacityOk =
         count <= ENDPOINTS_MAX_CAPACITY ? !current.metadata.annotations?.[OVER_CAPACITY] : false;
-      if (
-        subsetsJson((current.subsets ?? []) as unknown[]) === JSON.stringify(subsets) &&
-        sameLabels(compare, svcLabels) &&
-        capacityOk
-      )
-        return;
+      if (jsonEqual(current.subsets ?? [], subsets) && sameLabels(compare, svcLabels) && capacityOk) return;
     }
     const annotations: Record<string, string> = { ...(current?.metadata.annotations ?? {}) };
     if (trigger) annotations[LAST_CHANGE_TRIGGER_TIME] = trigger;
