@@ -185,7 +185,7 @@ export class KubeControllerManager implements Component {
     for (const key of keys) {
       try {
         c.sync?.(key);
-        delete q.retries[key];
+        if (Object.hasOwn(q.retries, key)) delete q.retries[key];
       } catch (err) {
         this.logError(c.name, `error syncing "${key}"`, err);
         const n = q.retries[key] ?? 0;

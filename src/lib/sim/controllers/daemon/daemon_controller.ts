@@ -22,6 +22,7 @@ import {
 import { podTemplateHash, scaledValue } from '../deployment/util';
 
 const SOURCE = { component: 'daemonset-controller' };
+const NO_PODS: readonly KubeObject[] = Object.freeze([]);
 const FAILED_POD_BACKOFF_MS = 1000;
 const FAILED_POD_BACKOFF_MAX_MS = 15 * 60_000;
 
@@ -62,6 +63,8 @@ export function daemonPodForChecks(ds: KubeObject): KubeObject {
 }
 
 type Verdict = { shouldRun: boolean; shouldContinueRunning: boolean };
+/** A verdict and the node's labels and taints it was computed from. */
+type CachedVerdict = { labels: unknown; taints: unknown; verdict: Verdict };
 
 /** nodeShouldRunDaemonPod (`pod`: daemonPodForChecks(ds), built once for many nodes). */
 export function nodeShouldRunDaemonPod(
@@ -90,6 +93,11 @@ export class DaemonSetsController implements Controller {
    * rejects the DaemonSet's pod (DiskPressure, say) would otherwise be fed a new one every sync.
    */
   private failedBackoff: Record<string, FailedPodBackoff> = {};
+  /** Per DaemonSet uid: nodeShouldRunDaemonPod's verdicts (derived from API objects, not state). */
+  private verdictCache = new Map<
+    string,
+    { template: unknown; check: KubeObject; nodes: Map<string, CachedVerdict> }
+  >();
 
   constructor(private host: ControllerHost) {}
 
@@ -127,6 +135,7 @@ export class DaemonSetsController implements Controller {
     return [
       api.watch('DaemonSet', (type, ds) => {
         if (type !== 'DELETED') this.host.enqueue(podKey(ds));
+        else this.verdictCache.delete(ds.metadata.uid as string);
       }),
       api.watch('Node', (type, node, old) => {
         if (
@@ -156,25 +165,15 @@ export class DaemonSetsController implements Controller {
     const hash = podTemplateHash(ds.spec?.template);
     const nodes = api.list<KubeObject>('Node');
     const nodeNames = new Set(nodes.map((n) => n.metadata.name));
-    // One verdict per node for the whole sync (the nodes do not change while it runs).
-    const check = daemonPodForChecks(ds);
-    const verdicts = new Map<string, Verdict>(
-      nodes.map((n) => [n.metadata.name, nodeShouldRunDaemonPod(n, ds, check)])
-    );
+    // One verdict per node for the whole sync (the nodes do not change while it runs), kept
+    // between syncs while the node's name, labels and taints and the DaemonSet's template are the
+    // same objects (stored objects are frozen: a change is a new object).
+    const verdicts = this.verdicts(ds, nodes);
     const verdict = (n: KubeObject) => verdicts.get(n.metadata.name)!;
-    const byNode: Record<string, KubeObject[]> = {};
-    const orphans: KubeObject[] = [];
-    const created = (p: KubeObject) => api.timeOf(p.metadata.creationTimestamp);
-    for (const p of api.listByController<KubeObject>('Pod', ds.metadata.uid as string, ns, {
-      order: 'list'
-    })) {
-      const n = targetNodeName(p);
-      if (n && nodeNames.has(n)) (byNode[n] ??= []).push(p);
-      else if (!p.metadata.deletionTimestamp) orphans.push(p);
-    }
-    for (const list of Object.values(byNode))
-      if (list.length > 1) list.sort((a, b) => created(a) - created(b));
+    const grouped = this.podsByNode(ds, nodeNames, true);
+    const { byNode, orphans } = grouped;
     let err: unknown;
+    const rv = api.resourceVersion;
     if (!ds.metadata.deletionTimestamp) {
       try {
         this.manage(ds, nodes, byNode, orphans, hash, verdict);
@@ -184,8 +183,74 @@ export class DaemonSetsController implements Controller {
         err = e;
       }
     }
-    this.updateStatus(ds, nodes, hash, verdict);
+    // Nothing was written since the pods were read: the status counts the same pods.
+    this.updateStatus(ds, nodes, hash, verdict, api.resourceVersion === rv ? byNode : undefined);
     if (err) throw err;
+  }
+
+  /** nodeShouldRunDaemonPod for every node, from the cache where its inputs are unchanged. */
+  private verdicts(ds: KubeObject, nodes: KubeObject[]): Map<string, Verdict> {
+    const uid = ds.metadata.uid as string;
+    let cache = this.verdictCache.get(uid);
+    if (!cache || cache.template !== ds.spec?.template) {
+      cache = { template: ds.spec?.template, check: daemonPodForChecks(ds), nodes: new Map() };
+      this.verdictCache.set(uid, cache);
+    }
+    const out = new Map<string, Verdict>();
+    const seen = new Map<string, CachedVerdict>();
+    for (const n of nodes) {
+      const nodeName = n.metadata.name;
+      let c = cache.nodes.get(nodeName);
+      if (!c || c.labels !== n.metadata.labels || c.taints !== n.spec?.taints) {
+        c = {
+          labels: n.metadata.labels,
+          taints: n.spec?.taints,
+          verdict: nodeShouldRunDaemonPod(n, ds, cache.check)
+        };
+      }
+      seen.set(nodeName, c);
+      out.set(nodeName, c.verdict);
+    }
+    cache.nodes = seen;
+    return out;
+  }
+
+  /**
+   * The DaemonSet's pods by the node they target (each node's oldest first) and the ones whose
+   * node is gone. A node's pods and the orphans are put in creation and list order only when
+   * there is more than one of them: a single pod needs no order.
+   */
+  private podsByNode(
+    ds: KubeObject,
+    nodeNames: Set<string>,
+    withOrphans: boolean
+  ): { byNode: Record<string, KubeObject[]>; orphans: KubeObject[] } {
+    const api = this.host.cluster.api;
+    const group = (pods: KubeObject[]) => {
+      const byNode: Record<string, KubeObject[]> = {};
+      const orphans: KubeObject[] = [];
+      let several = false;
+      for (const p of pods) {
+        const n = targetNodeName(p);
+        if (n && nodeNames.has(n)) {
+          const list = byNode[n];
+          if (list) {
+            list.push(p);
+            several = true;
+          } else byNode[n] = [p];
+        } else if (withOrphans && !p.metadata.deletionTimestamp) orphans.push(p);
+      }
+      return { byNode, orphans, several: several || orphans.length > 1 };
+    };
+    const uid = ds.metadata.uid as string;
+    const ns = ds.metadata.namespace;
+    const quick = group(api.listByController<KubeObject>('Pod', uid, ns));
+    if (!quick.several) return quick;
+    const ordered = group(api.listByController<KubeObject>('Pod', uid, ns, { order: 'list' }));
+    const created = (p: KubeObject) => api.timeOf(p.metadata.creationTimestamp);
+    for (const list of Object.values(ordered.byNode))
+      if (list.length > 1) list.sort((a, b) => created(a) - created(b));
+    return ordered;
   }
 
   private manage(
@@ -200,7 +265,7 @@ export class DaemonSetsController implements Controller {
     const toDelete: KubeObject[] = [...orphans];
     for (const node of nodes) {
       const { shouldRun, shouldContinueRunning } = verdict(node);
-      const pods = byNode[node.metadata.name] ?? [];
+      const pods = byNode[node.metadata.name] ?? NO_PODS;
       if (shouldRun && !pods.length) need.push(node.metadata.name);
       else if (shouldContinueRunning) {
         const running: KubeObject[] = [];
@@ -257,9 +322,14 @@ export class DaemonSetsController implements Controller {
     const replace: KubeObject[] = [];
     const candidates: KubeObject[] = [];
     for (const node of eligible) {
-      const pods = (byNode[node.metadata.name] ?? []).filter((p) => !p.metadata.deletionTimestamp);
-      const newPod = pods.find((p) => p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash);
-      const oldPod = pods.find((p) => p.metadata.labels?.[CONTROLLER_REVISION_HASH] !== hash);
+      // The node's first pod of the current template and first of another, not counting terminating ones.
+      let newPod: KubeObject | undefined;
+      let oldPod: KubeObject | undefined;
+      for (const p of byNode[node.metadata.name] ?? NO_PODS) {
+        if (p.metadata.deletionTimestamp) continue;
+        if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) newPod ??= p;
+        else oldPod ??= p;
+      }
       if ((!newPod && !oldPod) || (newPod && oldPod)) unavailable++;
       else if (newPod) {
         if (!available(newPod)) unavailable++;
@@ -314,27 +384,14 @@ export class DaemonSetsController implements Controller {
     ds: KubeObject,
     nodes: KubeObject[],
     hash: string,
-    verdict: (n: KubeObject) => Verdict
+    verdict: (n: KubeObject) => Verdict,
+    read?: Record<string, KubeObject[]>
   ): void {
     const api = this.host.cluster.api;
     const now = this.host.now();
     const minReady = (ds.spec?.minReadySeconds as number | undefined) ?? 0;
-    const pods = api
-      .listByController<KubeObject>('Pod', ds.metadata.uid as string, ds.metadata.namespace, {
-        order: 'list'
-      })
-      .map((p) => ({ p, at: api.timeOf(p.metadata.creationTimestamp) }))
-      .sort((a, b) => a.at - b.at)
-      .map((x) => x.p);
-    // Grouped in one pass, each node's pods in creation order.
-    const podsOn = new Map<string, KubeObject[]>();
-    for (const p of pods) {
-      const n = targetNodeName(p);
-      if (n === undefined) continue;
-      const list = podsOn.get(n);
-      if (list) list.push(p);
-      else podsOn.set(n, [p]);
-    }
+    // Each node's pods in creation order (the oldest is the one that counts).
+    const podsOn = read ?? this.podsByNode(ds, new Set(nodes.map((n) => n.metadata.name)), false).byNode;
     let desired = 0;
     let current = 0;
     let misscheduled = 0;
@@ -343,7 +400,7 @@ export class DaemonSetsController implements Controller {
     let updated = 0;
     for (const node of nodes) {
       const { shouldRun } = verdict(node);
-      const onNode = podsOn.get(node.metadata.name) ?? [];
+      const onNode = podsOn[node.metadata.name] ?? NO_PODS;
       if (shouldRun) {
         desired++;
         if (!onNode.length) continue;
@@ -351,7 +408,7 @@ export class DaemonSetsController implements Controller {
         const p = onNode[0];
         if (isPodReady(p)) {
           ready++;
-          if (isPodAvailable(p, minReady, now, (t) => api.timeOf(t))) available++;
+          if (!minReady || isPodAvailable(p, minReady, now, (t) => api.timeOf(t))) available++;
         }
         if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) updated++;
       } else if (onNode.length) misscheduled++;

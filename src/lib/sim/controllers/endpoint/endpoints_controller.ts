@@ -17,7 +17,13 @@ import type { KubeObject } from '../../api/types';
 import { isApiError } from '../../api/errors';
 import type { Cluster } from '../../cluster';
 import type { Controller, ControllerHost } from '../controller';
-import { resolveTargetPort, selectedPods, servicesOfPod } from '../endpointslice/controller';
+import { jsonEqual } from '../util/jsonequal';
+import {
+  SelectedPodsIndex,
+  resolveTargetPort,
+  selectedPods,
+  servicesOfPod
+} from '../endpointslice/controller';
 
 export const LAST_CHANGE_TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time';
 export const OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity';
@@ -58,9 +64,9 @@ interface State {
 }
 
 function readyCondition(pod: KubeObject): { status: string; lastTransitionTime?: string } | undefined {
-  return (
-    (pod.status?.conditions ?? []) as { type: string; status: string; lastTransitionTime?: string }[]
-  ).find((c) => c.type === 'Ready');
+  const conds = pod.status?.conditions as { type: string; status: string; lastTransitionTime?: string }[];
+  if (conds) for (let i = 0; i < conds.length; i++) if (conds[i].type === 'Ready') return conds[i];
+  return undefined;
 }
 
 /** endpointslice/util ShouldPodBeInEndpoints: not terminal, has an IP, not terminating unless included. */
@@ -78,15 +84,9 @@ function isHeadless(svc: KubeObject): boolean {
   return !ip || ip === 'None';
 }
 
+/** An address's key; LessEndpointAddress orders addresses by it (by IP, then by the target's UID). */
 function addressKey(a: EndpointAddress): string {
   return `${a.ip}/${a.targetRef.uid}`;
-}
-
-/** LessEndpointAddress: by IP, then by the target's UID. */
-function byAddress(a: EndpointAddress, b: EndpointAddress): number {
-  const x = addressKey(a);
-  const y = addressKey(b);
-  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 function portKey(p: EndpointPort): string {
@@ -99,21 +99,24 @@ function portKey(p: EndpointPort): string {
  * their contents; here they are ordered by name/port and by first address, which is as stable.
  */
 export function repackSubsets(
-  entries: { address: EndpointAddress; ready: boolean; port?: EndpointPort }[]
+  entries: { address: EndpointAddress; ready: boolean; port?: EndpointPort; akey?: string; pkey?: string }[]
 ): EndpointSubset[] {
   const byPort = new Map<
     string,
     { port?: EndpointPort; addrs: Map<string, { a: EndpointAddress; ready: boolean }> }
   >();
   for (const e of entries) {
-    const k = e.port ? portKey(e.port) : '';
-    if (!byPort.has(k)) byPort.set(k, { port: e.port, addrs: new Map() });
-    byPort.get(k)!.addrs.set(addressKey(e.address), { a: e.address, ready: e.ready });
+    const k = e.pkey ?? (e.port ? portKey(e.port) : '');
+    let g = byPort.get(k);
+    if (!g) byPort.set(k, (g = { port: e.port, addrs: new Map() }));
+    g.addrs.set(e.akey ?? addressKey(e.address), { a: e.address, ready: e.ready });
   }
   const bySet = new Map<string, { addrs: { a: EndpointAddress; ready: boolean }[]; ports: EndpointPort[] }>();
   for (const { port, addrs } of byPort.values()) {
-    const list = [...addrs.values()].sort((x, y) => byAddress(x.a, y.a));
-    const k = list.map((x) => `${addressKey(x.a)}:${x.ready}`).join(',');
+    // byAddress's order, each address's key built once.
+    const keyed = [...addrs].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+    const list = keyed.map((x) => x[1]);
+    const k = keyed.map(([key, x]) => `${key}:${x.ready}`).join(',');
     if (!bySet.has(k)) bySet.set(k, { addrs: list, ports: [] });
     if (port) bySet.get(k)!.ports.push(port);
   }
@@ -161,6 +164,34 @@ export function truncateSubsets(subsets: EndpointSubset[]): boolean {
 
 /** The subsets the Service's selected pods give (before truncation). */
 export function desiredSubsets(cluster: Cluster, svc: KubeObject, pods: KubeObject[]): EndpointSubset[] {
+  const entries: PodEntry[] = [];
+  const cacheable = Object.isFrozen(svc);
+  let byPod = cacheable ? builtEntries.get(svc) : undefined;
+  if (cacheable && !byPod) builtEntries.set(svc, (byPod = new WeakMap()));
+  for (const pod of pods) {
+    let es = byPod?.get(pod);
+    if (!es) {
+      es = podEntries(svc, pod);
+      if (Object.isFrozen(pod)) byPod?.set(pod, es);
+    }
+    for (const e of es) entries.push(e);
+  }
+  return repackSubsets(entries);
+}
+
+/** A pod's address with each Service port it offers, and their keys. */
+interface PodEntry {
+  address: EndpointAddress;
+  ready: boolean;
+  port?: EndpointPort;
+  akey: string;
+  pkey: string;
+}
+
+/** Entries already built, by the stored Service and the stored pod (both frozen: a change is a new object). */
+const builtEntries = new WeakMap<KubeObject, WeakMap<KubeObject, PodEntry[]>>();
+
+function podEntries(svc: KubeObject, pod: KubeObject): PodEntry[] {
   const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
   const svcPorts = (svc.spec?.ports ?? []) as {
     name?: string;
@@ -169,39 +200,50 @@ export function desiredSubsets(cluster: Cluster, svc: KubeObject, pods: KubeObje
     protocol?: string;
     appProtocol?: string;
   }[];
-  const entries: { address: EndpointAddress; ready: boolean; port?: EndpointPort }[] = [];
-  for (const pod of pods) {
-    if (!shouldPodBeInEndpoints(pod, publishNotReady)) continue;
-    const address: EndpointAddress = {
-      ip: pod.status!.podIP as string,
-      targetRef: {
-        kind: 'Pod',
-        namespace: pod.metadata.namespace!,
-        name: pod.metadata.name,
-        uid: pod.metadata.uid!
-      }
-    };
-    // ShouldSetHostname: a pod naming this Service as its subdomain is published under its hostname.
-    const hostname = pod.spec?.hostname as string | undefined;
-    if (hostname && pod.spec?.subdomain === svc.metadata.name) address.hostname = hostname;
-    const nodeName = pod.spec?.nodeName as string | undefined;
-    if (nodeName) address.nodeName = nodeName;
-    const ready = publishNotReady || readyCondition(pod)?.status === 'True';
-    if (!svcPorts.length) {
-      // A headless Service may have no ports; its addresses are listed without any.
-      if (isHeadless(svc)) entries.push({ address, ready });
-      continue;
+  const entries: PodEntry[] = [];
+  if (!shouldPodBeInEndpoints(pod, publishNotReady)) return entries;
+  const address: EndpointAddress = {
+    ip: pod.status!.podIP as string,
+    targetRef: {
+      kind: 'Pod',
+      namespace: pod.metadata.namespace!,
+      name: pod.metadata.name,
+      uid: pod.metadata.uid!
     }
-    for (const sp of svcPorts) {
-      const port = resolveTargetPort(pod, sp.targetPort, sp.port);
-      if (port === undefined) continue; // podutil.FindPort: the pod has no container port of that name
-      const ep: EndpointPort = { port, protocol: sp.protocol ?? 'TCP' };
-      if (sp.name) ep.name = sp.name;
-      if (sp.appProtocol) ep.appProtocol = sp.appProtocol;
-      entries.push({ address, ready, port: ep });
-    }
+  };
+  // ShouldSetHostname: a pod naming this Service as its subdomain is published under its hostname.
+  const hostname = pod.spec?.hostname as string | undefined;
+  if (hostname && pod.spec?.subdomain === svc.metadata.name) address.hostname = hostname;
+  const nodeName = pod.spec?.nodeName as string | undefined;
+  if (nodeName) address.nodeName = nodeName;
+  const ready = publishNotReady || readyCondition(pod)?.status === 'True';
+  const akey = addressKey(address);
+  if (!svcPorts.length) {
+    // A headless Service may have no ports; its addresses are listed without any.
+    if (isHeadless(svc)) entries.push({ address, ready, akey, pkey: '' });
+    return entries;
   }
-  return repackSubsets(entries);
+  for (const sp of svcPorts) {
+    const port = resolveTargetPort(pod, sp.targetPort, sp.port);
+    if (port === undefined) continue; // podutil.FindPort: the pod has no container port of that name
+    const ep: EndpointPort = { port, protocol: sp.protocol ?? 'TCP' };
+    if (sp.name) ep.name = sp.name;
+    if (sp.appProtocol) ep.appProtocol = sp.appProtocol;
+    entries.push({ address, ready, port: ep, akey, pkey: portKey(ep) });
+  }
+  return entries;
+}
+
+/** Date.parse of the RFC 3339 times the trigger tracker compares, remembered (they repeat across pods). */
+const parsedTimes = new Map<string, number>();
+
+function parseTime(t: string): number {
+  let v = parsedTimes.get(t);
+  if (v === undefined) {
+    if (parsedTimes.size >= 10_000) parsedTimes.clear();
+    parsedTimes.set(t, (v = Date.parse(t)));
+  }
+  return v;
 }
 
 function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
@@ -213,13 +255,19 @@ function sameLabels(a: Record<string, string> | undefined, b: Record<string, str
 export class EndpointsController implements Controller {
   readonly name = 'endpoints-controller';
   private s: State = { triggers: {} };
+  /** The pods each Service selects, from the pod watch (the informer cache). */
+  private pods: SelectedPodsIndex;
 
-  constructor(private host: ControllerHost) {}
+  constructor(private host: ControllerHost) {
+    this.pods = new SelectedPodsIndex(host.cluster);
+  }
 
   watch(): (() => void)[] {
     const { cluster } = this.host;
     const key = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
+    this.pods = new SelectedPodsIndex(cluster);
     return [
+      this.pods.watch(),
       cluster.api.watch('Service', (_t, o) => this.host.enqueue(key(o))),
       cluster.api.watch('Pod', (_t, o, old) => {
         for (const k of servicesOfPod(cluster, o, old)) this.host.enqueue(k);
@@ -258,12 +306,11 @@ export class EndpointsController implements Controller {
       if (!t) continue;
       podTimes[pod.metadata.name] = t;
       const before = known?.pods[pod.metadata.name];
-      if ((!before || Date.parse(t) > Date.parse(before)) && (!min || Date.parse(t) < Date.parse(min)))
-        min = t;
+      if ((!before || parseTime(t) > parseTime(before)) && (!min || parseTime(t) < parseTime(min))) min = t;
     }
     const created = svc.metadata.creationTimestamp as string;
-    if (!known || Date.parse(created) > Date.parse(known.service)) {
-      if (!min || Date.parse(created) < Date.parse(min)) min = created;
+    if (!known || parseTime(created) > parseTime(known.service)) {
+      if (!min || parseTime(created) < parseTime(min)) min = created;
     }
     this.s.triggers[key] = { service: created, pods: podTimes };
     return known ? min : created;
@@ -285,7 +332,7 @@ export class EndpointsController implements Controller {
       return;
     }
     if (svc.spec?.type === 'ExternalName') return;
-    const pods = selectedPods(cluster, svc);
+    const pods = selectedPods(cluster, svc, this.pods);
     if (!pods) return;
     const trigger = this.triggerTime(key, svc, pods);
     const subsets = desiredSubsets(cluster, svc, pods);
@@ -300,12 +347,7 @@ export class EndpointsController implements Controller {
       );
       const capacityOk =
         count <= ENDPOINTS_MAX_CAPACITY ? !current.metadata.annotations?.[OVER_CAPACITY] : false;
-      if (
-        JSON.stringify(current.subsets ?? []) === JSON.stringify(subsets) &&
-        sameLabels(compare, svcLabels) &&
-        capacityOk
-      )
-        return;
+      if (jsonEqual(current.subsets ?? [], subsets) && sameLabels(compare, svcLabels) && capacityOk) return;
     }
     const annotations: Record<string, string> = { ...(current?.metadata.annotations ?? {}) };
     if (trigger) annotations[LAST_CHANGE_TRIGGER_TIME] = trigger;

@@ -5,7 +5,7 @@
  * Runs as its own component kind `endpointslice-controller`; kube-controller-manager hosts it.
  */
 import { ApiError, ConnectionError } from '../../api/errors';
-import { matchRequirements, parseLabelSelector } from '../../api/selectors';
+import { matchRequirements, parseLabelSelector, type Requirement } from '../../api/selectors';
 import type { KubeObject, RequestContext } from '../../api/types';
 import { defineComponent, type Cluster, type Component } from '../../cluster';
 import type { SimEvent } from '../../engine/engine';
@@ -40,17 +40,88 @@ function selectorString(sel: Record<string, string>): string {
     .join(',');
 }
 
+/** A Service's selector as requirements, parsed once per stored Service object. */
+const parsedSelectors = new WeakMap<KubeObject, { text: string; reqs: Requirement[] } | null>();
+
+function serviceSelector(svc: KubeObject): { text: string; reqs: Requirement[] } | null {
+  let s = parsedSelectors.get(svc);
+  if (s === undefined) {
+    const sel = svc.spec?.selector as Record<string, string> | undefined;
+    if (!sel || !Object.keys(sel).length) s = null;
+    else {
+      const text = selectorString(sel);
+      s = { text, reqs: parseLabelSelector(text) };
+    }
+    if (Object.isFrozen(svc)) parsedSelectors.set(svc, s);
+  }
+  return s;
+}
+
+interface Selection {
+  namespace: string;
+  reqs: Requirement[];
+  pods: Map<string, KubeObject>;
+  /** The selected pods' names in order, until one is added or removed. */
+  names?: string[];
+}
+
+/**
+ * The pods each selector selects in a namespace, kept from Pod watch events as the controllers'
+ * informer caches are: a sync reads its Service's pods without walking every pod in the namespace.
+ * A selection is listed once, the first time a Service with that selector is synced.
+ */
+export class SelectedPodsIndex {
+  private selections = new Map<string, Selection>();
+
+  constructor(private cluster: Cluster) {}
+
+  watch(): () => void {
+    return this.cluster.api.watch('Pod', (type, pod) => {
+      const ns = pod.metadata.namespace;
+      const name = pod.metadata.name;
+      for (const s of this.selections.values()) {
+        if (s.namespace !== ns) continue;
+        if (type !== 'DELETED' && matchRequirements(s.reqs, pod.metadata.labels)) {
+          if (!s.pods.has(name)) s.names = undefined;
+          s.pods.set(name, pod);
+        } else if (s.pods.delete(name)) s.names = undefined;
+      }
+    });
+  }
+
+  /** The pods `reqs` (the selector `text`) selects in `namespace`, sorted by name. */
+  select(namespace: string, text: string, reqs: Requirement[]): KubeObject[] {
+    const key = `${namespace}/${text}`;
+    let s = this.selections.get(key);
+    if (!s) {
+      const pods = new Map<string, KubeObject>();
+      for (const p of this.cluster.api.list('Pod', { namespace }))
+        if (matchRequirements(reqs, p.metadata.labels)) pods.set(p.metadata.name, p);
+      this.selections.set(key, (s = { namespace, reqs, pods }));
+    }
+    const names = (s.names ??= [...s.pods.keys()].sort());
+    const out: KubeObject[] = new Array(names.length);
+    for (let i = 0; i < names.length; i++) out[i] = s.pods.get(names[i])!;
+    return out;
+  }
+}
+
 /**
  * The pods a Service selects, sorted by name, or undefined when the Service has no selector (its
- * endpoints are then written by someone else). Shared by the Endpoints and EndpointSlice controllers.
+ * endpoints are then written by someone else). Shared by the Endpoints and EndpointSlice
+ * controllers; with `index`, read from it instead of listing the namespace's pods.
  */
-export function selectedPods(cluster: Cluster, svc: KubeObject): KubeObject[] | undefined {
-  const sel = svc.spec?.selector as Record<string, string> | undefined;
-  if (!sel || !Object.keys(sel).length) return undefined;
-  const reqs = parseLabelSelector(selectorString(sel));
+export function selectedPods(
+  cluster: Cluster,
+  svc: KubeObject,
+  index?: SelectedPodsIndex
+): KubeObject[] | undefined {
+  const sel = serviceSelector(svc);
+  if (!sel) return undefined;
+  if (index) return index.select(svc.metadata.namespace ?? 'default', sel.text, sel.reqs);
   return cluster.api
     .list('Pod', { namespace: svc.metadata.namespace })
-    .filter((p) => matchRequirements(reqs, p.metadata.labels))
+    .filter((p) => matchRequirements(sel.reqs, p.metadata.labels))
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
 }
 
@@ -58,10 +129,12 @@ export function selectedPods(cluster: Cluster, svc: KubeObject): KubeObject[] | 
 export function servicesOfPod(cluster: Cluster, pod: KubeObject, old?: KubeObject): string[] {
   const keys: string[] = [];
   for (const svc of cluster.api.list('Service', { namespace: pod.metadata.namespace })) {
-    const sel = svc.spec?.selector as Record<string, string> | undefined;
-    if (!sel || !Object.keys(sel).length) continue;
-    const reqs = parseLabelSelector(selectorString(sel));
-    if (matchRequirements(reqs, pod.metadata.labels) || (old && matchRequirements(reqs, old.metadata.labels)))
+    const sel = serviceSelector(svc);
+    if (!sel) continue;
+    if (
+      matchRequirements(sel.reqs, pod.metadata.labels) ||
+      (old && matchRequirements(sel.reqs, old.metadata.labels))
+    )
       keys.push(`${svc.metadata.namespace}/${svc.metadata.name}`);
   }
   return keys;
@@ -87,55 +160,113 @@ export function resolveTargetPort(
   return undefined;
 }
 
+/** One pod's endpoint for a Service: its resolved ports (and their key) and the endpoint, as JSON too. */
+interface PodEndpoint {
+  ports: SlicePort[];
+  key: string;
+  ep: SliceEndpoint;
+  json: string;
+  zone: string | undefined;
+}
+
+/**
+ * Endpoints already built, by the Service spec (ports, publishNotReadyAddresses) and the stored pod
+ * they were built from; both are frozen, so an entry holds while they are the same objects and the
+ * pod's node is in the same zone.
+ */
+const builtEndpoints = new WeakMap<object, WeakMap<KubeObject, PodEndpoint | null>>();
+
+function podEndpoint(cluster: Cluster, svc: KubeObject, pod: KubeObject): PodEndpoint | null {
+  const nodeName = pod.spec?.nodeName as string | undefined;
+  const zone = nodeName
+    ? cluster.api.tryGet('Node', undefined, nodeName)?.metadata.labels?.['topology.kubernetes.io/zone']
+    : undefined;
+  const spec = svc.spec as object | undefined;
+  const cacheable = !!spec && Object.isFrozen(spec) && Object.isFrozen(pod);
+  let byPod = cacheable ? builtEndpoints.get(spec!) : undefined;
+  if (cacheable && !byPod) builtEndpoints.set(spec!, (byPod = new WeakMap()));
+  const hit = byPod?.get(pod);
+  if (hit !== undefined && (hit === null || hit.zone === zone)) return hit;
+  const built = buildPodEndpoint(svc, pod, nodeName, zone);
+  byPod?.set(pod, built);
+  return built;
+}
+
+function buildPodEndpoint(
+  svc: KubeObject,
+  pod: KubeObject,
+  nodeName: string | undefined,
+  zone: string | undefined
+): PodEndpoint | null {
+  const ip = pod.status?.podIP as string | undefined;
+  const phase = pod.status?.phase;
+  if (!ip || phase === 'Succeeded' || phase === 'Failed') return null;
+  const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
+  const ports: SlicePort[] = [];
+  for (const p of (svc.spec?.ports ?? []) as {
+    name?: string;
+    port: number;
+    targetPort?: number | string;
+    protocol?: string;
+  }[]) {
+    const resolved = resolveTargetPort(pod, p.targetPort, p.port);
+    if (resolved !== undefined)
+      ports.push({ name: p.name ?? '', port: resolved, protocol: p.protocol ?? 'TCP' });
+  }
+  const terminating = !!pod.metadata.deletionTimestamp;
+  const serving = publishNotReady || podReady(pod);
+  const ep: SliceEndpoint = {
+    addresses: [ip],
+    conditions: { ready: serving && !terminating, serving, terminating },
+    targetRef: {
+      kind: 'Pod',
+      namespace: pod.metadata.namespace!,
+      name: pod.metadata.name,
+      uid: pod.metadata.uid!
+    }
+  };
+  if (nodeName) {
+    ep.nodeName = nodeName;
+    if (zone) ep.zone = zone;
+  }
+  return { ports, key: JSON.stringify(ports), ep, json: JSON.stringify(ep), zone };
+}
+
+interface EndpointGroup {
+  ports: SlicePort[];
+  endpoints: SliceEndpoint[];
+  /** Each endpoint as JSON, in the same order. */
+  json: string[];
+}
+
 /** The desired endpoints of a Service, grouped by resolved port set (pods with different named ports get separate slices). */
 export function desiredEndpoints(
   cluster: Cluster,
-  svc: KubeObject
-): Map<string, { ports: SlicePort[]; endpoints: SliceEndpoint[] }> {
-  const groups = new Map<string, { ports: SlicePort[]; endpoints: SliceEndpoint[] }>();
-  const pods = selectedPods(cluster, svc);
+  svc: KubeObject,
+  index?: SelectedPodsIndex
+): Map<string, EndpointGroup> {
+  const groups = new Map<string, EndpointGroup>();
+  const pods = selectedPods(cluster, svc, index);
   if (!pods) return groups;
-  const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
   for (const pod of pods) {
-    const ip = pod.status?.podIP as string | undefined;
-    const phase = pod.status?.phase;
-    if (!ip || phase === 'Succeeded' || phase === 'Failed') continue;
-    const ports: SlicePort[] = [];
-    for (const p of (svc.spec?.ports ?? []) as {
-      name?: string;
-      port: number;
-      targetPort?: number | string;
-      protocol?: string;
-    }[]) {
-      const resolved = resolveTargetPort(pod, p.targetPort, p.port);
-      if (resolved !== undefined)
-        ports.push({ name: p.name ?? '', port: resolved, protocol: p.protocol ?? 'TCP' });
-    }
-    const terminating = !!pod.metadata.deletionTimestamp;
-    const serving = publishNotReady || podReady(pod);
-    const ep: SliceEndpoint = {
-      addresses: [ip],
-      conditions: { ready: serving && !terminating, serving, terminating },
-      targetRef: {
-        kind: 'Pod',
-        namespace: pod.metadata.namespace!,
-        name: pod.metadata.name,
-        uid: pod.metadata.uid!
-      }
-    };
-    const nodeName = pod.spec?.nodeName as string | undefined;
-    if (nodeName) {
-      ep.nodeName = nodeName;
-      const zone = cluster.api.tryGet('Node', undefined, nodeName)?.metadata.labels?.[
-        'topology.kubernetes.io/zone'
-      ];
-      if (zone) ep.zone = zone;
-    }
-    const key = JSON.stringify(ports);
-    if (!groups.has(key)) groups.set(key, { ports, endpoints: [] });
-    groups.get(key)!.endpoints.push(ep);
+    const e = podEndpoint(cluster, svc, pod);
+    if (!e) continue;
+    let g = groups.get(e.key);
+    if (!g) groups.set(e.key, (g = { ports: e.ports, endpoints: [], json: [] }));
+    g.endpoints.push(e.ep);
+    g.json.push(e.json);
   }
   return groups;
+}
+
+/** JSON of a stored slice's endpoints, once per stored (frozen) array. */
+const storedJson = new WeakMap<object, string>();
+
+function endpointsJson(endpoints: unknown[]): string {
+  if (!Object.isFrozen(endpoints)) return JSON.stringify(endpoints);
+  let j = storedJson.get(endpoints);
+  if (j === undefined) storedJson.set(endpoints, (j = JSON.stringify(endpoints)));
+  return j;
 }
 
 /** The Service keys an object change concerns (informer event handlers of the real controller). */
@@ -155,7 +286,12 @@ function watchKeys(cluster: Cluster, enqueue: (key: string) => void): (() => voi
 }
 
 /** Reconcile the EndpointSlices of one Service ("namespace/name"). Throws API errors for the caller to retry. */
-export function syncEndpointSlices(cluster: Cluster, key: string, ctx: RequestContext = CTX): void {
+export function syncEndpointSlices(
+  cluster: Cluster,
+  key: string,
+  ctx: RequestContext = CTX,
+  index?: SelectedPodsIndex
+): void {
   const [ns, name] = key.split('/');
   const api = cluster.api;
   const svc = api.tryGet('Service', ns, name);
@@ -176,9 +312,11 @@ export function syncEndpointSlices(cluster: Cluster, key: string, ctx: RequestCo
     return;
   }
   const desired: KubeObject[] = [];
-  const groups = desiredEndpoints(cluster, svc);
+  const groups = desiredEndpoints(cluster, svc, index);
   // A Service with no matching pods still gets one placeholder slice without endpoints.
-  if (!groups.size) groups.set('[]', { ports: [], endpoints: [] });
+  if (!groups.size) groups.set('[]', { ports: [], endpoints: [], json: [] });
+  /** The JSON of each desired slice's endpoints (JSON.stringify of the array, from its parts). */
+  const desiredJson: string[] = [];
   for (const g of groups.values()) {
     for (let i = 0; i < Math.max(1, Math.ceil(g.endpoints.length / MAX_ENDPOINTS_PER_SLICE)); i++) {
       desired.push({
@@ -208,6 +346,9 @@ export function syncEndpointSlices(cluster: Cluster, key: string, ctx: RequestCo
         endpoints: g.endpoints.slice(i * MAX_ENDPOINTS_PER_SLICE, (i + 1) * MAX_ENDPOINTS_PER_SLICE),
         ports: g.ports
       });
+      desiredJson.push(
+        `[${g.json.slice(i * MAX_ENDPOINTS_PER_SLICE, (i + 1) * MAX_ENDPOINTS_PER_SLICE).join(',')}]`
+      );
     }
   }
   desired.forEach((d, i) => {
@@ -217,7 +358,7 @@ export function syncEndpointSlices(cluster: Cluster, key: string, ctx: RequestCo
       return;
     }
     if (
-      JSON.stringify(cur.endpoints ?? []) === JSON.stringify(d.endpoints) &&
+      endpointsJson((cur.endpoints ?? []) as unknown[]) === desiredJson[i] &&
       JSON.stringify(cur.ports ?? []) === JSON.stringify(d.ports)
     )
       return;
@@ -241,12 +382,16 @@ export function syncEndpointSlices(cluster: Cluster, key: string, ctx: RequestCo
  */
 export class EndpointSliceKcmController implements Controller {
   readonly name = 'endpointslice-controller';
-  constructor(private host: ControllerHost) {}
+  private pods: SelectedPodsIndex;
+  constructor(private host: ControllerHost) {
+    this.pods = new SelectedPodsIndex(host.cluster);
+  }
   watch(): (() => void)[] {
-    return watchKeys(this.host.cluster, (k) => this.host.enqueue(k));
+    this.pods = new SelectedPodsIndex(this.host.cluster);
+    return [this.pods.watch(), ...watchKeys(this.host.cluster, (k) => this.host.enqueue(k))];
   }
   sync(key: string): void {
-    syncEndpointSlices(this.host.cluster, key, this.host.ctx);
+    syncEndpointSlices(this.host.cluster, key, this.host.ctx, this.pods);
   }
   resyncKeys(): string[] {
     return this.host.cluster.api.list('Service').map((s) => `${s.metadata.namespace}/${s.metadata.name}`);

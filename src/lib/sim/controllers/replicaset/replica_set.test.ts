@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/types';
 import { testCluster } from '../testing/harness';
 import { compareForDeletion } from './ranking';
+import type { KubeControllerManager } from '../kube-controller-manager';
+import type { ReplicaSetController } from './replica_set';
 
 function rs(replicas: number): KubeObject {
   return {
@@ -145,5 +147,39 @@ describe('replicaset controller: ownership', () => {
     expect(api.get<KubeObject>('Pod', 'default', 'orphan').metadata.ownerReferences).toBeUndefined();
     expect(api.list<KubeObject>('Pod', { labelSelector: 'app=web' })).toHaveLength(2);
     expect(api.list('Pod')).toHaveLength(3);
+  });
+});
+
+describe('replicaset controller pod counts', () => {
+  // upstream: pkg/controller/replicaset/replica_set.go (syncReplicaSet reads the pods from the
+  // informer's cache; calculateStatus counts replicas, fullyLabeledReplicas, readyReplicas and
+  // availableReplicas over the active pods)
+  it('keeps the counts it syncs from equal to a count of the pods through releases, adoptions and deletes', () => {
+    const { cluster, harness } = testCluster({ nodes: ['w1', 'w2'] });
+    const api = cluster.api;
+    const kcm = cluster.component<KubeControllerManager>('kube-controller-manager')!;
+    const rsc = kcm.controller<ReplicaSetController>('replicaset-controller');
+    const user = { component: 'kubectl' };
+    api.create(rs(3));
+    cluster.advance(5_000);
+    expect(rsc.countsDrift()).toEqual([]);
+    const [a, b] = api.list<KubeObject>('Pod').map((p) => p.metadata.name);
+    // Relabel one pod out of the selector: it is released and a replacement is created.
+    api.patch('Pod', 'default', a, { metadata: { labels: { app: 'other' } } }, user);
+    cluster.advance(1);
+    expect(rsc.countsDrift()).toEqual([]);
+    expect(api.get<KubeObject>('Pod', 'default', a).metadata.ownerReferences).toBeUndefined();
+    // Relabel it back: the orphan is adopted, and one pod too many is deleted.
+    api.patch('Pod', 'default', a, { metadata: { labels: { app: 'web' } } }, user);
+    cluster.advance(1);
+    expect(rsc.countsDrift()).toEqual([]);
+    expect(api.get<KubeObject>('Pod', 'default', a).metadata.ownerReferences?.[0].name).toBe('web');
+    harness.kill(api.get<KubeObject>('Pod', 'default', b).spec.nodeName);
+    api.delete('Pod', 'default', b, {}, user);
+    cluster.advance(60_000);
+    expect(rsc.countsDrift()).toEqual([]);
+    const active = api.list<KubeObject>('Pod').filter((p) => !p.metadata.deletionTimestamp);
+    expect(active).toHaveLength(3);
+    expect(api.get<KubeObject>('ReplicaSet', 'default', 'web').status.replicas).toBe(3);
   });
 });

@@ -3,6 +3,7 @@
  * template, deleting the cheapest pods first when there are too many, and reports status.
  */
 import type { KubeObject, OwnerReference } from '../../api/types';
+import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { clone } from '../../api/types';
 import { errorMessage, type Controller, type ControllerHost } from '../controller';
 import { matchLabelSelector } from '../../api/selectors';
@@ -23,11 +24,33 @@ const SOURCE = { component: 'replicaset-controller' };
 /** BurstReplicas: the most pods created or deleted in one sync. */
 const BURST_REPLICAS = 500;
 
+/**
+ * What a ReplicaSet's sync reads from its pods, kept as counts from the pod watch (as the
+ * informer's cache is kept), so a sync does not walk every pod of a large ReplicaSet. Counted over
+ * the pods whose controller is the ReplicaSet, in its namespace, against the selector and template
+ * labels they were counted with.
+ */
+interface OwnedCounts {
+  namespace: string | undefined;
+  selector: unknown;
+  tmplLabels: [string, string][];
+  tmplRef: unknown;
+  /** Controlled pods whose labels the selector no longer matches (the sync would release them). */
+  mismatched: number;
+  active: number;
+  /** Active pods that carry every template label. */
+  fully: number;
+  /** Active pods that are Ready. */
+  ready: number;
+}
+
 export class ReplicaSetController implements Controller {
   readonly name = 'replicaset-controller';
 
   /** The controller's own client: pod creates and deletes are throttled to 20 qps, burst 30. */
   private client: TokenBucketState = newTokenBucket();
+  /** By ReplicaSet uid; derived from API objects (rebuilt after a restore), not snapshot state. */
+  private counts = new Map<string, OwnedCounts>();
 
   constructor(private host: ControllerHost) {}
 
@@ -54,8 +77,12 @@ export class ReplicaSetController implements Controller {
     return [
       api.watch('ReplicaSet', (type, rs) => {
         if (type !== 'DELETED') this.host.enqueue(podKey(rs));
+        else this.counts.delete(rs.metadata.uid!);
       }),
       api.watch('Pod', (type, pod, old) => {
+        const gone = type === 'DELETED' ? (old ?? pod) : old;
+        if (gone) this.count(gone, -1);
+        if (type !== 'DELETED') this.count(pod, 1);
         const ref = controllerRef(pod);
         enqueueOwner(ref, pod.metadata.namespace);
         // An orphan may be adopted by every ReplicaSet whose selector matches it.
@@ -80,6 +107,7 @@ export class ReplicaSetController implements Controller {
     const [ns, name] = splitKey(key);
     const rs = api.tryGet<KubeObject>('ReplicaSet', ns, name);
     if (!rs) return;
+    if (this.syncFromCounts(rs)) return;
     const owned = this.claimPods(rs);
     const active = owned.filter(isPodActive);
     let manageErr: unknown;
@@ -90,8 +118,89 @@ export class ReplicaSetController implements Controller {
         manageErr = err;
       }
     }
-    this.updateStatus(rs, active, manageErr);
+    this.updateStatus(
+      rs,
+      statusCounts(rs, active, this.host.now(), (t) => api.timeOf(t)),
+      manageErr
+    );
     if (manageErr) throw manageErr;
+  }
+
+  /**
+   * The sync from the pod counts, when it reads nothing else from the pods: nothing to adopt or
+   * release, no pod to choose for deletion, availability without minReadySeconds. Returns false
+   * when the sync must read the pods themselves.
+   */
+  private syncFromCounts(rs: KubeObject): boolean {
+    if (rs.metadata.deletionTimestamp || rs.spec?.minReadySeconds) return false;
+    const c = this.ownedCounts(rs);
+    if (c.mismatched || c.active > ((rs.spec?.replicas as number | undefined) ?? 1)) return false;
+    const api = this.host.cluster.api;
+    for (const p of api.listByController<KubeObject>('Pod', '', rs.metadata.namespace))
+      if (!p.metadata.deletionTimestamp && matchLabelSelector(rs.spec?.selector, p.metadata.labels))
+        return false;
+    // The counts as the sync read them: the pods it creates now are not in this status.
+    const counts = { replicas: c.active, fully: c.fully, ready: c.ready, available: c.ready };
+    let manageErr: unknown;
+    try {
+      this.manageReplicas(rs, [], [], c.active);
+    } catch (err) {
+      manageErr = err;
+    }
+    this.updateStatus(rs, counts, manageErr);
+    if (manageErr) throw manageErr;
+    return true;
+  }
+
+  /** The counts of `rs`'s pods, counted now if they were not kept or were counted for another selector. */
+  private ownedCounts(rs: KubeObject): OwnedCounts {
+    const uid = rs.metadata.uid!;
+    const tmplRef = rs.spec?.template?.metadata?.labels;
+    let c = this.counts.get(uid);
+    if (c && c.selector === rs.spec?.selector && c.tmplRef === tmplRef) return c;
+    c = {
+      namespace: rs.metadata.namespace,
+      selector: rs.spec?.selector,
+      tmplLabels: Object.entries((tmplRef ?? {}) as Record<string, string>),
+      tmplRef,
+      mismatched: 0,
+      active: 0,
+      fully: 0,
+      ready: 0
+    };
+    this.counts.set(uid, c);
+    for (const p of this.host.cluster.api.listByController<KubeObject>('Pod', uid, rs.metadata.namespace))
+      this.add(c, p, 1);
+    return c;
+  }
+
+  /** A pod joins (1) or leaves (-1) the counts of the ReplicaSet that controls it. */
+  private count(pod: KubeObject, sign: 1 | -1): void {
+    const uid = controllerRef(pod)?.uid;
+    const c = uid === undefined ? undefined : this.counts.get(uid);
+    if (c && pod.metadata.namespace === c.namespace) this.add(c, pod, sign);
+  }
+
+  private add(c: OwnedCounts, p: KubeObject, sign: 1 | -1): void {
+    if (!matchLabelSelector(c.selector as LabelSelector | undefined, p.metadata.labels)) c.mismatched += sign;
+    if (!isPodActive(p)) return;
+    c.active += sign;
+    const labels = p.metadata.labels;
+    if (c.tmplLabels.every(([k, v]) => labels?.[k] === v)) c.fully += sign;
+    if (isPodReady(p)) c.ready += sign;
+  }
+
+  /** The kept counts that differ from a count of the pods now (none when the watch kept them right). */
+  countsDrift(): string[] {
+    const out: string[] = [];
+    for (const [uid, kept] of this.counts) {
+      const fresh = { ...kept, mismatched: 0, active: 0, fully: 0, ready: 0 };
+      for (const p of this.host.cluster.api.listByController<KubeObject>('Pod', uid, kept.namespace))
+        this.add(fresh, p, 1);
+      for (const k of ['mismatched', 'active', 'fully', 'ready'] as const)
+        if (fresh[k] !== kept[k]) out.push(`${uid} ${k}: kept ${kept[k]}, counted ${fresh[k]}`);
+    }
+    return out;
   }
 
   /**
@@ -135,11 +244,16 @@ export class ReplicaSetController implements Controller {
     return owned;
   }
 
-  private manageReplicas(rs: KubeObject, active: KubeObject[], owned: KubeObject[]): void {
+  private manageReplicas(
+    rs: KubeObject,
+    active: KubeObject[],
+    owned: KubeObject[],
+    activeCount = active.length
+  ): void {
     const api = this.host.cluster.api;
     const recorder = this.host.cluster.recorder;
     const want = (rs.spec?.replicas as number | undefined) ?? 1;
-    let diff = active.length - want;
+    let diff = activeCount - want;
     if (diff < 0) {
       diff = Math.min(-diff, BURST_REPLICAS);
       for (let i = 0; i < diff; i++) {
@@ -205,23 +319,12 @@ export class ReplicaSetController implements Controller {
     }
   }
 
-  private updateStatus(rs: KubeObject, active: KubeObject[], manageErr: unknown): void {
+  private updateStatus(rs: KubeObject, counts: StatusCounts, manageErr: unknown): void {
     const api = this.host.cluster.api;
-    const now = this.host.now();
     const minReady = (rs.spec?.minReadySeconds as number | undefined) ?? 0;
-    const tmplLabels = (rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
-    let fully = 0;
-    let ready = 0;
-    let available = 0;
-    for (const p of active) {
-      if (Object.entries(tmplLabels).every(([k, v]) => p.metadata.labels?.[k] === v)) fully++;
-      if (isPodReady(p)) {
-        ready++;
-        if (isPodAvailable(p, minReady, now, (t) => api.timeOf(t))) available++;
-      }
-    }
+    const { fully, ready, available } = counts;
     const status: Record<string, unknown> = {
-      replicas: active.length,
+      replicas: counts.replicas,
       fullyLabeledReplicas: fully,
       readyReplicas: ready,
       availableReplicas: available,
@@ -235,7 +338,7 @@ export class ReplicaSetController implements Controller {
     );
     if (manageErr && !hadFailure) {
       const reason =
-        active.length < ((rs.spec?.replicas as number | undefined) ?? 1) ? 'FailedCreate' : 'FailedDelete';
+        counts.replicas < ((rs.spec?.replicas as number | undefined) ?? 1) ? 'FailedCreate' : 'FailedDelete';
       conds.push({
         type: 'ReplicaFailure',
         status: 'True',
@@ -253,4 +356,33 @@ export class ReplicaSetController implements Controller {
     api.update(upd, this.host.ctx, { subresource: 'status' });
     if (minReady > 0 && ready !== available) this.host.schedule(minReady * 1000, 'requeue', podKey(rs));
   }
+}
+
+interface StatusCounts {
+  replicas: number;
+  fully: number;
+  ready: number;
+  available: number;
+}
+
+/** calculateStatus's counts over the active pods. */
+function statusCounts(
+  rs: KubeObject,
+  active: KubeObject[],
+  now: number,
+  timeOf: (ts: string) => number
+): StatusCounts {
+  const minReady = (rs.spec?.minReadySeconds as number | undefined) ?? 0;
+  const tmplLabels = (rs.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
+  let fully = 0;
+  let ready = 0;
+  let available = 0;
+  for (const p of active) {
+    if (Object.entries(tmplLabels).every(([k, v]) => p.metadata.labels?.[k] === v)) fully++;
+    if (isPodReady(p)) {
+      ready++;
+      if (isPodAvailable(p, minReady, now, timeOf)) available++;
+    }
+  }
+  return { replicas: active.length, fully, ready, available };
 }

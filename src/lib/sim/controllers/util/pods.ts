@@ -22,7 +22,9 @@ export function isPodTerminated(p: KubeObject): boolean {
 }
 
 export function podCondition(p: KubeObject, type: string): PodCondition | undefined {
-  return (p.status?.conditions as PodCondition[] | undefined)?.find((c) => c.type === type);
+  const conds = p.status?.conditions as PodCondition[] | undefined;
+  if (conds) for (let i = 0; i < conds.length; i++) if (conds[i].type === type) return conds[i];
+  return undefined;
 }
 
 export function isPodReady(p: KubeObject): boolean {
