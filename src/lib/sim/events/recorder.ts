@@ -63,6 +63,9 @@ export class EventRecorder {
    */
   private series = new Map<string, SeriesEntry>();
   private clock: EventClock = { ms: -1, seq: 0 };
+  /** Derived, not state: the last second's timestamp text and the objects' log references. */
+  private stamp = { sec: NaN, text: '' };
+  private refs = new Map<string, { kind: string; ref: string }>();
   private listeners = new Set<(e: EventLogEntry) => void>();
 
   constructor(
@@ -100,7 +103,7 @@ export class EventRecorder {
       source.host ?? '',
       fieldPath ?? ''
     ].join('\u0000');
-    const now = this.api.timestamp();
+    const now = this.timestamp();
     const c = ctx ?? { component: source.component, node: source.host };
     let count = 1;
     try {
@@ -153,9 +156,7 @@ export class EventRecorder {
       t: this.engine.now,
       type,
       reason,
-      object: obj.metadata.namespace
-        ? `${obj.kind}/${obj.metadata.namespace}/${obj.metadata.name}`
-        : `${obj.kind}/${obj.metadata.name}`,
+      object: this.objectRef(obj),
       message,
       source: source.component,
       count
@@ -164,6 +165,32 @@ export class EventRecorder {
     this.log.push(Object.freeze(entry));
     for (const l of this.listeners) l(entry);
     return true;
+  }
+
+  /**
+   * The API server's timestamp (RFC 3339, whole seconds): one string per second, not one per event
+   * (every Event keeps two, and the log of a settling cluster records thousands in a second).
+   */
+  private timestamp(): string {
+    const ms = this.api.epochMs + this.engine.now;
+    const sec = Math.floor(ms / 1000);
+    if (sec !== this.stamp.sec) this.stamp = { sec, text: this.api.timestamp() };
+    return this.stamp.text;
+  }
+
+  /** `<Kind>/<namespace>/<name>` of an object, one string per object for its events in a row. */
+  private objectRef(obj: Pick<KubeObject, 'kind' | 'metadata'>): string {
+    const { namespace, name, uid } = obj.metadata;
+    const key = uid ?? '';
+    const hit = key ? this.refs.get(key) : undefined;
+    if (hit !== undefined && hit.kind === obj.kind) return hit.ref;
+    const ref = namespace ? `${obj.kind}/${namespace}/${name}` : `${obj.kind}/${name}`;
+    if (key) {
+      this.refs.delete(key);
+      this.refs.set(key, { kind: obj.kind, ref });
+      if (this.refs.size > MAX_LRU_CACHE_ENTRIES) this.refs.delete(this.refs.keys().next().value!);
+    }
+    return ref;
   }
 
   /** The LRU cache's Add: the key becomes the most recent; the least recent goes past the cap. */
