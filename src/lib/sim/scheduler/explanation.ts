@@ -276,15 +276,15 @@ export class AttemptBuilder {
       message: this.message,
       evaluatedNodes: this.evaluatedNodes,
       totalNodes: this.totalNodes,
-      preFilter: deepFreezeStatuses(this.preFilter),
-      preScore: deepFreezeStatuses(this.preScore),
+      preFilter: freezeStatuses(this.preFilter),
+      preScore: freezeStatuses(this.preScore),
       ring: this.ring,
       start: this.start,
       count: this.count,
       filterPlugins: this.filterPlugins,
       skipped: this.skipped,
       verdicts: charCodes(this.codes, this.codes.length),
-      fails: Object.freeze(this.fails)
+      fails: Object.freeze(this.fails.slice())
     };
     if (this.first !== undefined) r.first = this.first;
     if (this.postFilter) r.postFilter = deepFreezePost(this.postFilter);
@@ -294,22 +294,32 @@ export class AttemptBuilder {
       r.scores = Object.freeze({
         plugins: internNames(this.scorePlugins),
         weights: internNumbers(this.weights),
-        raw: Object.freeze(this.raw),
-        norm: Object.freeze(this.norm)
+        raw: Object.freeze(this.raw.slice()),
+        norm: Object.freeze(this.norm.slice())
       });
     return Object.freeze(r);
   }
 }
 
-function deepFreezeStatuses(m: Record<string, StatusRecord>): Readonly<Record<string, StatusRecord>> {
-  for (const k of Object.keys(m)) {
+const statusRecords = new Interner<Readonly<Record<string, StatusRecord>>>(1024);
+
+/**
+ * A PreFilter or PreScore record, frozen: one shared record for each list of plugins that all
+ * returned a reason-less Skip or Success (nearly every attempt's), else this one.
+ */
+function freezeStatuses(m: Record<string, StatusRecord>): Readonly<Record<string, StatusRecord>> {
+  const keys = Object.keys(m);
+  let shared = true;
+  for (const k of keys) {
     const s = m[k];
-    if (!Object.isFrozen(s)) {
-      Object.freeze(s.reasons);
-      Object.freeze(s);
-    }
+    if (s === SKIP_VERDICT || s === SUCCESS_VERDICT) continue;
+    shared = false;
+    Object.freeze(s.reasons);
+    Object.freeze(s);
   }
-  return Object.freeze(m);
+  if (!shared) return Object.freeze(m);
+  const key = keys.map((k) => `${k}\u0000${m[k].code}`).join('\u0000');
+  return statusRecords.get(key, () => Object.freeze(m));
 }
 
 function deepFreezePost(p: NonNullable<SchedulingAttempt['postFilter']>): SchedulingAttempt['postFilter'] {
