@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
-import { eventName } from './recorder';
+import { MAX_LRU_CACHE_ENTRIES, eventName } from './recorder';
 
 const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1', uid: 'worker-1' } };
 const src = { component: 'kubelet', host: 'worker-1' };
@@ -78,5 +78,57 @@ describe('event names', () => {
       true
     );
     expect(events(r).map((e) => e.name)).toEqual(['worker-1.18867251edfa0000', 'worker-1.18867251edfa0001']);
+  });
+});
+
+describe('the correlator cache', () => {
+  // upstream: client-go tools/record/events_cache.go (eventLogger: lru.New(maxLruCacheEntries),
+  // maxLruCacheEntries = 4096; eventObserve reads the key, then Adds it as the most recent).
+  const pod = (i: number) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `p${i}`, namespace: 'default', uid: `uid-${i}` }
+  });
+  const pulled = (c: Cluster, i: number) =>
+    c.recorder.event(
+      pod(i),
+      'Normal',
+      'Pulled',
+      'Container image "nginx:1.27" already present on machine',
+      src
+    );
+  const counts = (c: Cluster, name: string) =>
+    c.api
+      .list<KubeObject>('Event', { namespace: 'default' })
+      .filter((e) => (e.involvedObject as { name: string }).name === name)
+      .map((e) => e.count);
+
+  it('keeps the last 4,096 keys: a repeat of a key pushed out starts a new Event with count 1', () => {
+    expect(MAX_LRU_CACHE_ENTRIES).toBe(4096);
+    const c = new Cluster();
+    pulled(c, 0);
+    pulled(c, 1);
+    for (let i = 2; i < MAX_LRU_CACHE_ENTRIES + 1; i++) {
+      if (i === 100) pulled(c, 1); // observed again: the most recent, so p1 stays
+      pulled(c, i);
+    }
+    // 4,097 keys seen; p0 (least recent) is out, p1 (refreshed) is in.
+    pulled(c, 0);
+    pulled(c, 1);
+    expect(counts(c, 'p0')).toEqual([1, 1]);
+    expect(counts(c, 'p1')).toEqual([3]);
+    expect(c.eventLog.filter((e) => e.object === 'Pod/default/p0').map((e) => e.count)).toEqual([1, 1]);
+  });
+
+  it('a restored cluster keeps the cache in its order', () => {
+    const c = new Cluster();
+    for (let i = 0; i < MAX_LRU_CACHE_ENTRIES; i++) pulled(c, i);
+    pulled(c, 0); // p0 is now the most recent, p1 the least
+    const r = Cluster.restore(c.snapshot());
+    pulled(r, MAX_LRU_CACHE_ENTRIES); // pushes p1 out
+    pulled(r, 0);
+    pulled(r, 1);
+    expect(counts(r, 'p0')).toEqual([3]);
+    expect(counts(r, 'p1')).toEqual([1, 1]);
   });
 });

@@ -2,7 +2,8 @@
  * The event recorder (client-go record.EventRecorder): components report what happened to an
  * object; the recorder writes core/v1 Event objects through the API, aggregating repeats of the
  * same (object, reason, message, source) into one Event with a growing count, as the real
- * correlator does. Every written occurrence is also appended to the cluster's event log, which the
+ * correlator does (its event logger: an LRU cache of the last 4,096 keys, so a repeat of an event
+ * whose key has fallen out of it starts a new Event). Every written occurrence is also appended to the cluster's event log, which the
  * CLI timeline, the UI timeline and lesson checks read.
  *
  * Event names are client-go's `fmt.Sprintf("%v.%x", ref.Name, t.UnixNano())`: the object's name and
@@ -47,15 +48,24 @@ interface EventClock {
 const NANOS_PER_MS = BigInt(1_000_000);
 
 /** `<name>.<UnixNano in hex>` for an event recorded `seq` nanoseconds into Unix millisecond `ms`. */
+/** client-go tools/record/events_cache.go maxLruCacheEntries: the correlator's caches' size. */
+export const MAX_LRU_CACHE_ENTRIES = 4096;
+
 export function eventName(objectName: string, ms: number, seq = 0): string {
   return `${objectName}.${(BigInt(ms) * NANOS_PER_MS + BigInt(seq)).toString(16)}`;
 }
 
 export class EventRecorder {
   log: EventLogEntry[] = [];
-  /** Correlation key → [key, the Event it was written as]; entries are frozen (snapshots share them). */
+  /**
+   * Correlation key → [key, the Event it was written as], least recently observed first, at most
+   * MAX_LRU_CACHE_ENTRIES; entries are frozen (snapshots share them).
+   */
   private series = new Map<string, SeriesEntry>();
   private clock: EventClock = { ms: -1, seq: 0 };
+  /** Derived, not state: the last second's timestamp text and the objects' log references. */
+  private stamp = { sec: NaN, text: '' };
+  private refs = new Map<string, { kind: string; ref: string }>();
   private listeners = new Set<(e: EventLogEntry) => void>();
 
   constructor(
@@ -93,17 +103,19 @@ export class EventRecorder {
       source.host ?? '',
       fieldPath ?? ''
     ].join('\u0000');
-    const now = this.api.timestamp();
+    const now = this.timestamp();
     const c = ctx ?? { component: source.component, node: source.host };
     let count = 1;
     try {
-      const existing = this.series.get(key)?.[1];
+      const hit = this.series.get(key);
+      const existing = hit?.[1];
       const cur = existing
         ? this.api.tryGet<KubeObject>('Event', existing.namespace, existing.name)
         : undefined;
       if (cur) {
         count = ((cur.count as number) ?? 1) + 1;
         this.api.patch('Event', existing!.namespace, existing!.name, { count, lastTimestamp: now }, c);
+        this.observe(key, hit!);
       } else {
         const name = this.nextName(obj.metadata.name);
         this.api.create(
@@ -135,7 +147,7 @@ export class EventRecorder {
           },
           c
         );
-        this.series.set(key, Object.freeze([key, Object.freeze({ name, namespace: ns })] as const));
+        this.observe(key, Object.freeze([key, Object.freeze({ name, namespace: ns })] as const));
       }
     } catch {
       return false;
@@ -144,9 +156,7 @@ export class EventRecorder {
       t: this.engine.now,
       type,
       reason,
-      object: obj.metadata.namespace
-        ? `${obj.kind}/${obj.metadata.namespace}/${obj.metadata.name}`
-        : `${obj.kind}/${obj.metadata.name}`,
+      object: this.objectRef(obj),
       message,
       source: source.component,
       count
@@ -155,6 +165,39 @@ export class EventRecorder {
     this.log.push(Object.freeze(entry));
     for (const l of this.listeners) l(entry);
     return true;
+  }
+
+  /**
+   * The API server's timestamp (RFC 3339, whole seconds): one string per second, not one per event
+   * (every Event keeps two, and the log of a settling cluster records thousands in a second).
+   */
+  private timestamp(): string {
+    const ms = this.api.epochMs + this.engine.now;
+    const sec = Math.floor(ms / 1000);
+    if (sec !== this.stamp.sec) this.stamp = { sec, text: this.api.timestamp() };
+    return this.stamp.text;
+  }
+
+  /** `<Kind>/<namespace>/<name>` of an object, one string per object for its events in a row. */
+  private objectRef(obj: Pick<KubeObject, 'kind' | 'metadata'>): string {
+    const { namespace, name, uid } = obj.metadata;
+    const key = uid ?? '';
+    const hit = key ? this.refs.get(key) : undefined;
+    if (hit !== undefined && hit.kind === obj.kind) return hit.ref;
+    const ref = namespace ? `${obj.kind}/${namespace}/${name}` : `${obj.kind}/${name}`;
+    if (key) {
+      this.refs.delete(key);
+      this.refs.set(key, { kind: obj.kind, ref });
+      if (this.refs.size > MAX_LRU_CACHE_ENTRIES) this.refs.delete(this.refs.keys().next().value!);
+    }
+    return ref;
+  }
+
+  /** The LRU cache's Add: the key becomes the most recent; the least recent goes past the cap. */
+  private observe(key: string, entry: SeriesEntry): void {
+    this.series.delete(key);
+    this.series.set(key, entry);
+    if (this.series.size > MAX_LRU_CACHE_ENTRIES) this.series.delete(this.series.keys().next().value!);
   }
 
   private nextName(objectName: string): string {
@@ -176,7 +219,7 @@ export class EventRecorder {
     this.log = s.log.slice();
     // Entries from a snapshot are frozen and shared; parsed JSON is frozen here.
     this.series = new Map(
-      s.series.map((e) => {
+      s.series.slice(-MAX_LRU_CACHE_ENTRIES).map((e) => {
         const entry = Object.isFrozen(e) ? e : Object.freeze([e[0], Object.freeze({ ...e[1] })] as const);
         return [entry[0], entry];
       })

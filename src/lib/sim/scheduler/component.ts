@@ -5,12 +5,13 @@
  * failures record FailedScheduling and PodScheduled=False with FitError's text.
  */
 import { ApiError, ConnectionError } from '../api/errors';
-import { clone, copySharingFrozen, deepFreeze, type KubeObject, type RequestContext } from '../api/types';
+import { clone, copySharingFrozen, type KubeObject, type RequestContext } from '../api/types';
 import { FaultError, defineComponent, defineFault, type Cluster, type Component } from '../cluster';
 import { minorVersion } from '../config';
 import type { SimEvent } from '../engine/engine';
 import { SchedulerCache } from './cache';
 import { resolveConfig, type SchedulerConfig } from './config';
+import { materializeAttempt, recordedNodes, type AttemptRecord } from './explanation';
 import { Framework } from './framework';
 import { newPodInfo, podPriority } from './nodeinfo';
 import {
@@ -64,7 +65,8 @@ interface SchedulerState {
   running: boolean;
   queue: QueueState;
   nextStartNodeIndex: number;
-  history: Record<string, SchedulingAttempt[]>;
+  /** Kept attempts per pod, oldest first (compact records: `explanation.ts`). */
+  history: Record<string, AttemptRecord[]>;
   cycleAt: number | null;
   flushAt: number | null;
   errors: SchedulerLogEntry[];
@@ -150,7 +152,12 @@ export class KubeScheduler implements Component {
   }
 
   history(podKey: string): SchedulingAttempt[] {
-    return this.state.history[podKey] ?? [];
+    return (this.state.history[podKey] ?? []).map(readAttempt);
+  }
+
+  /** How many attempts are kept for a pod (without building them). */
+  historyLength(podKey: string): number {
+    return this.state.history[podKey]?.length ?? 0;
   }
 
   /** Scheduling attempts so far by "<result> <profile>". */
@@ -209,7 +216,7 @@ export class KubeScheduler implements Component {
     // pod is still explained after a time-travel jump), newest first within SNAPSHOT_NODE_BUDGET,
     // or the scheduler alone would make up most of a snapshot. Deleted pods have no history.
     const keys = Object.keys(this.state.history);
-    const kept: [string, SchedulingAttempt[]][] = [];
+    const kept: [string, AttemptRecord[]][] = [];
     let budget = SNAPSHOT_NODE_BUDGET;
     for (let i = keys.length - 1; i >= 0; i--) {
       const all = this.state.history[keys[i]];
@@ -219,7 +226,7 @@ export class KubeScheduler implements Component {
       budget -= cost;
       kept.push([keys[i], attempts]);
     }
-    const history: Record<string, SchedulingAttempt[]> = {};
+    const history: Record<string, AttemptRecord[]> = {};
     for (let i = kept.length - 1; i >= 0; i--) history[kept[i][0]] = kept[i][1];
     return { ...this.state, history };
   }
@@ -473,7 +480,7 @@ export class KubeScheduler implements Component {
     const result = `${r.selectedNode ? 'scheduled' : r.error ? 'error' : 'unschedulable'} ${fw.name}`;
     const attempts = (this.state.attempts ??= {});
     attempts[result] = (attempts[result] ?? 0) + 1;
-    if (r.attempt) this.recordAttempt(entry.key, r.attempt);
+    if (r.record) this.recordAttempt(entry.key, r.record);
     if (r.selectedNode) {
       this.queue.remove(entry.key);
     } else {
@@ -503,15 +510,15 @@ export class KubeScheduler implements Component {
   }
 
   /** Keep the attempt for explanations; the pod becomes the most recent one in the history. */
-  private recordAttempt(key: string, attempt: SchedulingAttempt): void {
+  private recordAttempt(key: string, attempt: AttemptRecord): void {
     const hist = this.state.history;
     const h = hist[key] ?? [];
     delete hist[key];
     hist[key] = h;
     this.historyOrder.delete(key);
     this.historyOrder.set(key, true);
-    // Complete once recorded and never changed after: frozen, so snapshots share it, not copy it.
-    h.push(freezeAttempt(attempt));
+    // Frozen when recorded and never changed after, so snapshots share it, not copy it.
+    h.push(attempt);
     this.explained += explainedNodes([attempt]);
     if (h.length > HISTORY_LIMIT) this.explained -= explainedNodes([h.shift()!]);
     for (const oldest of this.historyOrder.keys()) {
@@ -633,39 +640,29 @@ export class KubeScheduler implements Component {
   }
 }
 
-/**
- * deepFreeze for an attempt, knowing its shape: each node's score records hold only numbers, and
- * the filter records of the nodes that passed are one shared record, so neither needs a walk of its
- * values (a generic deep freeze listed the values of every record of up to hundreds of nodes).
- */
-function freezeAttempt(a: SchedulingAttempt): SchedulingAttempt {
-  const nodes = a.nodes;
-  for (const name of Object.keys(nodes)) {
-    const e = nodes[name];
-    if (!Object.isFrozen(e.filter)) deepFreeze(e.filter);
-    Object.freeze(e.score);
-    Object.freeze(e.rawScore);
-    Object.freeze(e.weightedScore);
-    Object.freeze(e);
-  }
-  Object.freeze(nodes);
-  return deepFreeze(a);
+function explainedNodes(attempts: readonly AttemptRecord[]): number {
+  let n = 0;
+  for (const a of attempts) n += recordedNodes(a);
+  return n;
 }
 
-/** Node verdicts per recorded attempt: attempts are frozen, so each is counted once (snapshots ask often). */
-const attemptNodes = new WeakMap<SchedulingAttempt, number>();
+/**
+ * The attempts read last, built once each: the lab reads the selected pod's attempts on every
+ * frame. A few, so the built attempts never add up to what the compact records save.
+ */
+const READ_CACHE = 64;
+const readCache = new Map<AttemptRecord, SchedulingAttempt>();
 
-function explainedNodes(attempts: SchedulingAttempt[]): number {
-  let n = 0;
-  for (const a of attempts) {
-    let c = attemptNodes.get(a);
-    if (c === undefined) {
-      c = Object.keys(a.nodes).length;
-      if (Object.isFrozen(a)) attemptNodes.set(a, c);
-    }
-    n += c;
+function readAttempt(r: AttemptRecord): SchedulingAttempt {
+  let a = readCache.get(r);
+  if (a) {
+    readCache.delete(r);
+  } else {
+    a = materializeAttempt(r);
+    if (readCache.size >= READ_CACHE) readCache.delete(readCache.keys().next().value!);
   }
-  return n;
+  readCache.set(r, a);
+  return a;
 }
 
 function errorText(e: unknown): string {

@@ -4,6 +4,7 @@
  */
 import type { ResolvedProfile } from './config';
 import { buildQueueingHintMap, type QueueingHintMap } from './events';
+import { SKIP_VERDICT as SKIP, SUCCESS_VERDICT as SUCCESS } from './explanation';
 import { registry } from './registry';
 import type { Code, CycleState, ExtensionPoint, Handle, NodeInfo, Plugin, PodInfo, Status } from './types';
 
@@ -12,17 +13,10 @@ export interface FilterRecord {
 }
 
 /**
- * The verdicts that carry no reasons, one frozen object each: a recorded attempt holds one per
- * plugin per node it filtered (200,000 node verdicts in the kept histories), and they are all alike.
+ * The verdicts that carry no reasons, one frozen object each (shared by every recorded attempt).
  */
-const SKIP_VERDICT: { code: Code; reasons: string[] } = Object.freeze({
-  code: 'Skip',
-  reasons: Object.freeze([]) as unknown as string[]
-});
-const SUCCESS_VERDICT: { code: Code; reasons: string[] } = Object.freeze({
-  code: 'Success',
-  reasons: Object.freeze([]) as unknown as string[]
-});
+const SKIP_VERDICT = SKIP as { code: Code; reasons: string[] };
+const SUCCESS_VERDICT = SUCCESS as { code: Code; reasons: string[] };
 
 export class Framework {
   readonly profile: ResolvedProfile;

@@ -17,30 +17,72 @@ export function podPriority(pod: KubeObject): number {
   return typeof pod.spec?.priority === 'number' ? pod.spec.priority : 0;
 }
 
-export function newPodInfo(pod: KubeObject): PodInfo {
+/** What a PodInfo derives from the pod's spec (read only: NodeInfo sums copy the numbers). */
+type SpecParts = Pick<
+  PodInfo,
+  'priority' | 'requests' | 'nonZero' | 'hostPorts' | 'hasAffinityTerms' | 'hasRequiredAntiAffinity'
+>;
+
+/**
+ * Spec parts per stored (frozen) spec: a pod's status writes keep its spec object, so the cache
+ * re-reads a pod's requests once per spec, not once per event. Equal parts are one frozen object
+ * (a Deployment's replicas all request the same), held in a bounded table.
+ */
+const partsOfSpec = new WeakMap<object, SpecParts>();
+const SHARED_PARTS_LIMIT = 4096;
+let sharedParts = new Map<string, SpecParts>();
+
+function specParts(pod: KubeObject): SpecParts {
+  const spec = pod.spec;
+  const stored = !!spec && Object.isFrozen(spec);
+  const hit = stored ? partsOfSpec.get(spec) : undefined;
+  if (hit) return hit;
   const req = podRequests(pod, false);
   const nz = podRequests(pod, true);
   const hostPorts: PodInfo['hostPorts'] = [];
-  for (const c of pod.spec?.containers ?? []) {
+  for (const c of spec?.containers ?? []) {
     for (const p of c.ports ?? []) {
       if (p.hostPort)
         hostPorts.push({ hostIP: p.hostIP || '0.0.0.0', protocol: p.protocol || 'TCP', port: p.hostPort });
     }
   }
-  const aff = pod.spec?.affinity;
-  const hasAffinityTerms = !!(aff?.podAffinity || aff?.podAntiAffinity);
-  const hasRequiredAntiAffinity =
-    !!aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length;
-  return {
-    pod,
-    key: `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`,
-    namespace: pod.metadata.namespace ?? 'default',
+  const aff = spec?.affinity;
+  const parts: SpecParts = {
     priority: podPriority(pod),
     requests: req,
     nonZero: { cpu: nz.cpu, memory: nz.memory },
     hostPorts,
-    hasAffinityTerms,
-    hasRequiredAntiAffinity
+    hasAffinityTerms: !!(aff?.podAffinity || aff?.podAntiAffinity),
+    hasRequiredAntiAffinity: !!aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length
+  };
+  const key = JSON.stringify(parts);
+  let shared = sharedParts.get(key);
+  if (!shared) {
+    if (sharedParts.size >= SHARED_PARTS_LIMIT) sharedParts = new Map();
+    Object.freeze(req.scalar);
+    Object.freeze(req);
+    Object.freeze(parts.nonZero);
+    for (const hp of hostPorts) Object.freeze(hp);
+    Object.freeze(hostPorts);
+    shared = Object.freeze(parts);
+    sharedParts.set(key, shared);
+  }
+  if (stored) partsOfSpec.set(spec, shared);
+  return shared;
+}
+
+export function newPodInfo(pod: KubeObject): PodInfo {
+  const parts = specParts(pod);
+  return {
+    pod,
+    key: `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`,
+    namespace: pod.metadata.namespace ?? 'default',
+    priority: parts.priority,
+    requests: parts.requests,
+    nonZero: parts.nonZero,
+    hostPorts: parts.hostPorts,
+    hasAffinityTerms: parts.hasAffinityTerms,
+    hasRequiredAntiAffinity: parts.hasRequiredAntiAffinity
   };
 }
 

@@ -3,18 +3,17 @@
  * nodes from a round-robin start index, PostFilter when nothing fits, PreScore/Score/Normalize,
  * selectHost with reservoir sampling over the best scores, then Reserve, Permit and Bind.
  */
+import {
+  AttemptBuilder,
+  materializeAttempt,
+  nodeRing,
+  packColumn,
+  statusRecord,
+  type AttemptRecord
+} from './explanation';
 import { fitErrorMessage } from './fiterror';
 import type { Framework, FilterRecord } from './framework';
-import type {
-  Code,
-  CycleState,
-  Handle,
-  NodeExplanation,
-  NodeInfo,
-  PodInfo,
-  SchedulingAttempt,
-  Status
-} from './types';
+import type { Code, CycleState, Handle, NodeInfo, PodInfo, SchedulingAttempt, Status } from './types';
 
 /** schedule_one.go minFeasibleNodesToFind and minFeasibleNodesPercentageToFind. */
 export const MIN_FEASIBLE_NODES_TO_FIND = 100;
@@ -53,7 +52,10 @@ export interface CycleResult {
   error?: string;
   /** Plugins whose rejections made the pod unschedulable (queueing hints). */
   unschedulablePlugins: string[];
-  attempt: SchedulingAttempt | null;
+  /** The attempt's explanation as kept (when explaining). */
+  record: AttemptRecord | null;
+  /** The same, in the shape the explanation views read (built when read). */
+  readonly attempt: SchedulingAttempt | null;
   nextStartNodeIndex: number;
 }
 
@@ -79,14 +81,6 @@ function positions(from: number, count: number, numAll: number): Int32Array {
   return pos;
 }
 
-const emptyExplanation = (): NodeExplanation => ({
-  filter: {},
-  score: {},
-  rawScore: {},
-  weightedScore: {},
-  finalScore: null
-});
-
 export function scheduleOne(
   fw: Framework,
   baseHandle: Handle,
@@ -97,32 +91,28 @@ export function scheduleOne(
   const nodes = h.nodes;
   const numAll = nodes.length;
   const explain = opts.explain;
-  const attempt: SchedulingAttempt | null = explain
-    ? {
-        t: opts.now,
-        pod: pod.key,
-        profile: fw.name,
-        selectedNode: null,
-        message: '',
-        evaluatedNodes: 0,
-        totalNodes: numAll,
-        nodes: {},
-        preFilter: {},
-        preScore: {}
-      }
-    : null;
-  const out = (r: Omit<CycleResult, 'attempt' | 'nextStartNodeIndex'>, next: number): CycleResult => {
+  const attempt = explain ? new AttemptBuilder(opts.now, pod.key, fw.name, numAll) : null;
+  const out = (
+    r: Omit<CycleResult, 'attempt' | 'record' | 'nextStartNodeIndex'>,
+    next: number
+  ): CycleResult => {
+    let record: AttemptRecord | null = null;
     if (attempt) {
       attempt.selectedNode = r.selectedNode;
       attempt.message = r.message || r.error || '';
       if (r.nominatedNodeName) attempt.nominatedNodeName = r.nominatedNodeName;
       if (r.victims?.length) attempt.victims = r.victims.map((v) => v.key);
+      record = attempt.finish();
     }
-    // Every caller passes a fresh literal: complete it in place (same keys, same order as a copy).
-    const res = r as CycleResult;
-    res.attempt = attempt;
-    res.nextStartNodeIndex = next;
-    return res;
+    let read: SchedulingAttempt | null | undefined;
+    return {
+      ...r,
+      record,
+      get attempt() {
+        return read === undefined ? (read = record && materializeAttempt(record)) : read;
+      },
+      nextStartNodeIndex: next
+    };
   };
   const state: CycleState = new Map();
   const skipped = new Set<string>();
@@ -139,7 +129,7 @@ export function scheduleOne(
       next
     );
   }
-  const preRecord: FilterRecord | undefined = attempt ? attempt.preFilter : undefined;
+  const preRecord = attempt ? (attempt.preFilter as FilterRecord) : undefined;
   const preSt = fw.runPreFilter(state, pod, h, skipped, preRecord);
   let feasible: NodeInfo[] = [];
   /** Positions of the feasible nodes in `nodes` (and h.columns), when the walk found them. */
@@ -148,12 +138,18 @@ export function scheduleOne(
     for (const n of nodes) statuses.set(n.name, preSt);
   } else {
     const active = fw.activeFilters(skipped);
+    if (attempt)
+      attempt.filters(
+        fw.points.filter.filter((p) => skipped.has(p.name)).map((p) => p.name),
+        active.map((p) => p.name)
+      );
     // evaluateNominatedNode: a pod that preempted tries its nominated node first.
     const nominated = pod.pod.status?.nominatedNodeName as string | undefined;
     const nn = nominated ? h.nodeByName.get(nominated) : undefined;
     if (nn) {
-      const rec = attempt ? (attempt.nodes[nn.name] = emptyExplanation()).filter : undefined;
-      if (!fw.runFilter(state, pod, nn, h, active, rec, skipped)) feasible = [nn];
+      const st = fw.runFilter(state, pod, nn, h, active);
+      if (attempt) attempt.nominated(nn.name, st?.plugin, st?.code ?? 'Success', st ? st.reasons : null);
+      if (!st) feasible = [nn];
     }
     if (!feasible.length) {
       const want = numFeasibleNodesToFind(
@@ -164,18 +160,14 @@ export function scheduleOne(
       const start = next % numAll;
       if (attempt) {
         const at: number[] = [];
-        // Every node that passes records the same verdicts (Skip for the skipped plugins, then
-        // Success for each active one): the attempt keeps one such record for all of them.
-        let passed: FilterRecord | undefined;
+        attempt.walk(nodeRing(nodes), start);
         for (let i = 0; i < numAll && feasible.length < want; i++) {
           const n = nodes[(start + i) % numAll];
           processed++;
-          const e = (attempt.nodes[n.name] = emptyExplanation());
-          const st = fw.runFilter(state, pod, n, h, active, e.filter, skipped);
+          const st = fw.runFilter(state, pod, n, h, active);
+          attempt.node(n.name, st?.plugin, st?.code ?? 'Success', st ? st.reasons : null);
           if (st) statuses.set(n.name, st);
           else {
-            if (passed) e.filter = passed;
-            else passed = e.filter;
             feasible.push(n);
             at.push((start + i) % numAll);
           }
@@ -240,11 +232,15 @@ export function scheduleOne(
     for (const p of fw.points.postFilter) {
       const r = p.postFilter!(state, pod, statuses, post);
       if (attempt) {
-        attempt.postFilter = { code: r.status.code, reasons: r.status.reasons };
+        attempt.postFilter = { code: r.status.code, reasons: r.status.reasons.slice() };
         if (r.nodeStatuses?.size) {
           const nodes: Record<string, { code: Code; reasons: string[]; plugin?: string }> = {};
           for (const [n, st] of r.nodeStatuses)
-            nodes[n] = { code: st.code, reasons: st.reasons, ...(st.plugin ? { plugin: st.plugin } : {}) };
+            nodes[n] = {
+              code: st.code,
+              reasons: st.reasons.slice(),
+              ...(st.plugin ? { plugin: st.plugin } : {})
+            };
           attempt.postFilter.nodes = nodes;
         }
       }
@@ -304,13 +300,14 @@ function scoreAndSelect(
   at: Int32Array | undefined,
   h: Handle,
   opts: CycleOptions,
-  attempt: SchedulingAttempt | null
+  attempt: AttemptBuilder | null
 ): NodeInfo {
   const skipped = new Set<string>();
+  if (attempt) attempt.scoring();
   for (const p of fw.points.preScore) {
     const st = p.preScore!(state, pod, feasible, h);
     if (!st) continue;
-    if (attempt) attempt.preScore[p.name] = { code: st.code, reasons: st.reasons };
+    if (attempt) attempt.preScore[p.name] = statusRecord(st.code, st.reasons.slice());
     if (st.code === 'Skip') skipped.add(p.name);
   }
   const n = feasible.length;
@@ -325,18 +322,11 @@ function scoreAndSelect(
     if (skipped.size && skipped.has(p.name)) continue;
     if (p.scoreAll) p.scoreAll(state, pod, feasible, scores, h, at);
     else for (let i = 0; i < feasible.length; i++) scores[i] = p.score!(state, pod, feasible[i], h);
-    const raw = attempt ? scores.slice() : null;
+    const raw = attempt ? packColumn(scores, n) : null;
     p.normalizeScore?.(state, pod, scores, feasible);
     const w = fw.weights[j];
     for (let i = 0; i < n; i++) total[i] += scores[i] * w;
-    if (attempt) {
-      for (let i = 0; i < n; i++) {
-        const e = attempt.nodes[feasible[i].name];
-        e.rawScore[p.name] = raw![i];
-        e.score[p.name] = scores[i];
-        e.weightedScore[p.name] = scores[i] * w;
-      }
-    }
+    if (attempt) attempt.score(p.name, w, raw!, packColumn(scores, n));
   }
   // selectHost: reservoir sampling keeps every top-scoring node equally likely.
   let best = 0;
@@ -350,7 +340,5 @@ function scoreAndSelect(
       if (opts.randomInt(count) === 0) best = i;
     }
   }
-  if (attempt)
-    for (let i = 0; i < feasible.length; i++) attempt.nodes[feasible[i].name].finalScore = total[i];
   return feasible[best];
 }
