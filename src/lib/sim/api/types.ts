@@ -152,7 +152,10 @@ function shareSnapshot(v: unknown, prev: unknown): unknown {
     const pa = Array.isArray(p) ? (p as unknown[]) : undefined;
     let out: unknown[] | undefined = pa && pa.length === v.length ? undefined : new Array(v.length);
     for (let i = 0; i < v.length; i++) {
-      const c = shareSnapshot(v[i], pa?.[i]);
+      const x = v[i];
+      const px = pa?.[i];
+      // The same value as the previous copy's (a primitive or a frozen, shared object).
+      const c = x === px ? x : shareSnapshot(x, px);
       if (out) out[i] = c;
       else if (c !== pa![i]) {
         out = pa!.slice(0, i);
@@ -178,7 +181,9 @@ function shareSnapshot(v: unknown, prev: unknown): unknown {
   let out: Record<string, unknown> | undefined = same ? undefined : {};
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    const c = shareSnapshot(o[k], same ? p![k] : p?.[k]);
+    const x = o[k];
+    const px = p?.[k];
+    const c = x === px ? x : shareSnapshot(x, px);
     if (out) out[k] = c;
     else if (c !== p![k]) {
       out = {};
