@@ -100,14 +100,23 @@ export function copySharingFrozen<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Object.isFrozen(v) && !snapshotCopies.has(v)) return v;
   if (Array.isArray(v)) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = copySharingFrozen(v[i]);
+    const n = v.length;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const x: unknown = v[i];
+      out[i] = x === null || typeof x !== 'object' ? x : copySharingFrozen(x);
+    }
     return out as T;
   }
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+  const o = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) out[k] = copySharingFrozen((v as Record<string, unknown>)[k]);
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const x = o[keys[i]];
+    out[keys[i]] = x === null || typeof x !== 'object' ? x : copySharingFrozen(x);
+  }
   return out as T;
 }
 
