@@ -319,7 +319,14 @@ export class Cluster {
   static restore(s: ClusterSnapshot): Cluster {
     if (s?.format !== 'nodeplane.dev/snapshot/v1')
       throw new Error('not a Nodeplane snapshot (format nodeplane.dev/snapshot/v1 expected)');
-    const snap: ClusterSnapshot = { ...copySharingFrozen({ ...s, api: undefined }), api: s.api };
+    // The API store, the event recorder and the engine keep their own copies of what they take
+    // from a snapshot (sharing its frozen objects), so those parts are not copied here first.
+    const snap: ClusterSnapshot = {
+      ...copySharingFrozen({ ...s, api: undefined, events: undefined, engine: undefined }),
+      api: s.api,
+      events: s.events,
+      engine: s.engine
+    };
     const engine = Engine.fromSnapshot(snap.engine);
     const etcd = new Etcd([]);
     etcd.restore(snap.etcd);

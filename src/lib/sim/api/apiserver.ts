@@ -24,6 +24,7 @@ import {
 import {
   clone,
   deepFreeze,
+  freezeForSnapshot,
   objectKey,
   sameJson,
   shareUnchanged,
@@ -117,6 +118,9 @@ const STATUS_KINDS = new Set([
 
 const MUTATING_VERB = /^(create|update|patch|delete|deletecollection) /;
 
+/** The store key of each object of a snapshot's object list, by list (see `snapshot`). */
+const storeKeys = new WeakMap<readonly KubeObject[], readonly string[]>();
+
 export class ApiServer {
   /** Scenario epoch: creationTimestamp = epoch + virtual time. */
   epochMs = Date.UTC(2026, 0, 1);
@@ -153,6 +157,8 @@ export class ApiServer {
    */
   private storeOrder = new Map<string, Map<string, number>>();
   private storeSeq = 0;
+  /** The object list of the last snapshot taken (or restored): the next one shares it if equal. */
+  private lastSnapshotObjects: readonly KubeObject[] | undefined;
   private watchers = new Map<string, KindWatchers>();
   private watchSeq = 0;
   private dispatching = 0;
@@ -468,8 +474,21 @@ export class ApiServer {
 
   /** The stored objects are frozen, so the snapshot holds them as they are (no copy). */
   snapshot(): ApiServerSnapshot {
-    const objects: KubeObject[] = [];
-    for (const m of this.store.values()) for (const o of m.values()) objects.push(o);
+    const live: KubeObject[] = [];
+    const liveKeys: string[] = [];
+    for (const m of this.store.values())
+      for (const [key, o] of m) {
+        live.push(o);
+        liveKeys.push(key);
+      }
+    // Frozen copies shared with the previous snapshot while the store is the same; the keys go
+    // with the list (not into the JSON), so a restore puts each object under the store's own key.
+    const objects = freezeForSnapshot(live, this.lastSnapshotObjects);
+    if (!storeKeys.has(objects)) {
+      const prevKeys = this.lastSnapshotObjects && storeKeys.get(this.lastSnapshotObjects);
+      storeKeys.set(objects, freezeForSnapshot(liveKeys, prevKeys));
+    }
+    this.lastSnapshotObjects = objects;
     const pods: Record<string, string[]> = {};
     for (const [node, m] of this.podsByNode) if (m.size) pods[node] = [...m.keys()];
     const owned: Record<string, Record<string, string[]>> = {};
@@ -493,7 +512,7 @@ export class ApiServer {
     this.storeOrder.clear();
     this.podsByNode.clear();
     this.byController.clear();
-    for (const o of s.objects) this.put(Object.isFrozen(o) ? o : deepFreeze(clone(o)));
+    this.restoreObjects(s.objects);
     if (s.indexOrder) {
       for (const [node, keys] of Object.entries(s.indexOrder.pods)) {
         const m = this.podsByNode.get(node);
@@ -509,8 +528,48 @@ export class ApiServer {
       }
     }
     this.rv = s.resourceVersion;
+    this.lastSnapshotObjects = Object.isFrozen(s.objects) ? s.objects : undefined;
     this.requests = new Map(Object.entries(s.requests));
     this.requestErrors = new Map(Object.entries(s.requestErrors ?? {}));
+  }
+
+  /**
+   * `put` for every object of a snapshot, into empty maps: the same maps in the same order, with
+   * each object's key made once and each kind's maps looked up once per run of that kind (a
+   * snapshot lists the objects kind by kind).
+   */
+  private restoreObjects(objects: readonly KubeObject[]): void {
+    const keys = storeKeys.get(objects);
+    let kind: string | undefined;
+    let m: Map<string, KubeObject> | undefined;
+    let order: Map<string, number> | undefined;
+    let byOwner: Map<string, Map<string, KubeObject>> | undefined;
+    for (let i = 0; i < objects.length; i++) {
+      const stored = objects[i];
+      const o = Object.isFrozen(stored) ? stored : deepFreeze(clone(stored));
+      if (o.kind !== kind || !m || !order || !byOwner) {
+        kind = o.kind;
+        m = this.store.get(kind);
+        if (!m) this.store.set(kind, (m = new Map()));
+        order = this.storeOrder.get(kind);
+        if (!order) this.storeOrder.set(kind, (order = new Map()));
+        byOwner = this.byController.get(kind);
+        if (!byOwner) this.byController.set(kind, (byOwner = new Map()));
+      }
+      const key = keys?.[i] ?? objectKey(o.metadata.namespace, o.metadata.name);
+      m.set(key, o);
+      if (!order.has(key)) order.set(key, ++this.storeSeq);
+      const owner = controllerUid(o);
+      let owned = byOwner.get(owner);
+      if (!owned) byOwner.set(owner, (owned = new Map()));
+      owned.set(key, o);
+      const node = kind === 'Pod' ? (o.spec?.nodeName as string | undefined) : undefined;
+      if (node) {
+        let idx = this.podsByNode.get(node);
+        if (!idx) this.podsByNode.set(node, (idx = new Map()));
+        idx.set(key, o);
+      }
+    }
   }
 
   /**

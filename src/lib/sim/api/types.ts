@@ -102,14 +102,23 @@ export function copySharingFrozen<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Object.isFrozen(v) && !snapshotCopies.has(v)) return v;
   if (Array.isArray(v)) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = copySharingFrozen(v[i]);
+    const n = v.length;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const x: unknown = v[i];
+      out[i] = x === null || typeof x !== 'object' ? x : copySharingFrozen(x);
+    }
     return out as T;
   }
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+  const o = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) out[k] = copySharingFrozen((v as Record<string, unknown>)[k]);
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const x = o[keys[i]];
+    out[keys[i]] = x === null || typeof x !== 'object' ? x : copySharingFrozen(x);
+  }
   return out as T;
 }
 
@@ -154,7 +163,10 @@ function shareSnapshot(v: unknown, prev: unknown): unknown {
     const pa = Array.isArray(p) ? (p as unknown[]) : undefined;
     let out: unknown[] | undefined = pa && pa.length === v.length ? undefined : new Array(v.length);
     for (let i = 0; i < v.length; i++) {
-      const c = shareSnapshot(v[i], pa?.[i]);
+      const x = v[i];
+      const px = pa?.[i];
+      // The same value as the previous copy's (a primitive or a frozen, shared object).
+      const c = x === px ? x : shareSnapshot(x, px);
       if (out) out[i] = c;
       else if (c !== pa![i]) {
         out = pa!.slice(0, i);
@@ -180,7 +192,9 @@ function shareSnapshot(v: unknown, prev: unknown): unknown {
   let out: Record<string, unknown> | undefined = same ? undefined : {};
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    const c = shareSnapshot(o[k], same ? p![k] : p?.[k]);
+    const x = o[k];
+    const px = p?.[k];
+    const c = x === px ? x : shareSnapshot(x, px);
     if (out) out[k] = c;
     else if (c !== p![k]) {
       out = {};

@@ -14,6 +14,7 @@ import {
   type EventObject,
   type StateValue
 } from 'xstate';
+import { deepFreeze } from '../api/types';
 
 export interface MachineStep {
   /** The state entered. */
@@ -56,9 +57,13 @@ export function stringToValue(s: string): StateValue {
   return v;
 }
 
+/**
+ * Records are frozen and replaced on every move (`moveRecord` copies the path), never changed, so
+ * snapshots and every later version share the steps that did not change.
+ */
 export function initialRecord(machine: AnyStateMachine, at: number): MachineRecord {
   const value = valueToString(getInitialSnapshot(machine).value as StateValue);
-  return { value, at, path: [{ value, at }] };
+  return deepFreeze({ value, at, path: [{ value, at }] });
 }
 
 /** An action a transition asks its owner to perform, with the params the definition gives. */
@@ -116,5 +121,6 @@ export function moveRecord(
     path.shift();
     folded++;
   }
-  return { ...step, path, ...(folded ? { folded } : {}) };
+  Object.freeze(step);
+  return Object.freeze({ ...step, path: deepFreeze(path), ...(folded ? { folded } : {}) });
 }

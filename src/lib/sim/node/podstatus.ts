@@ -148,7 +148,12 @@ function condition(
 ) {
   const s = status ? 'True' : 'False';
   const prev = rec.condTimes[type];
-  if (!prev || prev[0] !== s) rec.condTimes[type] = [s, k.now];
+  // Replaced, not changed, on a transition: snapshots share the unchanged times.
+  if (!prev || prev[0] !== s)
+    rec.condTimes = Object.freeze({
+      ...rec.condTimes,
+      [type]: Object.freeze([s, k.now])
+    }) as PodRec['condTimes'];
   return {
     type,
     status: s,

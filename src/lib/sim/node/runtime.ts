@@ -5,6 +5,11 @@
  * All state is JSON (`RuntimeState`) kept in the node host's state (host.ts), because the runtime
  * is part of the machine, not of the kubelet. Stopping the runtime service does not stop containers: their shims keep
  * them running, as with the real daemons; only CRI calls fail.
+ *
+ * Images, sandboxes and containers are frozen records, replaced (never changed) when their state
+ * moves, so a snapshot shares every record that did not change instead of copying it, and a
+ * restore hands them back as they are. Hold a record only for reading: after `exit` or
+ * `stopSandbox` read it again (`container(id)`, `sandbox(id)`).
  */
 import type { Engine } from '../engine/engine';
 import { deepFreeze } from '../api/types';
@@ -151,13 +156,13 @@ export class ContainerRuntime {
     const existing = this.findImage(image);
     if (existing) return existing;
     const ref = normalizeImage(image);
-    const img: RuntimeImage = {
+    const img: RuntimeImage = Object.freeze({
       repository: ref.repository,
       tag: ref.tag,
       id: `sha256:${stableHex('config ' + ref.full)}`,
       digest: `sha256:${stableHex('manifest ' + ref.full)}`,
       sizeBytes
-    };
+    });
     this.state.images.push(img);
     this.log({ level: 'I', source: 'events.go:412', message: `"ImageCreate event" name="${ref.full}"` });
     return img;
@@ -180,7 +185,7 @@ export class ContainerRuntime {
 
   runSandbox(pod: { name: string; namespace: string; uid: string }, ip: string | undefined): CriSandbox {
     const prior = this.state.sandboxes.filter((s) => s.podUid === pod.uid);
-    const sb: CriSandbox = {
+    const sb: CriSandbox = Object.freeze({
       id: this.engine.random.hex(64),
       podName: pod.name,
       podNamespace: pod.namespace,
@@ -189,7 +194,7 @@ export class ContainerRuntime {
       createdAt: this.engine.now,
       attempt: prior.length,
       ...(ip ? { ip } : {})
-    };
+    });
     this.state.sandboxes.push(sb);
     this.log({
       level: 'I',
@@ -204,9 +209,10 @@ export class ContainerRuntime {
   }
 
   stopSandbox(id: string): void {
-    const sb = this.sandbox(id);
+    const i = this.state.sandboxes.findIndex((s) => s.id === id);
+    const sb = this.state.sandboxes[i];
     if (!sb || sb.state === 'SANDBOX_NOTREADY') return;
-    sb.state = 'SANDBOX_NOTREADY';
+    this.state.sandboxes[i] = Object.freeze({ ...sb, state: 'SANDBOX_NOTREADY' });
     this.log({
       level: 'I',
       source: 'sandbox_stop.go:47',
@@ -249,7 +255,7 @@ export class ContainerRuntime {
     logs: string[]
   ): RuntimeContainer {
     const now = this.engine.now;
-    const c: RuntimeContainer = {
+    const c: RuntimeContainer = deepFreeze({
       id: this.engine.random.hex(64),
       sandboxId: sandbox.id,
       name: spec.name,
@@ -262,10 +268,11 @@ export class ContainerRuntime {
       podName: sandbox.podName,
       podNamespace: sandbox.podNamespace,
       podUid: sandbox.podUid,
-      // Frozen: the lines never change, so snapshots share them.
-      logs: deepFreeze(logs.map((l) => [now, l] as [number, string])),
-      ...usage
-    };
+      logs: logs.map((l) => [now, l] as [number, string]),
+      memory: { ...usage.memory },
+      disk: { ...usage.disk },
+      cpuMilli: usage.cpuMilli
+    });
     // Older exited instances of the same container are garbage-collected except the last one.
     const old = this.state.containers.filter(
       (x) => x.podUid === c.podUid && x.name === c.name && x.state === 'CONTAINER_EXITED'
@@ -284,12 +291,17 @@ export class ContainerRuntime {
 
   /** The process exited (by itself, SIGTERM or SIGKILL). */
   exit(id: string, exitCode: number, reason: string): RuntimeContainer | undefined {
-    const c = this.container(id);
-    if (!c || c.state !== 'CONTAINER_RUNNING') return undefined;
-    c.state = 'CONTAINER_EXITED';
-    c.exitCode = exitCode;
-    c.reason = reason;
-    c.finishedAt = this.engine.now;
+    const i = this.state.containers.findIndex((x) => x.id === id);
+    const running = this.state.containers[i];
+    if (!running || running.state !== 'CONTAINER_RUNNING') return undefined;
+    const c: RuntimeContainer = Object.freeze({
+      ...running,
+      state: 'CONTAINER_EXITED',
+      exitCode,
+      reason,
+      finishedAt: this.engine.now
+    });
+    this.state.containers[i] = c;
     this.log({
       level: 'I',
       source: 'events.go:147',
