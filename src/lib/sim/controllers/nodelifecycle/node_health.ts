@@ -50,6 +50,8 @@ export function newHealthResult(): HealthResult {
 export function tryUpdateNodeHealth(
   host: ControllerHost,
   node: KubeObject,
+  /** The node's Ready condition (`readyCondition(node)`). */
+  ready: NodeCondition | undefined,
   healths: Record<string, NodeHealth>,
   grace: { monitor: number; startup: number },
   out: HealthResult
@@ -58,7 +60,7 @@ export function tryUpdateNodeHealth(
   const now = host.now();
   const name = node.metadata.name;
   let health: NodeHealth | undefined = healths[name];
-  let current = readyCondition(node);
+  let current = ready;
   let observed: NodeCondition;
   let gracePeriod: number;
   if (!current) {

@@ -60,6 +60,22 @@ function hasTaint(taints: readonly Taint[], t: Taint): boolean {
   return false;
 }
 
+/**
+ * What the monitor pass reads of a Node, worked out once per stored version of it: stored objects
+ * are frozen, so the view holds while the API server keeps the same object (in a steady cluster,
+ * for as long as the kubelet does not write its status). Derived from the API, so not state.
+ */
+interface NodeView {
+  readonly node: KubeObject;
+  readonly ready: NodeCondition | undefined;
+  readonly zone: string;
+  /** node.kubernetes.io/exclude-disruption: left out of its zone's health. */
+  readonly excluded: boolean;
+  readonly taints: readonly Taint[];
+  readonly unreachableTaint: boolean;
+  readonly notReadyTaint: boolean;
+}
+
 /** NodeHealthUpdateRetry: attempts per node and pass to write its health. */
 const NODE_HEALTH_UPDATE_RETRY = 5;
 
@@ -92,6 +108,8 @@ export class NodeLifecycleController implements Controller {
 
   /** The monitor pass's per-node result, filled in for one node after another. */
   private readonly healthResult = newHealthResult();
+  /** Each node's view, by name, for the object it was made from. */
+  private views = new Map<string, NodeView>();
 
   constructor(private host: ControllerHost) {}
 
@@ -137,6 +155,25 @@ export class NodeLifecycleController implements Controller {
   /** The health machine of each known node, as this controller last stepped it. */
   get machines(): Readonly<Record<string, MachineRecord>> {
     return this.s.machines ?? {};
+  }
+
+  private view(node: KubeObject): NodeView {
+    const name = node.metadata.name;
+    let v = this.views.get(name);
+    if (v?.node !== node) {
+      const taints = (node.spec?.taints as Taint[] | undefined) ?? NO_TAINTS;
+      v = {
+        node,
+        ready: readyCondition(node),
+        zone: getZoneKey(node),
+        excluded: node.metadata.labels?.[LABEL_EXCLUDE_DISRUPTION] !== undefined,
+        taints,
+        unreachableTaint: hasTaint(taints, UNREACHABLE_TAINT),
+        notReadyTaint: hasTaint(taints, NOT_READY_TAINT)
+      };
+      this.views.set(name, v);
+    }
+    return v;
   }
 
   /** Step a node's health machine; returns the actions its transition names. */
@@ -218,7 +255,7 @@ export class NodeLifecycleController implements Controller {
     const api = this.host.cluster.api;
     const nodes = api.list<KubeObject>('Node');
     for (const node of nodes) {
-      const zone = getZoneKey(node);
+      const zone = this.view(node).zone;
       if (!this.s.tainters[zone]) this.addPodEvictorForNewZone(zone);
     }
     for (const node of nodes) {
@@ -244,6 +281,7 @@ export class NodeLifecycleController implements Controller {
         delete this.s.health[name];
         delete this.s.nodesToRetry[name];
         if (this.s.machines) delete this.s.machines[name];
+        this.views.delete(name);
         for (const q of Object.values(this.s.tainters)) remove(q, name);
       }
     }
@@ -257,7 +295,7 @@ export class NodeLifecycleController implements Controller {
       let ok = false;
       for (let i = 0; i < NODE_HEALTH_UPDATE_RETRY && !ok; i++) {
         try {
-          tryUpdateNodeHealth(this.host, node, this.s.health, grace, result);
+          tryUpdateNodeHealth(this.host, node, this.view(node).ready, this.s.health, grace, result);
           ok = true;
         } catch (err) {
           if (i === NODE_HEALTH_UPDATE_RETRY - 1) {
@@ -272,9 +310,8 @@ export class NodeLifecycleController implements Controller {
       if (!ok) continue;
       node = api.tryGet<KubeObject>('Node', undefined, name) ?? node;
       const { observed, current } = result;
-      if (node.metadata.labels?.[LABEL_EXCLUDE_DISRUPTION] === undefined) {
-        (zoneConditions[getZoneKey(node)] ??= []).push(current);
-      }
+      const view = this.view(node);
+      if (!view.excluded) (zoneConditions[view.zone] ??= []).push(current);
       if (current) {
         this.processTaintBaseEviction(node, observed);
         // The controller wrote Unknown in this pass: no proof of life within the grace period.
@@ -305,17 +342,12 @@ export class NodeLifecycleController implements Controller {
    * node whose health did not change keeps its record and allocates nothing.
    */
   private processTaintBaseEviction(node: KubeObject, observed: NodeCondition): void {
-    const taints = (node.spec?.taints as Taint[] | undefined) ?? NO_TAINTS;
+    const view = this.view(node);
     const name = node.metadata.name;
     const all = (this.s.machines ??= {});
     const now = this.host.now();
     const rec = all[name] ?? initialRecord(nodeHealthMachine, now);
-    const step = observedStep(
-      rec.value,
-      observed.status,
-      hasTaint(taints, UNREACHABLE_TAINT),
-      hasTaint(taints, NOT_READY_TAINT)
-    );
+    const step = observedStep(rec.value, observed.status, view.unreachableTaint, view.notReadyTaint);
     if (step.value !== rec.value) all[name] = moveRecord(rec, step.value, 'OBSERVED', now);
     else if (all[name] !== rec) all[name] = rec;
     for (const a of step.actions) {
@@ -330,8 +362,8 @@ export class NodeLifecycleController implements Controller {
   }
 
   private markNodeForTainting(node: KubeObject, status: 'False' | 'Unknown'): boolean {
-    const q = this.s.tainters[getZoneKey(node)];
-    const taints = (node.spec?.taints ?? []) as Taint[];
+    const q = this.s.tainters[this.view(node).zone];
+    const taints = this.view(node).taints;
     const name = node.metadata.name;
     if (status === 'False' && !taintExists(taints, NOT_READY_TAINT)) remove(q, name);
     if (status === 'Unknown' && !taintExists(taints, UNREACHABLE_TAINT)) remove(q, name);
@@ -340,8 +372,8 @@ export class NodeLifecycleController implements Controller {
 
   /** markNodeAsReachable: drop both NoExecute taints and leave the tainting queue. */
   private markNodeAsReachable(node: KubeObject): boolean {
-    const taints = (node.spec?.taints as Taint[] | undefined) ?? NO_TAINTS;
-    if (hasTaint(taints, UNREACHABLE_TAINT) || hasTaint(taints, NOT_READY_TAINT)) {
+    const view = this.view(node);
+    if (view.unreachableTaint || view.notReadyTaint) {
       try {
         removeTaintsOffNode(this.host, node.metadata.name, [UNREACHABLE_TAINT, NOT_READY_TAINT]);
       } catch (err) {
@@ -349,7 +381,7 @@ export class NodeLifecycleController implements Controller {
         return false;
       }
     }
-    const q = this.s.tainters[getZoneKey(node)];
+    const q = this.s.tainters[view.zone];
     return q ? remove(q, node.metadata.name) : false;
   }
 
