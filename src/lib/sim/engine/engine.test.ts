@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from './engine';
+import { Random } from './random';
 import { parseDuration, formatGoDuration } from './duration';
 
 describe('Engine', () => {
@@ -27,6 +28,38 @@ describe('Engine', () => {
     expect(e.step()?.at).toBe(7);
     expect(seen).toEqual([7]);
     expect(e.step()).toBeNull();
+  });
+
+  it('runs thousands of events in (time, scheduling) order with cancellations and events scheduled while running', () => {
+    const e = new Engine(7);
+    const r = new Random(99);
+    const seen: { at: number; seq: number }[] = [];
+    const expected: { at: number; seq: number }[] = [];
+    const cancelled = new Set<number>();
+    e.register('t', (ev) => {
+      seen.push({ at: ev.at, seq: ev.seq });
+      // Some handlers schedule more, at the same instant or later.
+      if (ev.type === 'spawn') {
+        for (const d of [0, r.int(50)]) {
+          const seq = e.schedule(d, 't', 'leaf');
+          expected.push({ at: ev.at + d, seq });
+        }
+      }
+    });
+    for (let i = 0; i < 5000; i++) {
+      const at = r.int(2000);
+      const seq = e.scheduleAt(at, 't', i % 7 === 0 ? 'spawn' : 'leaf');
+      if (i % 5 === 0) {
+        e.cancel(seq);
+        cancelled.add(seq);
+      } else expected.push({ at, seq });
+    }
+    e.runUntil(10_000);
+    expected.sort((a, b) => a.at - b.at || a.seq - b.seq);
+    expect(seen).toHaveLength(expected.length);
+    expect(seen).toEqual(expected);
+    expect(seen.some((s) => cancelled.has(s.seq))).toBe(false);
+    expect(e.pendingCount()).toBe(0);
   });
 
   it('a restored snapshot continues with the same events and random numbers', () => {

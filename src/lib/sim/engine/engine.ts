@@ -102,11 +102,13 @@ export class Engine {
 
   /** Process every event up to and including time `t`, then set the clock to `t`. */
   runUntil(t: number): void {
+    const h = this.heap;
     for (;;) {
-      this.dropCancelledHead();
-      const head = this.heap[0];
-      if (!head || head.at > t) break;
-      this.step();
+      if (this.cancelled.size) this.dropCancelledHead();
+      if (!h.length || h[0].at > t) break;
+      const ev = this.pop()!;
+      this.now = ev.at;
+      this.dispatch(ev);
     }
     if (t > this.now) this.now = t;
   }
@@ -146,50 +148,66 @@ export class Engine {
     const h = this.handlers.get(ev.target);
     // An event for a component that no longer exists (a deleted node's kubelet) is dropped.
     if (h) h(ev);
-    for (const l of this.listeners) l(ev);
+    if (this.listeners.size) for (const l of this.listeners) l(ev);
   }
 
   private dropCancelledHead(): void {
-    while (this.heap.length && this.cancelled.has(this.heap[0].seq)) {
-      this.cancelled.delete(this.heap[0].seq);
+    const h = this.heap;
+    while (h.length && this.cancelled.size && this.cancelled.has(h[0].seq)) {
+      this.cancelled.delete(h[0].seq);
       this.pop();
     }
   }
 
-  private less(a: SimEvent, b: SimEvent): boolean {
-    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
-  }
-
+  /**
+   * The queue is a binary heap ordered by (at, seq). Sifting moves a hole instead of swapping
+   * pairs, so a push or pop writes each level once and allocates nothing.
+   */
   private push(ev: SimEvent): void {
     const h = this.heap;
+    let i = h.length;
     h.push(ev);
-    let i = h.length - 1;
+    const at = ev.at;
+    const seq = ev.seq;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!this.less(h[i], h[p])) break;
-      [h[i], h[p]] = [h[p], h[i]];
+      const parent = h[p];
+      if (parent.at < at || (parent.at === at && parent.seq < seq)) break;
+      h[i] = parent;
       i = p;
     }
+    h[i] = ev;
   }
 
   private pop(): SimEvent | undefined {
     const h = this.heap;
-    if (!h.length) return undefined;
+    const n = h.length;
+    if (!n) return undefined;
     const top = h[0];
     const last = h.pop()!;
-    if (h.length) {
-      h[0] = last;
+    if (n > 1) {
+      const size = n - 1;
+      const at = last.at;
+      const seq = last.seq;
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= size) break;
+        let m = l;
+        let c = h[l];
         const r = l + 1;
-        let m = i;
-        if (l < h.length && this.less(h[l], h[m])) m = l;
-        if (r < h.length && this.less(h[r], h[m])) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m], h[i]];
+        if (r < size) {
+          const rc = h[r];
+          if (rc.at < c.at || (rc.at === c.at && rc.seq < c.seq)) {
+            m = r;
+            c = rc;
+          }
+        }
+        if (at < c.at || (at === c.at && seq < c.seq)) break;
+        h[i] = c;
         i = m;
       }
+      h[i] = last;
     }
     return top;
   }

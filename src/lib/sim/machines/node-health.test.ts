@@ -3,7 +3,7 @@
 // upstream: pkg/controller/nodelifecycle/config/v1alpha1/defaults.go (NodeMonitorGracePeriod 50s
 // since v1.32, kubernetes/kubernetes#126287)
 import { describe, expect, it } from 'vitest';
-import { nodeHealthMachine, type NodeHealthEvent } from './node-health';
+import { nodeHealthMachine, observedStep, type NodeHealthEvent } from './node-health';
 import { initialRecord, stepRecord, type MachineRecord } from './record';
 import type { NodeLifecycleController } from '../controllers/nodelifecycle/node_lifecycle_controller';
 import { KCM_KIND, type KubeControllerManager } from '../controllers/kube-controller-manager';
@@ -119,5 +119,49 @@ describe('node health machine (the node lifecycle controller decides with it)', 
       ['unreachableEvicting', 'TAINTED', 60_100]
     ]);
     expect(nlc().machines.w1.value).toBe('ready');
+  });
+
+  it('the monitor pass looks up the same OBSERVED step the machine takes, for every state and observation', () => {
+    const states = Object.keys(nodeHealthMachine.config.states ?? {});
+    expect(states).toEqual([
+      'registered',
+      'ready',
+      'unknown',
+      'unreachableEvicting',
+      'notReady',
+      'notReadyEvicting'
+    ]);
+    let moved = 0;
+    for (const value of states) {
+      for (const status of ['True', 'False', 'Unknown']) {
+        for (const unreachable of [false, true]) {
+          for (const notReady of [false, true]) {
+            const rec: MachineRecord = { value, at: 0, path: [{ value, at: 0 }] };
+            const byMachine = stepRecord(
+              nodeHealthMachine,
+              rec,
+              obs(status, { unreachable, notReady }),
+              1000
+            );
+            const looked = observedStep(value, status, unreachable, notReady);
+            expect(looked.value).toBe(byMachine.record.value);
+            expect(looked.actions).toEqual(byMachine.actions);
+            // Asked again, the step is the remembered one.
+            expect(observedStep(value, status, unreachable, notReady)).toBe(looked);
+            if (looked.value !== value) moved++;
+          }
+        }
+      }
+    }
+    // Ready=True always leads to ready; False and Unknown to their (evicting) states.
+    expect(observedStep('unknown', 'True', true, false)).toEqual({
+      value: 'ready',
+      actions: [{ type: 'markNodeAsReachable' }]
+    });
+    expect(observedStep('ready', 'Unknown', false, true)).toEqual({
+      value: 'unreachableEvicting',
+      actions: [{ type: 'swapNodeControllerTaint', params: { add: 'unreachable', remove: 'not-ready' } }]
+    });
+    expect(moved).toBeGreaterThan(0);
   });
 });

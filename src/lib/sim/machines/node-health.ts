@@ -16,6 +16,7 @@
  * - `notReadyEvicting`: `node.kubernetes.io/not-ready:NoExecute` is on the node.
  */
 import { setup } from 'xstate';
+import { stepRecord, type MachineAction } from './record';
 
 export type ReadyStatus = 'True' | 'False' | 'Unknown';
 
@@ -137,3 +138,39 @@ export const nodeHealthMachine = setup({
     ]
   }
 });
+
+/** What an OBSERVED event does in one state: the state it leads to and the actions it names. */
+export interface ObservedStep {
+  readonly value: string;
+  readonly actions: readonly MachineAction[];
+}
+
+/** value → observed status → taint bits (unreachable 1, not-ready 2) → step. */
+const observedSteps = new Map<string, Map<string, ObservedStep[]>>();
+
+/**
+ * The machine's OBSERVED transition from state `value`, stepped with XState's pure `transition`
+ * the first time a (state, status, taints) combination is seen and remembered after that. The
+ * machine has no context, so the step is a function of these four inputs alone: every node in
+ * the same state observing the same thing takes the same step, and a monitor pass over a node
+ * whose health did not change costs a lookup instead of a transition.
+ */
+export function observedStep(
+  value: string,
+  status: string,
+  unreachableTaint: boolean,
+  notReadyTaint: boolean
+): ObservedStep {
+  const bits = (unreachableTaint ? 1 : 0) | (notReadyTaint ? 2 : 0);
+  let byStatus = observedSteps.get(value);
+  if (!byStatus) observedSteps.set(value, (byStatus = new Map()));
+  let steps = byStatus.get(status);
+  if (!steps) byStatus.set(status, (steps = []));
+  let step = steps[bits];
+  if (!step) {
+    const event: NodeHealthEvent = { type: 'OBSERVED', status, unreachableTaint, notReadyTaint };
+    const { record, actions } = stepRecord(nodeHealthMachine, { value, at: 0, path: [] }, event, 0);
+    step = steps[bits] = Object.freeze({ value: record.value, actions: Object.freeze(actions) });
+  }
+  return step;
+}

@@ -11,6 +11,14 @@ import type { Controller, ControllerHost } from '../controller';
 const DEPENDENT_KINDS = ['ReplicaSet', 'Pod', 'Lease', 'EndpointSlice', 'Endpoints', 'ConfigMap', 'Event'];
 const OWNER_KINDS = ['Deployment', 'ReplicaSet', 'DaemonSet', 'Pod', 'Node', 'Service', 'Namespace'];
 
+/**
+ * Whether an update left the ownerReferences as they were. A write that does not touch them keeps
+ * the stored (frozen, shared) array, so most updates answer by identity; others compare as JSON.
+ */
+function sameRefs(a: readonly OwnerReference[], b: readonly OwnerReference[] | undefined): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
 export class GarbageCollector implements Controller {
   readonly name = 'garbage-collector-controller';
 
@@ -30,7 +38,7 @@ export class GarbageCollector implements Controller {
           }
           const refs = obj.metadata.ownerReferences;
           if (!refs?.length) return;
-          if (type === 'ADDED' || JSON.stringify(refs) !== JSON.stringify(old?.metadata.ownerReferences)) {
+          if (type === 'ADDED' || !sameRefs(refs, old?.metadata.ownerReferences)) {
             this.host.enqueue(`dep:${kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`);
           }
         })

@@ -21,16 +21,13 @@ export interface NodeHealth {
 const CONDITION_TYPES = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
 
 export function readyCondition(node: KubeObject): NodeCondition | undefined {
-  return (node.status?.conditions as NodeCondition[] | undefined)?.find((c) => c.type === 'Ready');
+  const conds = node.status?.conditions as NodeCondition[] | undefined;
+  if (conds) for (let i = 0; i < conds.length; i++) if (conds[i].type === 'Ready') return conds[i];
+  return undefined;
 }
 
 function savedReady(c: NodeCondition | undefined): NodeHealth['ready'] {
   return c ? { heartbeat: c.lastHeartbeatTime ?? '', transition: c.lastTransitionTime ?? '' } : null;
-}
-
-function renewTimeOf(lease: KubeObject | undefined): number {
-  const t = lease?.spec?.renewTime as string | undefined;
-  return t ? Date.parse(t) : NaN;
 }
 
 export interface HealthResult {
@@ -38,22 +35,32 @@ export interface HealthResult {
   current: NodeCondition | undefined;
 }
 
+/** A result to fill in: the monitor pass reuses one for every node. */
+export function newHealthResult(): HealthResult {
+  return { observed: undefined as never, current: undefined };
+}
+
 /**
- * One attempt. Mutates `health` (the caller stores it even when the write fails, as the deferred
- * set upstream does) and throws the API error of a failed status update.
+ * One attempt for one node. Updates `healths[node]` (kept even when the write fails, as the
+ * deferred set upstream does), fills in `out` and returns it, and throws the API error of a
+ * failed status update. A node whose Ready heartbeat and Lease are as last observed keeps its
+ * stored health and costs no allocation; the stored conditions are frozen, so `observed` is the
+ * node's own Ready condition as it was at the start of the attempt.
  */
 export function tryUpdateNodeHealth(
   host: ControllerHost,
   node: KubeObject,
-  healthIn: NodeHealth | undefined,
+  /** The node's Ready condition (`readyCondition(node)`). */
+  ready: NodeCondition | undefined,
+  healths: Record<string, NodeHealth>,
   grace: { monitor: number; startup: number },
-  store: (h: NodeHealth) => void
+  out: HealthResult
 ): HealthResult {
   const api = host.cluster.api;
   const now = host.now();
-  const created = api.timeOf(node.metadata.creationTimestamp as string);
-  let health = healthIn ? { ...healthIn } : undefined;
-  let current = readyCondition(node);
+  const name = node.metadata.name;
+  let health: NodeHealth | undefined = healths[name];
+  let current = ready;
   let observed: NodeCondition;
   let gracePeriod: number;
   if (!current) {
@@ -64,9 +71,12 @@ export function tryUpdateNodeHealth(
       lastTransitionTime: node.metadata.creationTimestamp
     };
     gracePeriod = grace.startup;
-    if (!health) health = { probe: created, readyTransition: created, ready: null };
+    if (!health) {
+      const created = api.timeOf(node.metadata.creationTimestamp as string);
+      health = { probe: created, readyTransition: created, ready: null };
+    }
   } else {
-    observed = { ...current };
+    observed = current;
     gracePeriod = grace.monitor;
   }
   const saved = health?.ready ?? null;
@@ -85,17 +95,22 @@ export function tryUpdateNodeHealth(
       leaseRenew: health.leaseRenew
     };
   }
-  const lease = api.tryGet<KubeObject>('Lease', 'kube-node-lease', node.metadata.name);
-  const observedRenew = renewTimeOf(lease);
-  if (
-    lease &&
-    !Number.isNaN(observedRenew) &&
-    (health.leaseRenew === undefined || Date.parse(health.leaseRenew) < observedRenew)
-  ) {
-    health.leaseRenew = lease.spec.renewTime as string;
-    health.probe = now;
+  // A newer Lease renewTime is proof of life; the same one as last time needs no parsing.
+  const lease = api.tryGet<KubeObject>('Lease', 'kube-node-lease', name);
+  const renew = lease?.spec?.renewTime as string | undefined;
+  if (renew && renew !== health.leaseRenew) {
+    const observedRenew = Date.parse(renew);
+    if (
+      !Number.isNaN(observedRenew) &&
+      (health.leaseRenew === undefined || Date.parse(health.leaseRenew) < observedRenew)
+    ) {
+      health.leaseRenew = renew;
+      health.probe = now;
+    }
   }
-  store(health);
+  if (healths[name] !== health) healths[name] = health;
+  out.observed = observed;
+  out.current = current;
 
   if (now > health.probe + gracePeriod) {
     const upd = clone(node);
@@ -124,14 +139,14 @@ export function tryUpdateNodeHealth(
     if (JSON.stringify(newReady) !== JSON.stringify(current ? observed : undefined)) {
       const written = api.update(upd, host.ctx, { subresource: 'status' });
       current = readyCondition(written);
-      health = {
+      healths[name] = {
         probe: health.probe,
         readyTransition: now,
         ready: savedReady(current),
         leaseRenew: health.leaseRenew
       };
-      store(health);
+      out.current = current;
     }
   }
-  return { observed, current };
+  return out;
 }

@@ -285,3 +285,35 @@ describe('node lifecycle controller: pods bound to a node that is not Ready', ()
     );
   });
 });
+
+describe('node lifecycle controller: the monitor pass over nodes that did not change', () => {
+  // upstream: pkg/controller/nodelifecycle/node_lifecycle_controller.go (tryUpdateNodeHealth: proof
+  // of life is a changed Ready lastHeartbeatTime or a newer Lease renewTime, probed on the
+  // controller's clock)
+  it('keeps the stored health and machine of a quiet node, and moves the probe time on a Lease renewal', () => {
+    const { cluster } = testCluster({ nodes: ['w1', 'w2'] });
+    const nlc = cluster
+      .component<KubeControllerManager>('kube-controller-manager')!
+      .controller<import('./node_lifecycle_controller').NodeLifecycleController>('node-lifecycle-controller');
+    const state = () =>
+      nlc.getState() as {
+        health: Record<string, { probe: number; leaseRenew?: string }>;
+        machines: Record<string, unknown>;
+      };
+    // Leases are renewed every 10 s; the pass at 55 s sees the renewal of 50 s again.
+    cluster.runUntil(52_000);
+    const health = state().health.w1;
+    const machine = state().machines.w1;
+    expect(health).toMatchObject({ probe: 50_000, leaseRenew: '2026-01-01T00:00:50.000000Z' });
+    expect(nlc.machines.w1.value).toBe('ready');
+    cluster.runUntil(57_000);
+    expect(state().health.w1).toBe(health);
+    expect(state().machines.w1).toBe(machine);
+    expect(health.probe).toBe(50_000);
+    // The 60 s renewal is proof of life at the 60 s pass; the node stays ready, its machine unmoved.
+    cluster.runUntil(62_000);
+    expect(state().health.w1).toMatchObject({ probe: 60_000, leaseRenew: '2026-01-01T00:01:00.000000Z' });
+    expect(state().machines.w1).toBe(machine);
+    expect(readyOf(cluster, 'w1')?.status).toBe('True');
+  });
+});

@@ -18,7 +18,7 @@ import {
   taintExists
 } from '../../api/corev1/taints';
 import { removeTaintsOffNode, swapNodeControllerTaint } from '../util/nodetaints';
-import { readyCondition, tryUpdateNodeHealth, type NodeHealth } from './node_health';
+import { newHealthResult, readyCondition, tryUpdateNodeHealth, type NodeHealth } from './node_health';
 import {
   NODE_EVICTION_PERIOD_MS,
   add,
@@ -29,8 +29,14 @@ import {
   type RateLimitedQueueState
 } from './rate_limited_queue';
 import { LABEL_EXCLUDE_DISRUPTION, computeZoneState, getZoneKey, type ZoneState } from './zone';
-import { nodeHealthMachine, type NodeHealthEvent } from '../../machines/node-health';
-import { initialRecord, stepRecord, type MachineAction, type MachineRecord } from '../../machines/record';
+import { nodeHealthMachine, observedStep, type NodeHealthEvent } from '../../machines/node-health';
+import {
+  initialRecord,
+  moveRecord,
+  stepRecord,
+  type MachineAction,
+  type MachineRecord
+} from '../../machines/record';
 
 export const NOT_READY_TAINT: Taint = { key: TAINT_NOT_READY, effect: 'NoExecute' };
 export const UNREACHABLE_TAINT: Taint = { key: TAINT_UNREACHABLE, effect: 'NoExecute' };
@@ -44,6 +50,31 @@ const CONDITION_TAINTS: Record<string, Record<string, string>> = {
   PIDPressure: { True: TAINT_PID_PRESSURE }
 };
 const CONDITION_TAINT_KEYS = new Set(Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)));
+
+const NO_TAINTS: readonly Taint[] = [];
+
+/** taintExists without a callback: the monitor pass asks it of every node. */
+function hasTaint(taints: readonly Taint[], t: Taint): boolean {
+  for (let i = 0; i < taints.length; i++)
+    if (taints[i].key === t.key && taints[i].effect === t.effect) return true;
+  return false;
+}
+
+/**
+ * What the monitor pass reads of a Node, worked out once per stored version of it: stored objects
+ * are frozen, so the view holds while the API server keeps the same object (in a steady cluster,
+ * for as long as the kubelet does not write its status). Derived from the API, so not state.
+ */
+interface NodeView {
+  readonly node: KubeObject;
+  readonly ready: NodeCondition | undefined;
+  readonly zone: string;
+  /** node.kubernetes.io/exclude-disruption: left out of its zone's health. */
+  readonly excluded: boolean;
+  readonly taints: readonly Taint[];
+  readonly unreachableTaint: boolean;
+  readonly notReadyTaint: boolean;
+}
 
 /** NodeHealthUpdateRetry: attempts per node and pass to write its health. */
 const NODE_HEALTH_UPDATE_RETRY = 5;
@@ -74,6 +105,11 @@ export class NodeLifecycleController implements Controller {
     nodesToRetry: {},
     tickAt: null
   };
+
+  /** The monitor pass's per-node result, filled in for one node after another. */
+  private readonly healthResult = newHealthResult();
+  /** Each node's view, by name, for the object it was made from. */
+  private views = new Map<string, NodeView>();
 
   constructor(private host: ControllerHost) {}
 
@@ -119,6 +155,25 @@ export class NodeLifecycleController implements Controller {
   /** The health machine of each known node, as this controller last stepped it. */
   get machines(): Readonly<Record<string, MachineRecord>> {
     return this.s.machines ?? {};
+  }
+
+  private view(node: KubeObject): NodeView {
+    const name = node.metadata.name;
+    let v = this.views.get(name);
+    if (v?.node !== node) {
+      const taints = (node.spec?.taints as Taint[] | undefined) ?? NO_TAINTS;
+      v = {
+        node,
+        ready: readyCondition(node),
+        zone: getZoneKey(node),
+        excluded: node.metadata.labels?.[LABEL_EXCLUDE_DISRUPTION] !== undefined,
+        taints,
+        unreachableTaint: hasTaint(taints, UNREACHABLE_TAINT),
+        notReadyTaint: hasTaint(taints, NOT_READY_TAINT)
+      };
+      this.views.set(name, v);
+    }
+    return v;
   }
 
   /** Step a node's health machine; returns the actions its transition names. */
@@ -199,9 +254,8 @@ export class NodeLifecycleController implements Controller {
   private monitorNodeHealth(): void {
     const api = this.host.cluster.api;
     const nodes = api.list<KubeObject>('Node');
-    const names = new Set(nodes.map((n) => n.metadata.name));
     for (const node of nodes) {
-      const zone = getZoneKey(node);
+      const zone = this.view(node).zone;
       if (!this.s.tainters[zone]) this.addPodEvictorForNewZone(zone);
     }
     for (const node of nodes) {
@@ -216,86 +270,87 @@ export class NodeLifecycleController implements Controller {
       (this.s.machines ??= {})[node.metadata.name] = initialRecord(nodeHealthMachine, this.host.now());
       this.markNodeAsReachable(node);
     }
-    for (const [name, uid] of Object.entries(this.s.knownNodes)) {
-      if (names.has(name)) continue;
-      const gone = { kind: 'Node', apiVersion: 'v1', metadata: { name, uid } };
-      this.recordNodeEvent(gone, 'Normal', 'RemovingNode', `Removing Node ${name} from Controller`);
-      delete this.s.knownNodes[name];
-      delete this.s.health[name];
-      delete this.s.nodesToRetry[name];
-      if (this.s.machines) delete this.s.machines[name];
-      for (const q of Object.values(this.s.tainters)) remove(q, name);
+    // Every listed node is known now: more known nodes than listed ones means some are gone.
+    if (Object.keys(this.s.knownNodes).length > nodes.length) {
+      const names = new Set(nodes.map((n) => n.metadata.name));
+      for (const [name, uid] of Object.entries(this.s.knownNodes)) {
+        if (names.has(name)) continue;
+        const gone = { kind: 'Node', apiVersion: 'v1', metadata: { name, uid } };
+        this.recordNodeEvent(gone, 'Normal', 'RemovingNode', `Removing Node ${name} from Controller`);
+        delete this.s.knownNodes[name];
+        delete this.s.health[name];
+        delete this.s.nodesToRetry[name];
+        if (this.s.machines) delete this.s.machines[name];
+        this.views.delete(name);
+        for (const q of Object.values(this.s.tainters)) remove(q, name);
+      }
     }
 
     const zoneConditions: Record<string, (NodeCondition | undefined)[]> = {};
+    const grace = { monitor: this.cfg.nodeMonitorGracePeriod, startup: this.cfg.nodeStartupGracePeriod };
+    const result = this.healthResult;
     for (const listed of nodes) {
-      let node = api.tryGet<KubeObject>('Node', undefined, listed.metadata.name) ?? listed;
-      let result: ReturnType<typeof tryUpdateNodeHealth> | undefined;
-      for (let i = 0; i < NODE_HEALTH_UPDATE_RETRY && !result; i++) {
+      const name = listed.metadata.name;
+      let node = api.tryGet<KubeObject>('Node', undefined, name) ?? listed;
+      let ok = false;
+      for (let i = 0; i < NODE_HEALTH_UPDATE_RETRY && !ok; i++) {
         try {
-          result = tryUpdateNodeHealth(
-            this.host,
-            node,
-            this.s.health[node.metadata.name],
-            { monitor: this.cfg.nodeMonitorGracePeriod, startup: this.cfg.nodeStartupGracePeriod },
-            (h) => (this.s.health[node.metadata.name] = h)
-          );
+          tryUpdateNodeHealth(this.host, node, this.view(node).ready, this.s.health, grace, result);
+          ok = true;
         } catch (err) {
           if (i === NODE_HEALTH_UPDATE_RETRY - 1) {
             this.host.logError(
-              `Update health of Node '${node.metadata.name}' from Controller error, Skipping - no pods will be evicted`,
+              `Update health of Node '${name}' from Controller error, Skipping - no pods will be evicted`,
               err
             );
           }
-          node = api.tryGet<KubeObject>('Node', undefined, node.metadata.name) ?? node;
+          node = api.tryGet<KubeObject>('Node', undefined, name) ?? node;
         }
       }
-      if (!result) continue;
-      node = api.tryGet<KubeObject>('Node', undefined, node.metadata.name) ?? node;
+      if (!ok) continue;
+      node = api.tryGet<KubeObject>('Node', undefined, name) ?? node;
       const { observed, current } = result;
-      if (node.metadata.labels?.[LABEL_EXCLUDE_DISRUPTION] === undefined) {
-        (zoneConditions[getZoneKey(node)] ??= []).push(current);
-      }
+      const view = this.view(node);
+      if (!view.excluded) (zoneConditions[view.zone] ??= []).push(current);
       if (current) {
         this.processTaintBaseEviction(node, observed);
         // The controller wrote Unknown in this pass: no proof of life within the grace period.
         if (observed.status !== 'Unknown' && current.status === 'Unknown') {
-          this.stepHealth(node.metadata.name, { type: 'GRACE_EXPIRED' });
+          this.stepHealth(name, { type: 'GRACE_EXPIRED' });
         }
-        const needsRetry = !!this.s.nodesToRetry[node.metadata.name];
+        const needsRetry = this.s.nodesToRetry[name] !== undefined;
         let markPods = false;
         if (current.status !== 'True' && observed.status === 'True') {
-          this.recordNodeEvent(
-            node,
-            'Normal',
-            'NodeNotReady',
-            `Node ${node.metadata.name} status is now: NodeNotReady`
-          );
+          this.recordNodeEvent(node, 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
           markPods = true;
         } else if (needsRetry && observed.status !== 'True') {
           markPods = true;
         }
-        if (markPods && !markPodsNotReady(this.host, node.metadata.name)) {
-          this.s.nodesToRetry[node.metadata.name] = true;
+        if (markPods && !markPodsNotReady(this.host, name)) {
+          this.s.nodesToRetry[name] = true;
           continue;
         }
       }
-      delete this.s.nodesToRetry[node.metadata.name];
+      if (this.s.nodesToRetry[name] !== undefined) delete this.s.nodesToRetry[name];
     }
     this.handleDisruption(zoneConditions, nodes);
   }
 
-  /** processTaintBaseEviction: the node health machine decides; this performs what it names. */
+  /**
+   * processTaintBaseEviction: the node health machine decides; this performs what it names. The
+   * machine's OBSERVED step for this state and input is looked up (machines/node-health.ts), so a
+   * node whose health did not change keeps its record and allocates nothing.
+   */
   private processTaintBaseEviction(node: KubeObject, observed: NodeCondition): void {
-    const taints = (node.spec?.taints ?? []) as Taint[];
+    const view = this.view(node);
     const name = node.metadata.name;
-    const actions = this.stepHealth(name, {
-      type: 'OBSERVED',
-      status: observed.status,
-      unreachableTaint: taintExists(taints, UNREACHABLE_TAINT),
-      notReadyTaint: taintExists(taints, NOT_READY_TAINT)
-    });
-    for (const a of actions) {
+    const all = (this.s.machines ??= {});
+    const now = this.host.now();
+    const rec = all[name] ?? initialRecord(nodeHealthMachine, now);
+    const step = observedStep(rec.value, observed.status, view.unreachableTaint, view.notReadyTaint);
+    if (step.value !== rec.value) all[name] = moveRecord(rec, step.value, 'OBSERVED', now);
+    else if (all[name] !== rec) all[name] = rec;
+    for (const a of step.actions) {
       if (a.type === 'markNodeAsReachable') this.markNodeAsReachable(node);
       else if (a.type === 'markNodeForTainting') {
         this.markNodeForTainting(node, a.params?.status as 'False' | 'Unknown');
@@ -307,8 +362,8 @@ export class NodeLifecycleController implements Controller {
   }
 
   private markNodeForTainting(node: KubeObject, status: 'False' | 'Unknown'): boolean {
-    const q = this.s.tainters[getZoneKey(node)];
-    const taints = (node.spec?.taints ?? []) as Taint[];
+    const q = this.s.tainters[this.view(node).zone];
+    const taints = this.view(node).taints;
     const name = node.metadata.name;
     if (status === 'False' && !taintExists(taints, NOT_READY_TAINT)) remove(q, name);
     if (status === 'Unknown' && !taintExists(taints, UNREACHABLE_TAINT)) remove(q, name);
@@ -317,8 +372,8 @@ export class NodeLifecycleController implements Controller {
 
   /** markNodeAsReachable: drop both NoExecute taints and leave the tainting queue. */
   private markNodeAsReachable(node: KubeObject): boolean {
-    const taints = (node.spec?.taints ?? []) as Taint[];
-    if (taintExists(taints, UNREACHABLE_TAINT) || taintExists(taints, NOT_READY_TAINT)) {
+    const view = this.view(node);
+    if (view.unreachableTaint || view.notReadyTaint) {
       try {
         removeTaintsOffNode(this.host, node.metadata.name, [UNREACHABLE_TAINT, NOT_READY_TAINT]);
       } catch (err) {
@@ -326,7 +381,7 @@ export class NodeLifecycleController implements Controller {
         return false;
       }
     }
-    const q = this.s.tainters[getZoneKey(node)];
+    const q = this.s.tainters[view.zone];
     return q ? remove(q, node.metadata.name) : false;
   }
 

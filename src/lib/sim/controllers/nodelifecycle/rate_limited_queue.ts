@@ -46,9 +46,15 @@ function tryAccept(q: RateLimitedQueueState, now: number): boolean {
 
 /** UniqueQueue.Add: false when the node is already queued. */
 export function add(q: RateLimitedQueueState, value: string, uid: string, now: number): boolean {
-  if (q.done.includes(value) || q.queue.some((x) => x.value === value)) return false;
+  if (q.done.includes(value) || queued(q, value) >= 0) return false;
   q.queue.push({ value, uid, processAt: now, addedAt: now });
   return true;
+}
+
+/** The node's place in the queue, or -1 (no callback: markNodeAsReachable asks it every pass). */
+function queued(q: RateLimitedQueueState, value: string): number {
+  for (let i = 0; i < q.queue.length; i++) if (q.queue[i].value === value) return i;
+  return -1;
 }
 
 export function remove(q: RateLimitedQueueState, value: string): boolean {
@@ -57,7 +63,7 @@ export function remove(q: RateLimitedQueueState, value: string): boolean {
     q.done.splice(d, 1);
     return true;
   }
-  const i = q.queue.findIndex((x) => x.value === value);
+  const i = queued(q, value);
   if (i < 0) return false;
   q.queue.splice(i, 1);
   return true;

@@ -61,6 +61,8 @@ export class TaintEvictionController implements Controller {
       }),
       api.watch('Node', (type, node, old) => {
         if (type === 'DELETED') return;
+        // A write that leaves spec.taints alone keeps the stored (frozen, shared) array.
+        if (type !== 'ADDED' && node.spec?.taints === old?.spec?.taints) return;
         const before = JSON.stringify(noExecuteTaints(old));
         if (type === 'ADDED' || before !== JSON.stringify(noExecuteTaints(node))) {
           this.host.enqueue(`node:${node.metadata.name}`);
