@@ -67,7 +67,7 @@ test('grow a single master to three members: the panel, etcdctl member list and 
   await expect(healthPanel).toContainText('apiserver: 3 of 3 up');
 
   // The map's control-plane card offers each member's disk, with its note.
-  const disk = page.getByRole('button', { name: 'Fail etcd disk etcd-0' });
+  const disk = page.getByRole('button', { name: 'Slow down etcd disk etcd-0' });
   await disk.hover();
   await expect(
     page.locator('code', { hasText: '# no command does this: the disk under etcd-0 starts failing' })

@@ -94,7 +94,7 @@ describe("fault buttons name themselves in the learner's language", () => {
     } as unknown as Parameters<typeof controlPlaneFaults>[0]);
     expect(cp.map(name)).toEqual([
       'Остановить член etcd etcd-1',
-      'Сломать диск etcd etcd-1',
+      'Замедлить диск etcd etcd-1',
       'Вывести из строя диск etcd etcd-1',
       'Запустить планировщик'
     ]);
