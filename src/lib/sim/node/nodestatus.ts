@@ -57,12 +57,11 @@ export function defaultLabels(k: Kubelet): Record<string, string> {
 /** CRI Status every 5s: RuntimeReady (the daemon answers) and NetworkReady (a CNI config exists). */
 export function runtimeCheck(k: Kubelet): void {
   const s = k.state;
-  const rt = k.runtime;
   if (!k.host.state.runtime.running) {
     k.journal(
       'E',
       'kubelet.go:3104',
-      `"Container runtime sanity check failed" err="${errText(new Error(rt.unavailable()))}"`
+      `"Container runtime sanity check failed" err="${errText(new Error(k.runtime.unavailable()))}"`
     );
     return;
   }
