@@ -27,19 +27,53 @@ const QUANTITY_RE = /^([+-]?(?:\d+\.?\d*|\.\d+))(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T
 
 export class QuantityError extends Error {}
 
+/**
+ * Quantities already parsed, by their text: a node's capacity, thresholds and pod requests are
+ * read again every period with the same few strings. Text that is not a quantity is kept as NaN
+ * and throws the same error each time; the map starts again when it reaches its bound, so
+ * hostile input cannot grow it.
+ */
+const parsed = new Map<string, number>();
+const PARSED_LIMIT = 4096;
+
 /** Parse a quantity into milli-units. Throws QuantityError with kube-apiserver's wording. */
 export function parseQuantity(q: string | number): number {
   if (typeof q === 'number') {
     if (!Number.isFinite(q)) throw new QuantityError('quantities must match the regular expression');
     return Math.round(q * 1000);
   }
-  const s = String(q).trim();
-  const m = QUANTITY_RE.exec(s);
-  if (!m) {
-    throw new QuantityError(
-      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
-    );
+  const milli = lookup(q);
+  if (Number.isNaN(milli)) throw new QuantityError(QUANTITY_FORMAT);
+  return milli;
+}
+
+/** Same as parseQuantity but returns undefined instead of throwing. */
+export function tryParseQuantity(q: unknown): number | undefined {
+  if (typeof q === 'number') return Number.isFinite(q) ? Math.round(q * 1000) : undefined;
+  if (typeof q !== 'string') return undefined;
+  const milli = lookup(q);
+  return Number.isNaN(milli) ? undefined : milli;
+}
+
+const QUANTITY_FORMAT =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+/** The milli-units of a quantity's text (NaN when it is not one), parsed once per text. */
+function lookup(q: string): number {
+  if (typeof q !== 'string') return parseText(String(q));
+  let milli = parsed.get(q);
+  if (milli === undefined) {
+    milli = parseText(q);
+    if (parsed.size >= PARSED_LIMIT) parsed.clear();
+    parsed.set(q, milli);
   }
+  return milli;
+}
+
+function parseText(q: string): number {
+  const s = q.trim();
+  const m = QUANTITY_RE.exec(s);
+  if (!m) return NaN;
   const num = parseFloat(m[1]);
   const suffix = m[2] ?? '';
   let mult: number;
@@ -47,16 +81,6 @@ export function parseQuantity(q: string | number): number {
   else if (suffix in DECIMAL) mult = DECIMAL[suffix];
   else mult = Math.pow(10, parseInt(suffix.slice(1), 10));
   return Math.round(num * mult * 1000);
-}
-
-/** Same as parseQuantity but returns undefined instead of throwing. */
-export function tryParseQuantity(q: unknown): number | undefined {
-  if (typeof q !== 'string' && typeof q !== 'number') return undefined;
-  try {
-    return parseQuantity(q);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Whole units (bytes, pods, GPUs) from milli-units. */

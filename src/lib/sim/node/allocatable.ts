@@ -5,6 +5,7 @@
  * (nodefs.available), clamped at 0 (pkg/kubelet/nodestatus/setters.go, cm/node_container_manager).
  */
 import { formatResource, parseQuantity, tryParseQuantity } from '../api/quantity';
+import { deepFreeze } from '../api/types';
 import type { KubeletArgs } from './types';
 
 /** Linux defaults (pkg/kubelet/eviction/defaults_linux.go). */
@@ -22,17 +23,28 @@ export type ThresholdValue = { quantity: number } | { percent: number };
  * The effective evictionHard: the defaults, or — once any key is set — only the keys given
  * (the all-or-nothing rule; the others become 0).
  */
-export function evictionHard(args: KubeletArgs): Record<string, ThresholdValue> {
+export function evictionHard(args: KubeletArgs): Readonly<Record<string, ThresholdValue>> {
   const src =
     args.evictionHard && Object.keys(args.evictionHard).length ? args.evictionHard : DEFAULT_EVICTION_HARD;
-  const out: Record<string, ThresholdValue> = {};
+  let out = parsedThresholds.get(src);
+  if (out) return out;
+  const parsed: Record<string, ThresholdValue> = {};
   for (const [signal, v] of Object.entries(src)) {
     const s = v.trim();
-    if (s.endsWith('%')) out[signal] = { percent: parseFloat(s.slice(0, -1)) / 100 };
-    else out[signal] = { quantity: Math.round(parseQuantity(s) / 1000) };
+    if (s.endsWith('%')) parsed[signal] = { percent: parseFloat(s.slice(0, -1)) / 100 };
+    else parsed[signal] = { quantity: Math.round(parseQuantity(s) / 1000) };
   }
+  out = deepFreeze(parsed);
+  parsedThresholds.set(src, out);
   return out;
 }
+
+/**
+ * The thresholds parsed once per evictionHard map: the eviction manager reads them every 10 s and
+ * the NodeStatus setters every sync. A kubelet's args are replaced, never changed in place, when
+ * its configuration changes (faults.ts ReconfigureNode), so the map itself is the key.
+ */
+const parsedThresholds = new WeakMap<object, Readonly<Record<string, ThresholdValue>>>();
 
 /** The threshold in bytes (or inodes, pids) for a capacity. */
 export function thresholdQuantity(t: ThresholdValue | undefined, capacity: number): number {

@@ -1,7 +1,10 @@
 // upstream: pkg/kubelet/eviction/eviction_manager.go (synchronize: EvictionThresholdMet before reclaim and ranking)
 import { describe, expect, it } from 'vitest';
 import type { Cluster } from '../cluster';
-import { clusterWithNode, createPod, events, nodeCondition, pod } from './testing';
+import { tryParseQuantity } from '../api/quantity';
+import { observe, podDisk, podMemory, type Observations } from './eviction';
+import type { Kubelet } from './kubelet';
+import { clusterWithNode, createPod, events, nodeCondition, pod, runWatching } from './testing';
 
 function workloads(c: Cluster): void {
   const app = (memory?: string) => [
@@ -175,5 +178,76 @@ describe('node-pressure eviction', () => {
       reason: 'KubeletHasInsufficientPID',
       message: 'kubelet has insufficient PID available'
     });
+  });
+});
+
+/** observe as a walk over every container of every pod the kubelet knows, at this moment. */
+function observedAfresh(k: Kubelet): Observations {
+  const known = new Set(Object.values(k.state.pods).map((r) => r.uid));
+  let memory = 0;
+  let fs = 0;
+  for (const uid of known) {
+    memory += podMemory(k, uid).total;
+    fs += podDisk(k, uid).total;
+  }
+  const bytes = (q: string | undefined) => Math.round((tryParseQuantity(q) ?? 0) / 1000);
+  const memoryCapacity = bytes(k.args.capacity.memory);
+  const fsCapacity = bytes(k.args.capacity['ephemeral-storage']);
+  const sys = k.host.state.system;
+  const images = k.host.state.runtime.images.reduce((s, i) => s + i.sizeBytes, 0);
+  return {
+    memoryCapacity,
+    memoryAvailable: Math.max(0, memoryCapacity - sys.memory - sys.fillMemory - memory),
+    fsCapacity,
+    fsAvailable: Math.max(0, fsCapacity - sys.disk - sys.fillDisk - images - fs),
+    pidAvailable: 4_194_304 - 180 - 4 * k.runtime.running().length
+  };
+}
+
+describe('the eviction manager keeps its pod stats between observations', () => {
+  // upstream: pkg/kubelet/eviction/eviction_manager.go (synchronize reads the summary every
+  // monitoring interval); the kept sums must read what a fresh walk of the containers reads.
+  it('reads what a walk of every container reads, after every event', () => {
+    const { c, k } = clusterWithNode({
+      capacity: { cpu: '4', memory: '8Gi', 'ephemeral-storage': '20Gi' }
+    });
+    createPod(c, {
+      name: 'growing',
+      annotations: {
+        'nodeplane.dev/memory-usage': '100Mi+5Mi/s,max=800Mi',
+        'nodeplane.dev/disk-usage': '10Mi+1Mi/s'
+      }
+    });
+    createPod(c, { name: 'crashing', annotations: { 'nodeplane.dev/crash-after': '7s' } });
+    createPod(c, {
+      name: 'done',
+      annotations: { 'nodeplane.dev/complete-after': '5s', 'nodeplane.dev/disk-usage': '0+2Mi/s' },
+      spec: { restartPolicy: 'Never' }
+    });
+    createPod(c, { name: 'steady', annotations: { 'nodeplane.dev/memory-usage': '300Mi' } });
+    let checks = 0;
+    const probe = () => {
+      expect(observe(k)).toEqual(observedAfresh(k));
+      checks++;
+    };
+    runWatching(c, 60_000, probe);
+    // The runtime stops, a pod is deleted and created again under the same name: the kubelet
+    // forgets the old pod without removing its containers (they no longer count), then the
+    // runtime comes back.
+    c.applyFault('StopRuntime', { target: 'worker-1' });
+    c.api.delete('Pod', 'default', 'steady', { gracePeriodSeconds: 0 }, { component: 'kubectl' });
+    runWatching(c, 65_000, probe);
+    createPod(c, { name: 'steady', annotations: { 'nodeplane.dev/memory-usage': '500Mi' } });
+    runWatching(c, 75_000, probe);
+    c.applyFault('StartRuntime', { target: 'worker-1' });
+    runWatching(c, 120_000, probe);
+    c.applyFault('FillDisk', { target: 'worker-1' });
+    runWatching(c, 180_000, probe);
+    c.api.delete('Pod', 'default', 'growing', { gracePeriodSeconds: 0 }, { component: 'kubectl' });
+    c.applyFault('FillMemory', { target: 'worker-1' });
+    runWatching(c, 240_000, probe);
+    expect(checks).toBeGreaterThan(100);
+    // The workload really moved: pods were evicted under the filled disk and memory.
+    expect(c.eventLog.filter((e) => e.reason === 'Evicted').length).toBeGreaterThan(0);
   });
 });

@@ -15,8 +15,8 @@ import { evictionHard, thresholdQuantity } from './allocatable';
 import { killNow } from './containers';
 import { writeStatus } from './podstatus';
 import { qosClass } from './podstatus';
-import type { PodRec } from './state';
-import type { RuntimeContainer } from './runtime';
+import type { KubeletState, PodRec } from './state';
+import { containerExits, type RuntimeContainer, type RuntimeState } from './runtime';
 import { usageAt } from './workload';
 
 /** Linux pid_max the kubelet reads (4194304 on 64-bit kernels). */
@@ -83,28 +83,104 @@ export function podDisk(k: Kubelet, uid: string): { total: number; byContainer: 
   return { total, byContainer };
 }
 
-export function observe(k: Kubelet): Observations {
+/**
+ * What the summary API reports for the pods the kubelet knows, kept between observations: the
+ * sums over containers whose usage does not change with time, and the containers whose usage
+ * grows (a `+N/s` workload), which are read again at each observation. Valid while the runtime's
+ * containers (the array, replaced on start and removal, and its in-place exits) and the kubelet's
+ * pods are the ones it was built from.
+ */
+interface PodStats {
+  runtime: RuntimeState;
+  containers: readonly RuntimeContainer[];
+  exits: number;
+  pods: KubeletState['pods'];
+  memory: number;
+  fs: number;
+  running: number;
+  growing: RuntimeContainer[];
+  images: readonly { sizeBytes: number }[];
+  imageCount: number;
+  imageBytes: number;
+}
+
+const podStatsOf = new WeakMap<Kubelet, PodStats>();
+
+/** The kubelet added or forgot a pod (podsync.ts): its containers count, or stop counting. */
+export function podsChanged(k: Kubelet): void {
+  podStatsOf.delete(k);
+}
+
+/** Usage that depends on when it is read: a running container that grows, or one still ending. */
+function usageGrows(c: RuntimeContainer): boolean {
+  // Without a start time the elapsed time is 0 whenever it is read.
+  if (c.startedAt === undefined) return false;
+  if (c.state === 'CONTAINER_RUNNING') return c.memory.perSecond !== 0 || c.disk.perSecond !== 0;
+  return c.finishedAt === undefined && c.disk.perSecond !== 0;
+}
+
+function podStats(k: Kubelet): PodStats {
   const s = k.state;
+  const rt = k.host.state.runtime;
+  let st = podStatsOf.get(k);
+  if (
+    !st ||
+    st.runtime !== rt ||
+    st.containers !== rt.containers ||
+    st.exits !== containerExits(rt) ||
+    st.pods !== s.pods
+  ) {
+    // The pods the kubelet knows, summed in one pass over the runtime's containers (byte counts
+    // are whole numbers, so the order of the sums does not matter).
+    const known = new Set<string>();
+    for (const key in s.pods) known.add(s.pods[key].uid);
+    st = {
+      runtime: rt,
+      containers: rt.containers,
+      exits: containerExits(rt),
+      pods: s.pods,
+      memory: 0,
+      fs: 0,
+      running: 0,
+      growing: [],
+      images: [],
+      imageCount: -1,
+      imageBytes: 0
+    };
+    for (const c of rt.containers) {
+      if (c.state === 'CONTAINER_RUNNING') st.running++;
+      if (!known.has(c.podUid)) continue;
+      if (usageGrows(c)) st.growing.push(c);
+      else {
+        st.memory += containerMemory(k, c);
+        st.fs += containerDisk(k, c);
+      }
+    }
+    podStatsOf.set(k, st);
+  }
+  // Images are added in place and removed by replacing the array; their sizes never change.
+  if (st.images !== rt.images || st.imageCount !== rt.images.length) {
+    st.images = rt.images;
+    st.imageCount = rt.images.length;
+    st.imageBytes = rt.images.reduce((sum, i) => sum + i.sizeBytes, 0);
+  }
+  return st;
+}
+
+export function observe(k: Kubelet): Observations {
   const memoryCapacity = bytesOf(k.args.capacity.memory);
   const fsCapacity = bytesOf(k.args.capacity['ephemeral-storage']);
-  // The pods the kubelet knows, summed in one pass over the runtime's containers (byte counts
-  // are whole numbers, so the order of the sums does not matter).
-  const known = new Set<string>();
-  for (const key in s.pods) known.add(s.pods[key].uid);
-  let podMem = 0;
-  let podFs = 0;
-  let running = 0;
-  const rt = k.runtime;
-  for (const c of rt.containers()) {
-    if (c.state === 'CONTAINER_RUNNING') running++;
-    if (!known.has(c.podUid)) continue;
+  const st = podStats(k);
+  let podMem = st.memory;
+  let podFs = st.fs;
+  for (const c of st.growing) {
     podMem += containerMemory(k, c);
     podFs += containerDisk(k, c);
   }
   const sys = k.host.state.system;
   const sysMem = sys.memory + sys.fillMemory;
-  const sysFs = sys.disk + sys.fillDisk + rt.imageBytes();
-  const procs = 180 + running * 4;
+  const sysFs = sys.disk + sys.fillDisk + st.imageBytes;
+  const procs = 180 + st.running * 4;
   return {
     memoryCapacity,
     memoryAvailable: Math.max(0, memoryCapacity - sysMem - podMem),
@@ -121,40 +197,49 @@ interface Met {
   available: number;
 }
 
+/** The signals the manager checks, in its order; without a separate image filesystem, imagefs and nodefs are the same disk. */
+const SIGNALS: readonly { signal: string; resource: Met['resource']; of: 'memory' | 'fs' | 'pid' }[] = [
+  { signal: 'memory.available', resource: 'memory', of: 'memory' },
+  { signal: 'imagefs.available', resource: 'ephemeral-storage', of: 'fs' },
+  { signal: 'nodefs.available', resource: 'ephemeral-storage', of: 'fs' },
+  { signal: 'pid.available', resource: 'pids', of: 'pid' }
+];
+
 function thresholdsMet(k: Kubelet, o: Observations): Met[] {
   const hard = evictionHard(k.args);
   const out: Met[] = [];
-  const check = (signal: string, resource: Met['resource'], capacity: number, available: number) => {
+  for (const { signal, resource, of } of SIGNALS) {
     const t = hard[signal];
-    if (!t) return;
+    if (!t) continue;
+    const capacity = of === 'memory' ? o.memoryCapacity : of === 'fs' ? o.fsCapacity : PID_MAX;
+    const available = of === 'memory' ? o.memoryAvailable : of === 'fs' ? o.fsAvailable : o.pidAvailable;
     const threshold = thresholdQuantity(t, capacity);
     if (available < threshold) out.push({ signal, resource, threshold, available });
-  };
-  check('memory.available', 'memory', o.memoryCapacity, o.memoryAvailable);
-  // Without a separate image filesystem, imagefs and nodefs are the same disk.
-  check('imagefs.available', 'ephemeral-storage', o.fsCapacity, o.fsAvailable);
-  check('nodefs.available', 'ephemeral-storage', o.fsCapacity, o.fsAvailable);
-  check('pid.available', 'pids', PID_MAX, o.pidAvailable);
+  }
   return out;
+}
+
+const MEMORY_SIGNALS = ['memory.available'];
+const DISK_SIGNALS = ['nodefs.available', 'imagefs.available', 'nodefs.inodesFree', 'imagefs.inodesFree'];
+const PID_SIGNALS = ['pid.available'];
+
+/** A signal was observed met within evictionPressureTransitionPeriod. */
+function recentlyMet(k: Kubelet, signals: readonly string[]): boolean {
+  const s = k.state;
+  for (const sig of signals) {
+    const t = s.signals[sig]?.lastMet;
+    if (t !== undefined && k.now - t < k.cfg.evictionPressureTransitionPeriod) return true;
+  }
+  return false;
 }
 
 export function evictionTick(k: Kubelet): void {
   const s = k.state;
   let met = thresholdsMet(k, observe(k));
   for (const m of met) s.signals[m.signal] = { lastMet: k.now };
-  const recent = (signals: string[]) =>
-    signals.some((sig) => {
-      const t = s.signals[sig]?.lastMet;
-      return t !== undefined && k.now - t < k.cfg.evictionPressureTransitionPeriod;
-    });
-  s.pressure.memory = recent(['memory.available']);
-  s.pressure.disk = recent([
-    'nodefs.available',
-    'imagefs.available',
-    'nodefs.inodesFree',
-    'imagefs.inodesFree'
-  ]);
-  s.pressure.pid = recent(['pid.available']);
+  s.pressure.memory = recentlyMet(k, MEMORY_SIGNALS);
+  s.pressure.disk = recentlyMet(k, DISK_SIGNALS);
+  s.pressure.pid = recentlyMet(k, PID_SIGNALS);
   if (!met.length) return;
 
   const first = met[0];

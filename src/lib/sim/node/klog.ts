@@ -3,7 +3,9 @@ import { ConnectionError } from '../api/errors';
 
 /** metav1.MicroTime as it is serialised: RFC 3339 with six fractional digits. */
 export function microTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  // toISOString always ends in ".sssZ": the three more digits go before the Z.
+  const iso = new Date(epochMs).toISOString();
+  return `${iso.slice(0, -1)}000Z`;
 }
 
 export function errText(e: unknown): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/types';
 import { nodeStatusHasChanged } from './nodestatus';
-import { clusterWithNode, events, nodeCondition } from './testing';
+import { clusterWithNode, createPod, events, nodeCondition, runWatching } from './testing';
 
 type Condition = Record<string, string | null>;
 
@@ -119,5 +119,63 @@ describe('kubelet NodeSchedulable events', () => {
     expect(events(c, 'NodeSchedulable', 'Node/worker-1')).toEqual([
       [60_100, 'Node worker-1 status is now: NodeSchedulable']
     ]);
+  });
+});
+
+describe('NodeStatus syncs that find nothing new', () => {
+  // upstream: pkg/kubelet/kubelet_node_status.go (tryUpdateNodeStatus: the setters run every
+  // nodeStatusUpdateFrequency; PATCH when nodeStatusHasChanged, or nodeStatusReportFrequency after
+  // the last report)
+  const patchTimes = (c: ReturnType<typeof clusterWithNode>['c']) =>
+    c.api.requestCounts()['patch nodes/status'] ?? 0;
+  const imageNames = (c: ReturnType<typeof clusterWithNode>['c']) =>
+    (c.api.get<KubeObject>('Node', undefined, 'worker-1').status.images as { names: string[] }[]).flatMap(
+      (i) => i.names.filter((n) => !n.includes('@'))
+    );
+
+  it('reports a newly pulled image at the next sync, not at the next 5-minute report', () => {
+    const { c, k } = clusterWithNode();
+    c.advance(60_000);
+    const before = patchTimes(c);
+    createPod(c, { name: 'cache', image: 'redis:7.4' });
+    let pulledAt: number | undefined;
+    runWatching(c, 120_000, () => {
+      if (pulledAt === undefined && k.runtime.findImage('redis:7.4')) pulledAt = c.now;
+    });
+    expect(pulledAt).toBeDefined();
+    expect(pulledAt!).toBeLessThan(110_000);
+    expect(imageNames(c)).toContain('docker.io/library/redis:7.4');
+    // One PATCH for the image (syncs run at x0.1 s): far before the report at 5m0.1s.
+    expect(patchTimes(c) - before).toBe(1);
+  });
+
+  it('puts back a capacity another client changed at the next sync', () => {
+    const { c } = clusterWithNode();
+    c.advance(60_000);
+    c.api.patch(
+      'Node',
+      undefined,
+      'worker-1',
+      { status: { capacity: { cpu: '64' } } },
+      { component: 'kubectl' },
+      { subresource: 'status' }
+    );
+    c.runUntil(70_099);
+    expect(c.api.get<KubeObject>('Node', undefined, 'worker-1').status.capacity.cpu).toBe('64');
+    c.runUntil(70_100);
+    expect(c.api.get<KubeObject>('Node', undefined, 'worker-1').status.capacity.cpu).toBe('4');
+  });
+
+  it('reports every 5 minutes with a new heartbeat when nothing changed', () => {
+    const { c } = clusterWithNode();
+    const before = patchTimes(c);
+    c.runUntil(600_100);
+    // Registered at 0.1 s: reports at 5m0.1s and 10m0.1s.
+    expect(patchTimes(c) - before).toBe(2);
+    expect(nodeCondition(c, 'Ready') as unknown as Condition).toMatchObject({
+      status: 'True',
+      lastHeartbeatTime: '2026-01-01T00:10:00Z',
+      lastTransitionTime: '2026-01-01T00:00:00Z'
+    });
   });
 });

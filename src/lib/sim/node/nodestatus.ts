@@ -4,7 +4,7 @@
  * runtime/network readiness check (updateRuntimeUp, every 5s).
  */
 import { mergePatch } from '../api/apiserver';
-import { clone, type KubeObject } from '../api/types';
+import { clone, deepFreeze, type KubeObject } from '../api/types';
 import { formatGoDuration } from '../engine/duration';
 import { allocatableMilli, capacityMilli, formatResources } from './allocatable';
 import { deviceCapacity } from './devicemanager';
@@ -57,12 +57,11 @@ export function defaultLabels(k: Kubelet): Record<string, string> {
 /** CRI Status every 5s: RuntimeReady (the daemon answers) and NetworkReady (a CNI config exists). */
 export function runtimeCheck(k: Kubelet): void {
   const s = k.state;
-  const rt = k.runtime;
   if (!k.host.state.runtime.running) {
     k.journal(
       'E',
       'kubelet.go:3104',
-      `"Container runtime sanity check failed" err="${errText(new Error(rt.unavailable()))}"`
+      `"Container runtime sanity check failed" err="${errText(new Error(k.runtime.unavailable()))}"`
     );
     return;
   }
@@ -127,49 +126,55 @@ const PRESSURE = {
  */
 export function computeConditions(k: Kubelet, live?: KubeObject): ConditionState[] {
   const s = k.state;
-  const prev = new Map(s.conditions.map((c) => [c.type, c]));
+  // The kubelet's last conditions (one per type), copied only when the Node's differ.
+  let prev = s.conditions;
   for (const c of (live?.status?.conditions ?? []) as Record<string, string>[]) {
     if (!(OWN_CONDITIONS as readonly string[]).includes(c.type)) continue;
     const type = c.type as ConditionState['type'];
-    const mine = prev.get(type);
-    if (mine && mine.status === c.status) continue;
-    prev.set(type, {
+    const at = prev.findIndex((p) => p.type === type);
+    if (at >= 0 && prev[at].status === c.status) continue;
+    if (prev === s.conditions) prev = [...prev];
+    const theirs: ConditionState = {
       type,
       status: c.status as ConditionState['status'],
       reason: c.reason ?? '',
       message: c.message ?? '',
       lastTransition: k.cluster.api.timeOf(c.lastTransitionTime)
-    });
+    };
+    if (at >= 0) prev[at] = theirs;
+    else prev.push(theirs);
   }
   const next: ConditionState[] = [];
-  const set = (c: Omit<ConditionState, 'lastTransition'>, event?: string): void => {
-    const p = prev.get(c.type);
-    const changed = !p || p.status !== c.status;
-    next.push({ ...c, lastTransition: changed ? k.now : p.lastTransition });
+  const set = (
+    type: ConditionState['type'],
+    status: ConditionState['status'],
+    reason: string,
+    message: string,
+    event?: string
+  ): void => {
+    const p = prev.find((x) => x.type === type);
+    const changed = !p || p.status !== status;
+    next.push({ type, status, reason, message, lastTransition: changed ? k.now : p.lastTransition });
     if (changed && event) k.nodeEvent('Normal', event, `Node ${k.name} status is now: ${event}`);
   };
-  for (const type of ['MemoryPressure', 'DiskPressure', 'PIDPressure'] as const) {
+  for (const type of PRESSURE_TYPES) {
     const d = PRESSURE[type];
     const on = s.pressure[d.key];
     const [reason, message, event] = on ? d.t : d.f;
-    set({ type, status: on ? 'True' : 'False', reason, message }, event);
+    set(type, on ? 'True' : 'False', reason, message, event);
   }
   const errs = readyErrors(k);
-  const wasReady = prev.get('Ready');
+  const wasReady = prev.some((x) => x.type === 'Ready');
   if (errs.length) {
-    set(
-      { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: errs.join(', ') },
-      wasReady ? 'NodeNotReady' : undefined
-    );
+    set('Ready', 'False', 'KubeletNotReady', errs.join(', '), wasReady ? 'NodeNotReady' : undefined);
   } else {
-    set(
-      { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
-      'NodeReady'
-    );
+    set('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status', 'NodeReady');
   }
   s.conditions = next;
   return next;
 }
+
+const PRESSURE_TYPES = ['MemoryPressure', 'DiskPressure', 'PIDPressure'] as const;
 
 function apiConditions(k: Kubelet, heartbeat: string | null) {
   const api = k.cluster.api;
@@ -181,6 +186,92 @@ function apiConditions(k: Kubelet, heartbeat: string | null) {
     reason: c.reason,
     message: c.message
   }));
+}
+
+type StatusBody = ReturnType<typeof statusBody>;
+
+/**
+ * The status body the last sync built, with what it was built from: the kubelet's args (replaced,
+ * never changed in place), maxPods, the device plugins, the runtime's images (added in place,
+ * removed by replacing the array), the machine ids, the runtime and kubelet versions. Frozen: the
+ * same object serves every sync until one of those changes.
+ */
+interface KeptBody {
+  args: Kubelet['args'];
+  maxPods: number;
+  devices: string;
+  images: readonly unknown[];
+  imageCount: number;
+  ids: unknown;
+  runtime: string;
+  version: string;
+  body: StatusBody;
+}
+
+const keptBodies = new WeakMap<Kubelet, KeptBody>();
+
+function keptStatusBody(k: Kubelet): StatusBody {
+  const rt = k.host.state.runtime;
+  const dp = k.state.devicePlugins;
+  const devices = dp ? JSON.stringify(dp) : '';
+  const runtime = `${rt.name}://${rt.version}`;
+  const version = k.version;
+  const kept = keptBodies.get(k);
+  if (
+    kept &&
+    kept.args === k.args &&
+    kept.maxPods === k.maxPods &&
+    kept.devices === devices &&
+    kept.images === rt.images &&
+    kept.imageCount === rt.images.length &&
+    kept.ids === k.host.state.ids &&
+    kept.runtime === runtime &&
+    kept.version === version
+  )
+    return kept.body;
+  const body = deepFreeze(statusBody(k));
+  keptBodies.set(k, {
+    args: k.args,
+    maxPods: k.maxPods,
+    devices,
+    images: rt.images,
+    imageCount: rt.images.length,
+    ids: k.host.state.ids,
+    runtime,
+    version,
+    body
+  });
+  return body;
+}
+
+/**
+ * The last sync that found nothing to report: the live Node's status it compared with (a stored,
+ * frozen object), the body and the conditions. nodeStatusHasChanged depends on nothing else (the
+ * heartbeat it ignores aside), so the next sync with the same three has the same answer.
+ */
+interface Unchanged {
+  live: unknown;
+  body: StatusBody;
+  conditions: ConditionState[];
+}
+
+const lastUnchanged = new WeakMap<Kubelet, Unchanged>();
+
+function sameConditions(a: ConditionState[], b: ConditionState[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (
+      x.type !== y.type ||
+      x.status !== y.status ||
+      x.reason !== y.reason ||
+      x.message !== y.message ||
+      x.lastTransition !== y.lastTransition
+    )
+      return false;
+  }
+  return true;
 }
 
 /** NodeStatus without the conditions. */
@@ -289,12 +380,24 @@ export function syncNodeStatus(k: Kubelet): void {
   if (cur) recordSchedulableEvent(k, cur);
   if (cur) recordRebootEvent(k, cur);
   if (cur) {
+    const body = keptStatusBody(k);
+    const due = s.lastReport === undefined || k.now - s.lastReport >= k.cfg.nodeStatusReportFrequency;
+    const last = lastUnchanged.get(k);
+    if (
+      !due &&
+      last &&
+      last.live === cur.status &&
+      last.body === body &&
+      sameConditions(last.conditions, s.conditions)
+    )
+      return;
     const foreign = ((cur.status?.conditions ?? []) as { type: string }[]).filter(
       (c) => !(OWN_CONDITIONS as readonly string[]).includes(c.type)
     );
-    const status = { ...statusBody(k), conditions: [...apiConditions(k, api.timestamp()), ...foreign] };
+    const status = { ...body, conditions: [...apiConditions(k, api.timestamp()), ...foreign] };
     const changed = nodeStatusHasChanged(cur.status, mergePatch(cur.status ?? {}, status));
-    if (!changed && s.lastReport !== undefined && k.now - s.lastReport < k.cfg.nodeStatusReportFrequency) {
+    if (!changed && !due) {
+      lastUnchanged.set(k, { live: cur.status, body, conditions: s.conditions });
       return;
     }
     try {

@@ -19,7 +19,7 @@ import { clientErr, errText } from './klog';
 import { allocateIP, releaseIP } from './ipam';
 import { qosClass, terminatedOf, writeStatus } from './podstatus';
 import type { ContainerRec, PodRec } from './state';
-import { admitPod } from './eviction';
+import { admitPod, podsChanged } from './eviction';
 import { resolveImage } from './registry';
 
 /** containerd 2.1 and CRI-O 1.3x default sandbox image. */
@@ -55,6 +55,7 @@ function cleanup(k: Kubelet, rec: PodRec): void {
   k.runtime.removePod(rec.uid);
   releaseIP(k, rec);
   delete k.state.pods[rec.key];
+  podsChanged(k);
 }
 
 export function syncPod(k: Kubelet, key: string): void {
@@ -74,6 +75,7 @@ export function syncPod(k: Kubelet, key: string): void {
     const phase = pod.status?.phase;
     if ((phase === 'Succeeded' || phase === 'Failed') && !pod.metadata.deletionTimestamp) return;
     rec = k.state.pods[key] = newRec(k, pod, key);
+    podsChanged(k);
     const shuttingDown = rec.terminal ? undefined : shutdownAdmit(k);
     const reject = rec.terminal || shuttingDown ? undefined : admitPod(k, pod);
     if (shuttingDown) {

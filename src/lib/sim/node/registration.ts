@@ -4,7 +4,7 @@
  * from 200ms doubling to 7s), pkg/kubelet/kubelet_node_status.go and the lease controller.
  */
 import { ApiError, ConnectionError, isApiError } from '../api/errors';
-import { clone, type KubeObject, type Lease, type Mutable } from '../api/types';
+import type { KubeObject, Lease, Mutable } from '../api/types';
 import type { Kubelet } from './kubelet';
 import { clientErr, microTime } from './klog';
 import { initialNode, reconcileExistingNode, runtimeCheck } from './nodestatus';
@@ -78,9 +78,9 @@ export function renewLease(k: Kubelet): void {
       };
       api.create(lease, k.ctx);
     } else {
-      const next = clone(cur);
-      next.spec = { ...next.spec, holderIdentity: k.name, renewTime };
-      api.update(next, k.ctx);
+      // The stored Lease with a new spec: the API server copies what it is sent, so the kubelet
+      // does not copy the rest first (upstream's lease controller updates its latest Lease).
+      api.update({ ...cur, spec: { ...cur.spec, holderIdentity: k.name, renewTime } }, k.ctx);
     }
     s.leaseDelay = 0;
     k.schedule(k.cfg.nodeLeaseDurationSeconds * 250, 'lease');

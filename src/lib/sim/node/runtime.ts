@@ -82,6 +82,18 @@ export const CRI_UNAVAILABLE: Record<RuntimeName, string> = {
     'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /var/run/crio/crio.sock: connect: no such file or directory"'
 };
 
+/**
+ * Containers that changed state in place (an exit), per runtime: a cache of what the containers
+ * use (the eviction manager's pod stats) is valid while the containers array and this count are
+ * the same. Starting and removing containers replaces the array. Not part of the state: a restore
+ * brings a new state object, which starts at 0.
+ */
+const exits = new WeakMap<RuntimeState, number>();
+
+export function containerExits(s: RuntimeState): number {
+  return exits.get(s) ?? 0;
+}
+
 export class ContainerRuntime {
   constructor(
     readonly state: RuntimeState,
@@ -302,6 +314,7 @@ export class ContainerRuntime {
       finishedAt: this.engine.now
     });
     this.state.containers[i] = c;
+    exits.set(this.state, containerExits(this.state) + 1);
     this.log({
       level: 'I',
       source: 'events.go:147',

@@ -1,0 +1,12 @@
+// upstream: staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/micro_time.go (RFC3339Micro)
+import { describe, expect, it } from 'vitest';
+import { microTime } from './klog';
+
+describe('microTime', () => {
+  it('writes RFC 3339 with six fractional digits, as a Lease renewTime is serialised', () => {
+    const epoch = Date.UTC(2026, 0, 1);
+    expect(microTime(epoch)).toBe('2026-01-01T00:00:00.000000Z');
+    expect(microTime(epoch + 10_100)).toBe('2026-01-01T00:00:10.100000Z');
+    expect(microTime(epoch + 86_399_999)).toBe('2026-01-01T23:59:59.999000Z');
+  });
+});
