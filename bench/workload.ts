@@ -53,7 +53,11 @@ export function runningPods(cluster: Cluster): number {
     .filter((p) => p.status?.phase === 'Running').length;
 }
 
-/** Build the cluster and run it until every pod is Running (or 10 virtual minutes). */
+/**
+ * Build the cluster and run it until every pod is Running, or until a horizon: 10 virtual minutes,
+ * or longer for a large cluster — kube-controller-manager creates pods at its client's 20 requests
+ * per second, so 30,000 pods need 1,500 virtual seconds — plus 5 minutes.
+ */
 export function settledCluster(
   nodes: number,
   pods: number
@@ -63,7 +67,8 @@ export function settledCluster(
   const buildS = Number(process.hrtime.bigint() - t0) / 1e9;
   const s0 = process.hrtime.bigint();
   const c0 = cpuSeconds();
-  for (let t = 10_000; t <= 600_000; t += 10_000) {
+  const horizon = Math.max(600_000, (pods / 20) * 1000 + 300_000);
+  for (let t = 10_000; t <= horizon; t += 10_000) {
     cluster.runUntil(t);
     if (runningPods(cluster) >= pods) break;
   }
