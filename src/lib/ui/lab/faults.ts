@@ -133,79 +133,43 @@ export function controlPlaneFaults(cp: ControlPlaneView): FaultButton[] {
   for (const m of cp.etcd.members) {
     // A joining learner belongs to kubeadm until it is promoted (a couple of seconds).
     if (m.learner) continue;
-    const named = { key: 'lab.faultName.named', args: { name: m.name } };
+    // One button for this member: its fault, label key, note key, and the command it stands for.
+    const button = (
+      action: string,
+      key: string,
+      note: string,
+      command = '',
+      danger = false
+    ): FaultButton => ({
+      action,
+      target: m.name,
+      key: `lab.fault.${key}`,
+      name: { key: 'lab.faultName.named', args: { name: m.name } },
+      command,
+      note: { key: `lab.faultNote.${note}`, args: { member: m.name } },
+      ...(danger ? { danger: true } : {})
+    });
     // A failed disk: the member cannot start until a new disk is in; on the new, empty disk it
     // cannot start either, until it is removed from the membership and added again.
     if (m.diskFailed) {
-      out.push({
-        action: 'ReplaceEtcdDisk',
-        target: m.name,
-        key: 'lab.fault.replaceEtcdDisk',
-        name: named,
-        command: '',
-        note: { key: 'lab.faultNote.replaceDisk', args: { member: m.name } }
-      });
+      out.push(button('ReplaceEtcdDisk', 'replaceEtcdDisk', 'replaceDisk'));
       continue;
     }
     if (m.dataLost) {
-      out.push({
-        action: 'RejoinEtcdMember',
-        target: m.name,
-        key: 'lab.fault.rejoinEtcd',
-        name: named,
-        command: '',
-        note: { key: 'lab.faultNote.rejoinEtcd', args: { member: m.name } }
-      });
+      out.push(button('RejoinEtcdMember', 'rejoinEtcd', 'rejoinEtcd'));
       continue;
     }
     out.push(
       m.running
-        ? {
-            action: 'StopEtcdMember',
-            target: m.name,
-            key: 'lab.fault.stopEtcd',
-            name: { key: 'lab.faultName.named', args: { name: m.name } },
-            command: `sudo mv ${MANIFESTS}/etcd.yaml /root/`,
-            note: { key: 'lab.faultNote.onHost', args: { member: m.name } }
-          }
-        : {
-            action: 'StartEtcdMember',
-            target: m.name,
-            key: 'lab.fault.startEtcd',
-            name: { key: 'lab.faultName.named', args: { name: m.name } },
-            command: `sudo mv /root/etcd.yaml ${MANIFESTS}/`,
-            note: { key: 'lab.faultNote.onHost', args: { member: m.name } }
-          }
+        ? button('StopEtcdMember', 'stopEtcd', 'onHost', `sudo mv ${MANIFESTS}/etcd.yaml /root/`)
+        : button('StartEtcdMember', 'startEtcd', 'onHost', `sudo mv /root/etcd.yaml ${MANIFESTS}/`)
     );
     // No command fails a disk: the note says what the lab does instead.
     out.push(
       m.diskSlow
-        ? {
-            action: 'FixEtcdDisk',
-            target: m.name,
-            key: 'lab.fault.fixEtcdDisk',
-            name: { key: 'lab.faultName.named', args: { name: m.name } },
-            command: '',
-            note: { key: 'lab.faultNote.fixDisk', args: { member: m.name } }
-          }
-        : {
-            action: 'SlowEtcdDisk',
-            target: m.name,
-            key: 'lab.fault.slowEtcdDisk',
-            name: { key: 'lab.faultName.named', args: { name: m.name } },
-            command: '',
-            note: { key: 'lab.faultNote.slowDisk', args: { member: m.name } },
-            danger: true
-          },
-      {
-        action: 'FailEtcdDisk',
-        target: m.name,
-        key: 'lab.fault.failEtcdDisk',
-        name: named,
-        command: '',
-        note: { key: 'lab.faultNote.failDisk', args: { member: m.name } },
-        danger: true
-      }
+        ? button('FixEtcdDisk', 'fixEtcdDisk', 'fixDisk')
+        : button('SlowEtcdDisk', 'slowEtcdDisk', 'slowDisk', '', true),
+      button('FailEtcdDisk', 'failEtcdDisk', 'failDisk', '', true)
     );
   }
   const component = (
