@@ -133,9 +133,9 @@ function faultTable(): FaultEntry[] {
     { fault: faultAddApiServer, target: 'none', scenario: false, controlPlane: true },
     { fault: faultRemoveApiServer, target: 'apiServer', scenario: false, controlPlane: true },
     { fault: faultJoinControlPlaneNode, target: 'none', scenario: true, controlPlane: true },
-    { fault: faultFailEtcdDisk, target: 'etcdMember', scenario: false, controlPlane: true },
-    { fault: faultReplaceEtcdDisk, target: 'etcdMember', scenario: false, controlPlane: true },
-    { fault: faultRejoinEtcdMember, target: 'etcdMember', scenario: false, controlPlane: true }
+    { fault: faultFailEtcdDisk, target: 'etcdMember', scenario: true, controlPlane: true },
+    { fault: faultReplaceEtcdDisk, target: 'etcdMember', scenario: true, controlPlane: true },
+    { fault: faultRejoinEtcdMember, target: 'etcdMember', scenario: true, controlPlane: true }
   ];
 }
 

@@ -70,9 +70,14 @@ export const faultRejoinEtcdMember = defineFault(
     const m = cluster.etcd.member(name);
     if (!m.dataLost)
       throw new FaultError(`etcd member "${name}" still has its data: start it again instead of removing it`);
+    // It comes back in the role it had (`member add --learner` for a learner). The add cannot then
+    // be refused once the remove was accepted: the member was stopped, so the started voters are
+    // the same, the quorum it is checked against is the one the remove was checked against, and
+    // the peer URL and the learner slot are free again. Both changes happen or neither does.
+    const learner = m.learner === true;
     try {
       cluster.etcd.remove(name);
-      cluster.etcd.add(name, m.host, false);
+      cluster.etcd.add(name, m.host, learner);
     } catch (e) {
       if (e instanceof MembershipError) throw new FaultError(e.message);
       throw e;

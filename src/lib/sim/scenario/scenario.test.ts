@@ -149,7 +149,7 @@ describe('scenario errors', () => {
     expect(issues.map((i) => [i.line, i.message])).toEqual([
       [
         8,
-        'spec.faults[0].action: Unsupported value: "RebootNode": supported values: "StopKubelet", "StartKubelet", "StopRuntime", "StartRuntime", "PartitionNode", "HealNode", "FillMemory", "FillDisk", "RemoveCNI", "InstallCNI", "DeleteNode", "StopControllerManager", "StartControllerManager", "StopScheduler", "StartScheduler", "FailMachineBoot", "FixMachineBoot", "StopEtcdMember", "StartEtcdMember", "SlowEtcdDisk", "FixEtcdDisk", "StopControlPlaneNode", "StartControlPlaneNode", "SetProxyMode", "StopKubeProxy", "StartKubeProxy", "ShutdownNode", "PowerOnNode", "UpgradeKubelet", "JoinControlPlaneNode"'
+        'spec.faults[0].action: Unsupported value: "RebootNode": supported values: "StopKubelet", "StartKubelet", "StopRuntime", "StartRuntime", "PartitionNode", "HealNode", "FillMemory", "FillDisk", "RemoveCNI", "InstallCNI", "DeleteNode", "StopControllerManager", "StartControllerManager", "StopScheduler", "StartScheduler", "FailMachineBoot", "FixMachineBoot", "StopEtcdMember", "StartEtcdMember", "SlowEtcdDisk", "FixEtcdDisk", "StopControlPlaneNode", "StartControlPlaneNode", "SetProxyMode", "StopKubeProxy", "StartKubeProxy", "ShutdownNode", "PowerOnNode", "UpgradeKubelet", "JoinControlPlaneNode", "FailEtcdDisk", "ReplaceEtcdDisk", "RejoinEtcdMember"'
       ]
     ]);
     const issues2 = issuesOf(

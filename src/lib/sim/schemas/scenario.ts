@@ -35,7 +35,10 @@ export const SCENARIO_FAULT_ACTIONS = [
   'ShutdownNode',
   'PowerOnNode',
   'UpgradeKubelet',
-  'JoinControlPlaneNode'
+  'JoinControlPlaneNode',
+  'FailEtcdDisk',
+  'ReplaceEtcdDisk',
+  'RejoinEtcdMember'
 ];
 
 const taint = obj(
