@@ -120,7 +120,9 @@ function parseGrep(args: string[]): GrepArgs | { error: string; code: number } {
     E: false,
     F: false,
     h: false,
-    H: false
+    H: false,
+    l: false,
+    L: false
   };
   let after = 0;
   let before = 0;
@@ -148,7 +150,9 @@ function parseGrep(args: string[]): GrepArgs | { error: string; code: number } {
     'fixed-strings': 'F',
     'basic-regexp': 'G',
     'no-filename': 'h',
-    'with-filename': 'H'
+    'with-filename': 'H',
+    'files-with-matches': 'l',
+    'files-without-match': 'L'
   };
   for (let a = 0; a < args.length; a++) {
     const arg = args[a];
@@ -235,7 +239,12 @@ function parseGrep(args: string[]): GrepArgs | { error: string; code: number } {
  * The selected lines of `content` as grep prints them (with `name` before each line when several
  * files are searched), and how many lines were selected.
  */
-function grepText(g: GrepArgs, content: string, name?: string): { out: string[]; count: number } {
+function grepText(
+  g: GrepArgs,
+  content: string,
+  name?: string,
+  file = '(standard input)'
+): { out: string[]; count: number } {
   const { f, after, before, context, re } = g;
   const text = lines(content);
   const test = (l: string) => {
@@ -246,6 +255,8 @@ function grepText(g: GrepArgs, content: string, name?: string): { out: string[];
   const count = selected.filter(Boolean).length;
   const out: string[] = [];
   if (f.q) return { out, count };
+  // -l / -L: the file's name once (a single file is named too), instead of its lines.
+  if (f.l || f.L) return { out: (f.l ? count > 0 : count === 0) ? [file] : [], count };
   if (f.c) return { out: [`${name !== undefined ? `${name}:` : ''}${count}`], count };
   const prefix = (i: number, sep: string) =>
     (name !== undefined ? `${name}${sep}` : '') + (f.n ? `${i + 1}${sep}` : '');
@@ -295,20 +306,26 @@ export type GrepSource = { text: string } | { missing: true } | { dir: true };
  * (or `Is a directory`) on stderr for a file it cannot read. Exit 0 when a line was selected, 1
  * when none, 2 on an error (unless -q selected a line).
  */
-export function grepFiles(args: string[], read: (operand: string) => GrepSource): ConsoleResult {
+export function grepFiles(
+  args: string[],
+  read: (operand: string) => GrepSource,
+  expand: (operand: string) => string[] = (o) => [o]
+): ConsoleResult {
   const g = parseGrep(args);
   if ('error' in g) return { stdout: '', stderr: g.error, exitCode: g.code };
-  if (!g.operands.length) return { stdout: '', stderr: 'grep: (standard input): no input\n', exitCode: 2 };
-  const named = g.f.H || (!g.f.h && g.operands.length > 1);
+  // The shell expands globs in the FILE operands before grep runs (the pattern is not a path).
+  const operands = g.operands.flatMap(expand);
+  if (!operands.length) return { stdout: '', stderr: 'grep: (standard input): no input\n', exitCode: 2 };
+  const named = g.f.H || (!g.f.h && operands.length > 1);
   const out: string[] = [];
   let stderr = '';
   let selected = 0;
-  for (const o of g.operands) {
+  for (const o of operands) {
     const src = read(o);
     if ('missing' in src) stderr += `grep: ${o}: No such file or directory\n`;
     else if ('dir' in src) stderr += `grep: ${o}: Is a directory\n`;
     else {
-      const r = grepText(g, src.text, named ? o : undefined);
+      const r = grepText(g, src.text, named ? o : undefined, o);
       out.push(...r.out);
       selected += r.count;
     }

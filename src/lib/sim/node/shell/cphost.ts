@@ -6,6 +6,7 @@
  */
 import type { Cluster } from '../../cluster';
 import { staticPods, type HostFile, type StaticPods } from '../../etcd/staticpods';
+import { grepFiles } from '../../kubectl/pipes';
 import { etcdctl, etcdutl } from './etcdctl';
 import { curl } from './curl';
 import { runOnNode, type ShellResult } from './shell';
@@ -69,6 +70,47 @@ function entries(sp: StaticPods, host: string, dir: string): Map<string, HostFil
   }
   if (dir === '/etc/kubernetes' && !out.has('manifests')) out.set('manifests', { type: 'dir', mtime: 0 });
   return out;
+}
+
+/**
+ * bash's pathname expansion of one word (`*` and `?` in its last segment) against the host's
+ * files: the matches sorted, in the form the word was written; no match leaves the word as it is.
+ */
+function expandWord(sp: StaticPods, host: string, word: string): string[] {
+  if (!/[*?]/.test(word) || word.startsWith('-')) return [word];
+  const abs = resolvePath(word);
+  const dir = parent(abs);
+  const re = new RegExp(
+    '^' +
+      base(abs)
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.') +
+      '$'
+  );
+  const names = [...entries(sp, host, dir).keys()].filter((n) => re.test(n) && !n.startsWith('.')).sort();
+  if (!names.length || /[*?]/.test(dir)) return [word];
+  const prefix = word.includes('/') ? word.slice(0, word.lastIndexOf('/') + 1) : '';
+  return names.map((n) => prefix + n);
+}
+
+const expandArgs = (sp: StaticPods, host: string, args: string[]) =>
+  args.flatMap((a) => expandWord(sp, host, a));
+
+/** `grep PATTERN FILE...` on the host's files (the pattern is not expanded; FILE operands are). */
+function grep(sp: StaticPods, host: string, args: string[]): ShellResult {
+  return grepFiles(
+    args,
+    (word) => {
+      const p = resolvePath(word);
+      const f = sp.files(host)[p];
+      if (f?.type === 'file') return { text: f.content };
+      if (f?.type === 'snapshot') return { text: '\u0000'.repeat(16) + '\n' };
+      if (f || sp.isDir(host, p)) return { dir: true };
+      return { missing: true };
+    },
+    (word) => expandWord(sp, host, word)
+  );
 }
 
 function lsLine(cluster: Cluster, sp: StaticPods, name: string, f: HostFile, human: boolean): string {
@@ -342,7 +384,13 @@ export function controlPlaneShell(
       // The CNI config, the kubelet's and runtime's files and the hostname are the node shell's:
       // the host's kubelet is a node's kubelet like any other.
       if (args.some(isNodeShellPath)) return undefined;
-      return cmd === 'ls' ? ls(cluster, sp, host, args) : cat(sp, host, args);
+      return cmd === 'ls'
+        ? ls(cluster, sp, host, expandArgs(sp, host, args))
+        : cat(sp, host, expandArgs(sp, host, args));
+    case 'grep':
+    case 'egrep':
+      if (args.some(isNodeShellPath)) return undefined;
+      return grep(sp, host, cmd === 'egrep' ? ['-E', ...args] : args);
     case 'mv':
     case 'cp':
       if (args.some(isNodeShellPath)) return undefined;

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createCluster } from '../../scenario';
 import { describe, expect, it } from 'vitest';
 import { Cluster, addTestComponent, addTestFault } from '../../cluster';
 import type { KubeObject } from '../../api/types';
@@ -455,5 +457,48 @@ describe('grep on the node', () => {
     });
     expect(run('grep -h worker /etc/hostname /etc/hostname').stdout).toBe('worker-1\nworker-1\n');
     expect(run('grep worker /etc/hostname | wc -l').stdout).toBe('1\n');
+  });
+
+  it('expands globs in the file operands as the shell does, not in the pattern', () => {
+    const { cluster } = createCluster(readFileSync('scenarios/three-nodes.yaml', 'utf8'));
+    cluster.runUntil(30_000);
+    const con = new ConsoleSession(cluster);
+    con.exec('ssh control-plane-1');
+    const run = (line: string) => con.exec(line);
+    const manifests = [
+      '/etc/kubernetes/manifests/etcd.yaml',
+      '/etc/kubernetes/manifests/kube-apiserver.yaml',
+      '/etc/kubernetes/manifests/kube-controller-manager.yaml',
+      '/etc/kubernetes/manifests/kube-scheduler.yaml'
+    ];
+    expect(run('ls /etc/kubernetes/manifests/*.yaml').stdout).toBe(manifests.join('\n') + '\n');
+    // Several files after expansion: each line is prefixed with its file.
+    expect(run('grep -l image: /etc/kubernetes/manifests/*.yaml').stdout).toBe(manifests.join('\n') + '\n');
+    expect(run('grep -c "kind: Pod" /etc/kubernetes/manifests/kube-*').stdout).toBe(
+      manifests
+        .slice(1)
+        .map((m) => `${m}:1\n`)
+        .join('')
+    );
+    // One file after expansion: no prefix.
+    expect(run('grep -c "kind: Pod" /etc/kubernetes/manifests/e*').stdout).toBe('1\n');
+    // The pattern is not a path: `.*` stays a regular expression.
+    expect(run('grep -c k.*-scheduler /etc/kubernetes/manifests/kube-scheduler.yaml').exitCode).toBe(0);
+    // No match: bash passes the word as it is, and grep reports it missing.
+    expect(run('grep image /etc/kubernetes/manifests/*.json')).toMatchObject({
+      stdout: '',
+      stderr: 'grep: /etc/kubernetes/manifests/*.json: No such file or directory\n',
+      exitCode: 2
+    });
+    expect(run('cat /etc/kubernetes/manifests/kube-s*').stdout).toBe(
+      run('cat /etc/kubernetes/manifests/kube-scheduler.yaml').stdout
+    );
+    // A worker's own files, in the node shell.
+    run('exit');
+    run('ssh worker-1');
+    const cni = run('ls /etc/cni/net.d/').stdout.trim().split(/\s+/);
+    expect(cni.length).toBeGreaterThan(0);
+    expect(run('grep -l . /etc/cni/net.d/*').stdout).toBe(cni.map((f) => `/etc/cni/net.d/${f}\n`).join(''));
+    expect(run('grep -L . /etc/cni/net.d/*')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
   });
 });

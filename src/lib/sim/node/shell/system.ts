@@ -180,12 +180,27 @@ export function cat(
 /** `grep PATTERN FILE...` on the node's files: GNU grep's output, errors and exit status. */
 export function grep(cluster: Cluster, host: ShellHost, argv: string[], home = '/root'): ShellResult {
   const files = nodeFiles(cluster, host);
-  return grepFiles(argv, (word) => {
-    const p = absPath(word, home);
-    if (p in files) return { text: files[p] };
-    if (p === home || isDir(files, p)) return { dir: true };
-    return { missing: true };
-  });
+  return grepFiles(
+    argv,
+    (word) => {
+      const p = absPath(word, home);
+      if (p in files) return { text: files[p] };
+      if (p === home || isDir(files, p)) return { dir: true };
+      return { missing: true };
+    },
+    // bash's pathname expansion: matches in the form the word was written (relative stays
+    // relative), sorted; no match leaves the word as it is, and grep then reports it missing.
+    (word) => {
+      if (!/[*?]/.test(word)) return [word];
+      const abs = absPath(word, home);
+      const matches = glob(files, abs);
+      if (matches.length === 1 && matches[0] === abs) return [word];
+      if (word.startsWith('/')) return matches;
+      const base = abs.slice(0, abs.lastIndexOf('/') + 1);
+      const prefix = word.slice(0, word.lastIndexOf('/') + 1);
+      return matches.map((m) => prefix + m.slice(base.length));
+    }
+  );
 }
 
 /** `head` / `tail` on files: `-n N`, `-nN`, `-N`, `--lines=N`; `==> name <==` above each of several. */
