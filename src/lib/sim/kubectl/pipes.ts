@@ -96,7 +96,7 @@ export function grepRegex(pattern: string, extended: boolean): string {
 }
 
 interface GrepArgs {
-  f: Record<'i' | 'v' | 'c' | 'n' | 'o' | 'q' | 'x' | 'w' | 'E' | 'F' | 'h' | 'H', boolean>;
+  f: Record<'i' | 'v' | 'c' | 'n' | 'o' | 'q' | 'x' | 'w' | 'E' | 'F' | 'h' | 'H' | 'l' | 'L', boolean>;
   after: number;
   before: number;
   context: boolean;
