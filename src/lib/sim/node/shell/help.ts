@@ -41,7 +41,7 @@ const NODE: Record<Language, string> = {
 
 const CONTROL_PLANE: Record<Language, string> = {
   en: `On a control-plane host:
-  ls -l /etc/kubernetes/manifests | cat | mv | cp | mkdir -p | rm -r | scp FILE HOST:PATH
+  ls -l /etc/kubernetes/manifests | cat | grep | mv | cp | mkdir -p | rm -r | scp FILE HOST:PATH
   sed -i 's|old|new|' FILE
   etcdctl member list | endpoint status | endpoint health [--cluster] [-w table]
   etcdctl get /registry/... --prefix --keys-only | snapshot save FILE
@@ -53,7 +53,7 @@ const CONTROL_PLANE: Record<Language, string> = {
     (that certificate reads kubelets only; from the workstation: kubectl get --raw /metrics)
 `,
   ru: `На хосте control plane:
-  ls -l /etc/kubernetes/manifests | cat | mv | cp | mkdir -p | rm -r | scp ФАЙЛ ХОСТ:ПУТЬ
+  ls -l /etc/kubernetes/manifests | cat | grep | mv | cp | mkdir -p | rm -r | scp ФАЙЛ ХОСТ:ПУТЬ
   sed -i 's|old|new|' ФАЙЛ
   etcdctl member list | endpoint status | endpoint health [--cluster] [-w table]
   etcdctl get /registry/... --prefix --keys-only | snapshot save ФАЙЛ
