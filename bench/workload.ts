@@ -6,6 +6,20 @@ import type { Cluster } from '../src/lib/sim/cluster';
 import { createCluster } from '../src/lib/sim/scenario/bootstrap';
 import type { KubeObject } from '../src/lib/sim/api/types';
 
+/**
+ * The pod network for `nodes` nodes: kubeadm's `--pod-network-cidr` must hold a /24 per node
+ * (node-ipam-controller's `--node-cidr-mask-size`), so past 256 nodes the bench widens the default
+ * 10.244.0.0/16, as an operator sizing a cluster that large would; without it every node past the
+ * 256th gets CIDRNotAvailable on each of its status updates.
+ */
+export function podNetwork(nodes: number): string {
+  if (nodes <= 256) return '';
+  const prefix = 24 - Math.ceil(Math.log2(nodes));
+  return `
+  network:
+    clusterCIDR: 10.0.0.0/${prefix}`;
+}
+
 export function scenario(nodes: number, pods: number): string {
   const perDeployment = 100;
   const deployments = Math.ceil(pods / perDeployment);
@@ -21,7 +35,7 @@ spec:
       count: ${nodes}
       capacity: { cpu: "32", memory: 128Gi }
       maxPods: 110
-      images: [nginx:1.27]`
+      images: [nginx:1.27]${podNetwork(nodes)}`
   ];
   for (let d = 0; d < deployments; d++) {
     const replicas = Math.min(perDeployment, pods - d * perDeployment);
