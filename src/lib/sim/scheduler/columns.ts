@@ -10,6 +10,8 @@
 import type { NodeInfo } from './types';
 
 export const FLAG_UNSCHEDULABLE = 1;
+const NO_CHANGES: readonly number[] = Object.freeze([]);
+const n = (c: NodeColumns) => c.flags.length;
 export const FLAG_TAINTED = 2;
 
 export class NodeColumns {
@@ -26,6 +28,15 @@ export class NodeColumns {
   readonly flags: Uint8Array;
   /** Node name → position in the walk order (the index into every column). */
   readonly position = new Map<string, number>();
+  /**
+   * The positions rewritten since the columns were built, oldest first, from `logBase` on: a reader
+   * that keeps figures per node (PodTopologySpread's domain totals) catches up on these instead of
+   * walking every node. Cut when it grows past a few times the node count; a reader whose mark is
+   * older than the cut walks every node again.
+   */
+  private log: number[] = [];
+  private logBase = 0;
+  private building = true;
 
   constructor(nodes: readonly NodeInfo[]) {
     const n = nodes.length;
@@ -44,6 +55,18 @@ export class NodeColumns {
       this.position.set(nodes[i].name, i);
       this.write(i, nodes[i]);
     }
+    this.building = false;
+  }
+
+  /** A mark for `changedSince`: everything written before it is already seen. */
+  get mark(): number {
+    return this.logBase + this.log.length;
+  }
+
+  /** Positions written since `mark` (repeats possible), or null when the log was cut since. */
+  changedSince(mark: number): readonly number[] | null {
+    if (mark < this.logBase) return null;
+    return mark === this.mark ? NO_CHANGES : this.log.slice(mark - this.logBase);
   }
 
   /** Copy `ni`'s numbers into position `i`. */
@@ -61,6 +84,12 @@ export class NodeColumns {
     this.nonZeroCpu[i] = ni.nonZeroRequested.cpu;
     this.nonZeroMemory[i] = ni.nonZeroRequested.memory;
     this.flags[i] = (ni.unschedulable ? FLAG_UNSCHEDULABLE : 0) | (ni.taints.length ? FLAG_TAINTED : 0);
+    if (this.building) return;
+    if (this.log.length >= 4 * n(this) + 1024) {
+      this.logBase += this.log.length;
+      this.log = [];
+    }
+    this.log.push(i);
   }
 
   /** The node changed (a pod added or removed, or the Node replaced in place). */

@@ -215,30 +215,59 @@ export function buildHandle(
 export function sourceReaders(src: SnapshotSources): Pick<Handle, 'namespaceLabels' | 'selectorsFor'> {
   const nsLabels = new Map<string, Record<string, string>>();
   for (const ns of src.namespaces ?? []) nsLabels.set(ns.metadata.name, ns.metadata.labels ?? {});
+  const index = selectorIndex(src);
   return {
     namespaceLabels: (ns) => nsLabels.get(ns),
-    selectorsFor: (pod) => defaultSelectors(pod, src)
+    selectorsFor: (pod) => defaultSelectors(pod, index)
   };
 }
 
+interface IndexedSelector {
+  /** Position in the order DefaultSelector reads them: Services, RCs, then ReplicaSets and StatefulSets. */
+  order: number;
+  selector: Record<string, string>;
+  entries: [string, string][];
+}
+
+/**
+ * The selectors DefaultSelector reads, each filed under its namespace and its first label pair: a
+ * selector matches a pod only if the pod has that pair, so a pod looks at the selectors filed under
+ * its own labels instead of every Service and ReplicaSet in the cluster.
+ */
+function selectorIndex(src: SnapshotSources): Map<string, IndexedSelector[]> {
+  const index = new Map<string, IndexedSelector[]>();
+  let order = 0;
+  const file = (o: KubeObject, sel: Record<string, string> | undefined) => {
+    order++;
+    const entries = Object.entries(sel ?? {});
+    // An empty selector is stored as none (omitempty), and a Service without one selects nothing
+    // (GetPodServices, pkg/scheduler/framework/plugins/helper/spread.go).
+    if (!entries.length) return;
+    const [k, v] = entries[0];
+    const key = `${o.metadata.namespace ?? 'default'}\u0000${k}\u0000${v}`;
+    let list = index.get(key);
+    if (!list) index.set(key, (list = []));
+    list.push({ order, selector: sel!, entries });
+  };
+  for (const s of src.services ?? []) file(s, s.spec?.selector);
+  for (const rc of src.replicationControllers ?? []) file(rc, rc.spec?.selector);
+  for (const o of [...(src.replicaSets ?? []), ...(src.statefulSets ?? [])])
+    file(o, o.spec?.selector?.matchLabels as Record<string, string> | undefined);
+  return index;
+}
+
 /** helper.DefaultSelector: selectors of the Services, RCs, ReplicaSets and StatefulSets that select the pod. */
-function defaultSelectors(pod: KubeObject, src: SnapshotSources): Record<string, string>[] {
-  const labels = pod.metadata.labels ?? {};
+function defaultSelectors(pod: KubeObject, index: Map<string, IndexedSelector[]>): Record<string, string>[] {
+  const labels: Record<string, string> = pod.metadata.labels ?? {};
   const ns = pod.metadata.namespace ?? 'default';
-  const out: Record<string, string>[] = [];
-  const matches = (sel: Record<string, string> | undefined): boolean =>
-    !!sel && Object.keys(sel).length > 0 && Object.entries(sel).every(([k, v]) => labels[k] === v);
-  for (const s of src.services ?? []) {
-    if ((s.metadata.namespace ?? 'default') === ns && matches(s.spec?.selector)) out.push(s.spec.selector);
+  const found: IndexedSelector[] = [];
+  for (const k in labels) {
+    const list = index.get(`${ns}\u0000${k}\u0000${labels[k]}`);
+    if (!list) continue;
+    for (const s of list) if (s.entries.every(([sk, sv]) => labels[sk] === sv)) found.push(s);
   }
-  for (const rc of src.replicationControllers ?? []) {
-    if ((rc.metadata.namespace ?? 'default') === ns && matches(rc.spec?.selector)) out.push(rc.spec.selector);
-  }
-  for (const o of [...(src.replicaSets ?? []), ...(src.statefulSets ?? [])]) {
-    const ml = o.spec?.selector?.matchLabels as Record<string, string> | undefined;
-    if ((o.metadata.namespace ?? 'default') === ns && matches(ml)) out.push(ml!);
-  }
-  return out;
+  if (found.length > 1) found.sort((a, b) => a.order - b.order);
+  return found.map((s) => s.selector);
 }
 
 export function countAffinityPods(nodes: NodeInfo[]): Handle['stats'] {

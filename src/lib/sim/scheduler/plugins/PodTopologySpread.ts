@@ -16,6 +16,7 @@ import { newPodInfo } from '../nodeinfo';
 import { matchSelector } from '../helpers';
 import { tolerationsTolerateTaint } from '../../api/corev1/taints';
 import { status, MAX_NODE_SCORE, type Handle, type NodeInfo, type Plugin, type PodInfo } from '../types';
+import type { NodeColumns } from '../columns';
 import { podMatchesNodeSelectorAndAffinity } from './NodeAffinity';
 
 export const Name = 'PodTopologySpread';
@@ -144,6 +145,119 @@ function countMatching(counted: CountTable, node: NodeInfo, c: Constraint, ns: s
   return n;
 }
 
+/**
+ * Matching pods per topology domain over every node, for one constraint of one kind of pod: the
+ * sums PreFilter and PreScore take over all nodes (`processAllNode`), kept per node position and
+ * brought up to date from the positions the cache rewrote since (`NodeColumns.changedSince`), so a
+ * cycle costs the nodes that changed, not every node. The figures are the same as the walk's: a
+ * node counts when it has the keys (`requireAll`) and is `included` for the pod, so the key holds
+ * everything that decides that — the constraint's selector and topology key, the pod's constraint
+ * keys, and its node selection and tolerations where the policies honor them.
+ */
+interface DomainTotals {
+  columns: NodeColumns;
+  mark: number;
+  /** Per position: the node's domain while it is counted, else undefined. */
+  value: (string | undefined)[];
+  count: number[];
+  /** Domain → matching pods; a domain is present while some counted node is in it. */
+  totals: Map<string, number>;
+  /** Domain → counted nodes in it. */
+  members: Map<string, number>;
+}
+type TotalsTable = Map<string, DomainTotals>;
+/** Kinds of pod × constraint kept at once; past it the table starts again. */
+const TOTALS_LIMIT = 512;
+
+const specKeys = new WeakMap<object, { selection: string; tolerations: string }>();
+
+/** The parts of the pod's spec `included` reads, as text, once per stored spec. */
+function specKey(pod: PodInfo): { selection: string; tolerations: string } {
+  const spec = pod.pod.spec ?? {};
+  const hit = specKeys.get(spec);
+  if (hit) return hit;
+  const k = {
+    selection: JSON.stringify([
+      spec.nodeSelector ?? null,
+      spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null
+    ]),
+    tolerations: JSON.stringify(spec.tolerations ?? null)
+  };
+  if (Object.isFrozen(spec)) specKeys.set(spec, k);
+  return k;
+}
+
+/**
+ * Every node's matching pods for `cs[i]`, summed per domain (`labels[key] ?? ''`), over the nodes
+ * that have all of `cs`' keys (when `requireAll`) and are included for `pod`; null when the handle
+ * has no columns to follow (a preemption dry run's copied nodes): the caller walks the nodes.
+ */
+function domainTotals(
+  table: TotalsTable,
+  counted: CountTable,
+  h: Handle,
+  pod: PodInfo,
+  cs: Constraint[],
+  i: number,
+  requireAll: boolean
+): Map<string, number> | null {
+  const cols = h.columns;
+  if (!cols || cols.flags.length !== h.nodes.length) return null;
+  const c = cs[i];
+  const sk = c.honorAffinity || c.honorTaints ? specKey(pod) : undefined;
+  const key = [
+    c.countKey,
+    c.key,
+    requireAll ? cs.map((x) => x.key).join('\u0002') : '',
+    c.honorAffinity ? sk!.selection : '',
+    c.honorTaints ? sk!.tolerations : ''
+  ].join('\u0001');
+  let t = table.get(key);
+  const changed = t && t.columns === cols ? cols.changedSince(t.mark) : null;
+  const set = (p: number) => {
+    const node = h.nodes[p];
+    const was = t!.value[p];
+    if (was !== undefined) {
+      const m = t!.members.get(was)! - 1;
+      if (m === 0) {
+        t!.members.delete(was);
+        t!.totals.delete(was);
+      } else {
+        t!.members.set(was, m);
+        t!.totals.set(was, t!.totals.get(was)! - t!.count[p]);
+      }
+    }
+    if ((requireAll && !hasAllKeys(node, cs)) || !included(c, pod, node)) {
+      t!.value[p] = undefined;
+      return;
+    }
+    const v = node.labels[c.key] ?? '';
+    const n = countMatching(counted, node, c, pod.namespace);
+    t!.value[p] = v;
+    t!.count[p] = n;
+    t!.members.set(v, (t!.members.get(v) ?? 0) + 1);
+    t!.totals.set(v, (t!.totals.get(v) ?? 0) + n);
+  };
+  if (!t || !changed) {
+    if (!t && table.size >= TOTALS_LIMIT) table.clear();
+    const size = h.nodes.length;
+    t = {
+      columns: cols,
+      mark: cols.mark,
+      value: new Array<string | undefined>(size),
+      count: new Array<number>(size).fill(0),
+      totals: new Map(),
+      members: new Map()
+    };
+    table.set(key, t);
+    for (let p = 0; p < size; p++) set(p);
+  } else {
+    for (const p of changed) set(p);
+    t.mark = cols.mark;
+  }
+  return t.totals;
+}
+
 function hasAllKeys(node: NodeInfo, cs: Constraint[]): boolean {
   for (const c of cs) if (!(c.key in node.labels)) return false;
   return true;
@@ -182,7 +296,9 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
   const constraintsFor = (pod: PodInfo, action: string, h: Handle): Constraint[] => {
     const own = (pod.pod.spec?.topologySpreadConstraints ?? []) as TopologySpreadConstraint[];
     if (own.length) return build(pod, own, action);
-    if (!defaults.length) return [];
+    // buildDefaultConstraints (podtopologyspread/common.go): the defaults for this action first, and
+    // the default selector (Services, ReplicaSets... that select the pod) only when there are some.
+    if (!defaults.some((c) => c.whenUnsatisfiable === action)) return [];
     const sels = h.selectorsFor(pod.pod);
     if (!sels.length) return [];
     const matchLabels: Record<string, string> = {};
@@ -190,6 +306,7 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
     return build(pod, defaults, action, { matchLabels });
   };
   const counted: CountTable = new Map();
+  const totalsTable: TotalsTable = new Map();
   const pfKey = 'PreFilter' + Name;
   const psKey = 'PreScore' + Name;
   /** getConstraints: the pod's hard (DoNotSchedule) constraints. */
@@ -273,22 +390,32 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
     preFilter(state, pod, h) {
       const cs = constraintsFor(pod, 'DoNotSchedule', h);
       if (!cs.length) return status('Skip');
-      const counts = cs.map(() => new Map<string, number>());
-      for (const node of h.nodes) {
-        if (!hasAllKeys(node, cs)) continue;
-        for (let i = 0; i < cs.length; i++) {
-          if (!included(cs[i], pod, node)) continue;
-          const v = node.labels[cs[i].key];
-          counts[i].set(v, (counts[i].get(v) ?? 0) + countMatching(counted, node, cs[i], pod.namespace));
+      const counts = cs.map((_, i) => {
+        const totals = domainTotals(totalsTable, counted, h, pod, cs, i, true);
+        return totals ? new Map(totals) : null;
+      });
+      if (counts.some((m) => !m)) {
+        for (let i = 0; i < cs.length; i++) counts[i] ??= new Map<string, number>();
+        for (const node of h.nodes) {
+          if (!hasAllKeys(node, cs)) continue;
+          for (let i = 0; i < cs.length; i++) {
+            if (!included(cs[i], pod, node)) continue;
+            const v = node.labels[cs[i].key];
+            counts[i]!.set(v, (counts[i]!.get(v) ?? 0) + countMatching(counted, node, cs[i], pod.namespace));
+          }
         }
       }
       const min = cs.map((c, i) => {
-        if (counts[i].size < c.minDomains) return 0;
+        if (counts[i]!.size < c.minDomains) return 0;
         let m = Infinity;
-        for (const v of counts[i].values()) if (v < m) m = v;
+        for (const v of counts[i]!.values()) if (v < m) m = v;
         return m;
       });
-      state.set(pfKey, { constraints: cs, counts, min } satisfies PreFilterState);
+      state.set(pfKey, {
+        constraints: cs,
+        counts: counts as Map<string, number>[],
+        min
+      } satisfies PreFilterState);
       return null;
     },
     filter(state, pod, node) {
@@ -329,14 +456,28 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
       const weights = cs.map((c, i) =>
         Math.log((c.key === HOSTNAME_LABEL ? nodes.length - ignored.size : size[i]) + 2)
       );
-      for (const n of h.nodes) {
-        if (requireAll && !hasAllKeys(n, cs)) continue;
-        for (let i = 0; i < cs.length; i++) {
-          if (cs[i].key === HOSTNAME_LABEL || !included(cs[i], pod, n)) continue;
-          const v = n.labels[cs[i].key] ?? '';
-          const cur = counts[i].get(v);
-          if (cur === undefined) continue;
-          counts[i].set(v, cur + countMatching(counted, n, cs[i], pod.namespace));
+      // The domains' counts over all nodes (per-node counts for the hostname key are Score's).
+      let walk = false;
+      for (let i = 0; i < cs.length; i++) {
+        if (cs[i].key === HOSTNAME_LABEL) continue;
+        const totals = domainTotals(totalsTable, counted, h, pod, cs, i, requireAll);
+        if (!totals) {
+          walk = true;
+          break;
+        }
+        for (const v of counts[i].keys()) counts[i].set(v, totals.get(v) ?? 0);
+      }
+      if (walk) {
+        for (const m of counts) for (const v of m.keys()) m.set(v, 0);
+        for (const n of h.nodes) {
+          if (requireAll && !hasAllKeys(n, cs)) continue;
+          for (let i = 0; i < cs.length; i++) {
+            if (cs[i].key === HOSTNAME_LABEL || !included(cs[i], pod, n)) continue;
+            const v = n.labels[cs[i].key] ?? '';
+            const cur = counts[i].get(v);
+            if (cur === undefined) continue;
+            counts[i].set(v, cur + countMatching(counted, n, cs[i], pod.namespace));
+          }
         }
       }
       state.set(psKey, { constraints: cs, counts, weights, ignored } satisfies PreScoreState);

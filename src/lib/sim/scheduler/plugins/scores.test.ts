@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/types';
 import { env, makeNode, makePod, podInfo } from '../testing';
-import type { CycleState, Plugin, Status } from '../types';
+import type { CycleState, Handle, Plugin, Status } from '../types';
 import * as NodeResourcesFit from './NodeResourcesFit';
 import * as BalancedAllocation from './NodeResourcesBalancedAllocation';
 import * as ImageLocality from './ImageLocality';
@@ -354,6 +354,145 @@ describe('PodTopologySpread', () => {
     const c = web('c', 'n2');
     cache.addPod({ ...c, metadata: { ...c.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } }, 'n2');
     expect(run()).toEqual([0, 100, 100]);
+  });
+
+  // upstream: pkg/scheduler/framework/plugins/podtopologyspread/filtering.go and scoring.go sum every
+  // node's matching pods per domain (processAllNode); the plugin keeps those sums per node and catches
+  // up on the nodes the cache rewrote. After every change they must equal a walk of every node.
+  it('keeps per-domain sums across cycles equal to a walk of every node', () => {
+    const zone = 'topology.kubernetes.io/zone';
+    const nodes = Array.from({ length: 12 }, (_, i) =>
+      makeNode(`n${i}`, {
+        labels: {
+          ...(i === 11 ? {} : { [zone]: 'abc'[i % 3] }),
+          ...(i % 4 === 0 ? { disk: 'ssd' } : {})
+        },
+        taints: i % 5 === 0 ? [{ key: 'dedicated', value: 'batch', effect: 'NoSchedule' }] : undefined
+      })
+    );
+    const { cache } = env(nodes);
+    cache.setSources({
+      services: [
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'web', namespace: 'default' },
+          spec: { selector: { app: 'web' } }
+        }
+      ]
+    });
+    const sel = { matchLabels: { app: 'web' } };
+    const kinds = [
+      // the system defaults (Service selector), hostname and zone, soft
+      makePod('d', { labels: { app: 'web' } }),
+      // own hard zone constraint, honoring the pod's nodeSelector
+      makePod('h', {
+        labels: { app: 'web' },
+        spec: {
+          nodeSelector: { disk: 'ssd' },
+          topologySpreadConstraints: [
+            { maxSkew: 1, topologyKey: zone, whenUnsatisfiable: 'DoNotSchedule', labelSelector: sel }
+          ]
+        }
+      }),
+      // own soft zone constraint honoring taints, with a toleration; nodes without the key ignored
+      makePod('t', {
+        labels: { app: 'web' },
+        spec: {
+          tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'batch', effect: 'NoSchedule' }],
+          topologySpreadConstraints: [
+            {
+              maxSkew: 2,
+              topologyKey: zone,
+              whenUnsatisfiable: 'ScheduleAnyway',
+              nodeTaintsPolicy: 'Honor',
+              labelSelector: sel
+            }
+          ]
+        }
+      })
+    ];
+    const pl = PodTopologySpread.create();
+    const cycle = (pod: KubeObject, h: Handle) => {
+      const pi = podInfo(pod);
+      const state: CycleState = new Map();
+      const pre = pl.preFilter!(state, pi, h);
+      const pf = state.get('PreFilterPodTopologySpread') as { counts: Map<string, number>[]; min: number[] };
+      pl.preScore!(state, pi, h.nodes, h);
+      const ps = state.get('PreScorePodTopologySpread') as { counts: Map<string, number>[] } | undefined;
+      const sorted = (ms: Map<string, number>[] | undefined) =>
+        ms?.map((m) => [...m].sort((a, b) => a[0].localeCompare(b[0])));
+      return { pre, pf: sorted(pf?.counts), min: pf?.min, ps: sorted(ps?.counts) };
+    };
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const placed: { name: string; node: string }[] = [];
+    let checked = 0;
+    for (let step = 0; step < 300; step++) {
+      const op = rand(10);
+      if (op < 6 || !placed.length) {
+        const name = `w${step}`;
+        const node = `n${rand(12)}`;
+        cache.addPod(makePod(name, { labels: { app: rand(3) ? 'web' : 'db' }, nodeName: node }), node);
+        placed.push({ name, node });
+      } else if (op < 8) {
+        const [p] = placed.splice(rand(placed.length), 1);
+        cache.removePod(`default/${p.name}`);
+      } else if (op < 9) {
+        const p = placed[rand(placed.length)];
+        cache.addPod(makePod(p.name, { labels: { app: rand(2) ? 'web' : 'db' }, nodeName: p.node }), p.node);
+      } else {
+        // a node's status or labels change: the Node is replaced in the cache
+        const i = rand(11);
+        cache.upsertNode(makeNode(`n${i}`, { labels: { [zone]: 'abc'[rand(3)] } }));
+      }
+      const h = cache.handle;
+      for (const pod of kinds) {
+        expect(cycle(pod, h)).toEqual(cycle(pod, { ...h, columns: undefined }));
+        checked++;
+      }
+    }
+    expect(checked).toBe(900);
+    // the last cycle's sums are not all empty: the comparison saw real counts
+    const last = cycle(kinds[0], cache.handle);
+    expect(last.ps![1].reduce((a, [, n]) => a + n, 0)).toBeGreaterThan(10);
+  });
+
+  // upstream: pkg/scheduler/framework/plugins/helper/spread.go DefaultSelector — Services, then
+  // ReplicationControllers, ReplicaSets and StatefulSets of the pod's namespace that select it.
+  it('reads the default selector from the workloads in the namespace of the pod that select it', () => {
+    const { cache } = env(zoned);
+    const obj = (kind: string, name: string, namespace: string, spec: object) => ({
+      apiVersion: 'v1',
+      kind,
+      metadata: { name, namespace },
+      spec
+    });
+    cache.setSources({
+      replicaSets: [
+        obj('ReplicaSet', 'web-1', 'default', { selector: { matchLabels: { app: 'web', hash: '1' } } }),
+        obj('ReplicaSet', 'web-2', 'default', { selector: { matchLabels: { app: 'web', hash: '2' } } }),
+        obj('ReplicaSet', 'other', 'shop', { selector: { matchLabels: { app: 'web' } } })
+      ],
+      services: [
+        obj('Service', 'web', 'default', { selector: { app: 'web' } }),
+        obj('Service', 'none', 'default', { selector: {} }),
+        obj('Service', 'tier', 'default', { selector: { tier: 'front', app: 'web' } })
+      ]
+    });
+    const pod = makePod('p', { labels: { hash: '1', app: 'web', tier: 'front' } });
+    expect(cache.handle.selectorsFor(pod)).toEqual([
+      { app: 'web' },
+      { tier: 'front', app: 'web' },
+      { app: 'web', hash: '1' }
+    ]);
+    expect(cache.handle.selectorsFor(makePod('q', { labels: { app: 'web' }, namespace: 'shop' }))).toEqual([
+      { app: 'web' }
+    ]);
+    expect(cache.handle.selectorsFor(makePod('r', { labels: { app: 'db' } }))).toEqual([]);
   });
 
   it('has no default constraints for a pod nothing selects', () => {
