@@ -12,6 +12,7 @@ import {
   newPodInfo,
   nodeTreeOrder,
   removePod,
+  sameToSelectors,
   sourceReaders,
   type SnapshotSources
 } from './nodeinfo';
@@ -73,6 +74,7 @@ export class SchedulerCache {
     this.orphans.delete(node.metadata.name);
     if (old) {
       ni.generation = old.generation + 1;
+      ni.podLabelsVersion = old.podLabelsVersion;
       this.infos.set(ni.name, ni);
       if (this.h) {
         const at = this.h.columns?.position.get(ni.name);
@@ -107,11 +109,15 @@ export class SchedulerCache {
 
   /** Account an already computed PodInfo (the scheduler's own binding: no re-parsing of requests). */
   assume(pi: PodInfo, nodeName: string): PodInfo {
+    const ni = this.infos.get(nodeName);
+    const version = ni?.podLabelsVersion;
+    const was = this.podNode.get(pi.key) === nodeName ? ni?.pods.find((p) => p.key === pi.key) : undefined;
     this.removePod(pi.key);
     this.podNode.set(pi.key, nodeName);
-    const ni = this.infos.get(nodeName);
     if (ni) {
       addPod(ni, pi);
+      // An update of a pod on the same node that selectors see alike (a status write).
+      if (was && sameToSelectors(was, pi)) ni.podLabelsVersion = version!;
       this.h?.columns?.update(ni);
       if (pi.hasAffinityTerms) this.stats.podsWithAffinity++;
       if (pi.hasRequiredAntiAffinity) this.stats.podsWithRequiredAntiAffinity++;

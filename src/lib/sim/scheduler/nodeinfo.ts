@@ -86,6 +86,9 @@ export function newPodInfo(pod: KubeObject): PodInfo {
   };
 }
 
+/** The last NodeInfo.podLabelsVersion handed out (process-wide, so no two pod sets share one). */
+let podLabelsVersions = 0;
+
 export function newNodeInfo(node: KubeObject): NodeInfo {
   const images = new Map<string, number>();
   for (const img of node.status?.images ?? []) {
@@ -105,7 +108,8 @@ export function newNodeInfo(node: KubeObject): NodeInfo {
     podsWithRequiredAntiAffinity: 0,
     usedPorts: [],
     images,
-    generation: 0
+    generation: 0,
+    podLabelsVersion: ++podLabelsVersions
   };
 }
 
@@ -123,6 +127,7 @@ export function addPod(ni: NodeInfo, p: PodInfo): void {
   if (p.hasRequiredAntiAffinity) ni.podsWithRequiredAntiAffinity++;
   for (const hp of p.hostPorts) ni.usedPorts.push(hp);
   ni.generation++;
+  ni.podLabelsVersion = ++podLabelsVersions;
 }
 
 export function removePod(ni: NodeInfo, key: string): PodInfo | undefined {
@@ -146,7 +151,17 @@ export function removePod(ni: NodeInfo, key: string): PodInfo | undefined {
     if (j >= 0) ni.usedPorts.splice(j, 1);
   }
   ni.generation++;
+  ni.podLabelsVersion = ++podLabelsVersions;
   return p;
+}
+
+/** Whether a selector sees `a` and `b` (one pod before and after an update) alike. */
+export function sameToSelectors(a: PodInfo, b: PodInfo): boolean {
+  return (
+    a.pod.metadata.labels === b.pod.metadata.labels &&
+    a.namespace === b.namespace &&
+    !a.pod.metadata.deletionTimestamp === !b.pod.metadata.deletionTimestamp
+  );
 }
 
 /** A copy whose pod list can change without touching the cache (preemption dry runs). */
@@ -222,6 +237,9 @@ export function sourceReaders(src: SnapshotSources): Pick<Handle, 'namespaceLabe
   };
 }
 
+/** The last index built, with the namespaces and selector objects it was built from, in order. */
+let lastIndex: { sig: unknown[]; index: Map<string, IndexedSelector[]> } | null = null;
+
 interface IndexedSelector {
   /** Position in the order DefaultSelector reads them: Services, RCs, then ReplicaSets and StatefulSets. */
   order: number;
@@ -235,7 +253,30 @@ interface IndexedSelector {
  * its own labels instead of every Service and ReplicaSet in the cluster.
  */
 function selectorIndex(src: SnapshotSources): Map<string, IndexedSelector[]> {
+  // The sources are listed again on every Service or ReplicaSet event, most of them status writes
+  // that keep the stored selector objects: the index is built again only when one of those changed.
+  const sig: unknown[] = [];
+  // Only stored (frozen) selectors can be known unchanged by identity.
+  let frozen = true;
+  const note = (o: KubeObject, sel: unknown) => {
+    if (sel && !Object.isFrozen(sel)) frozen = false;
+    sig.push(o.metadata.namespace, sel);
+  };
+  for (const s of src.services ?? []) note(s, s.spec?.selector);
+  sig.push(0);
+  for (const rc of src.replicationControllers ?? []) note(rc, rc.spec?.selector);
+  sig.push(0);
+  for (const o of src.replicaSets ?? []) note(o, o.spec?.selector?.matchLabels);
+  for (const o of src.statefulSets ?? []) note(o, o.spec?.selector?.matchLabels);
+  if (
+    frozen &&
+    lastIndex &&
+    lastIndex.sig.length === sig.length &&
+    lastIndex.sig.every((x, i) => x === sig[i])
+  )
+    return lastIndex.index;
   const index = new Map<string, IndexedSelector[]>();
+  lastIndex = frozen ? { sig, index } : null;
   let order = 0;
   const file = (o: KubeObject, sel: Record<string, string> | undefined) => {
     order++;

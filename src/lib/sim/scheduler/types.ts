@@ -61,6 +61,13 @@ export interface NodeInfo {
   images: Map<string, number>;
   /** Bumped on every change; plugins may cache per node generation. */
   generation: number;
+  /**
+   * Names the node's pods as label selectors see them (which pods, their namespaces, labels objects
+   * and whether they are terminating): a number never used for other pods, kept when a pod is
+   * replaced by an update that changes none of those (a status write). Counts of matching pods may
+   * be cached per version.
+   */
+  podLabelsVersion: number;
 }
 
 /** Everything a plugin may read about the cluster during one cycle (the framework Handle). */

@@ -86,52 +86,23 @@ function build(
 /**
  * Matching pods per node, by selector and namespace. Scoring a pod counts every node's pods for the
  * same few selectors (one per workload). A count depends only on each pod's labels, namespace and
- * whether it is terminating, so an entry stays valid while those stay the same: the signature
- * lists them per pod (stored labels are frozen objects, kept as the same object by updates that do
- * not change them). Status writes, which change a node's NodeInfo generation many times while its
- * pods start, then keep the counts; a new generation costs one walk of the node's pods instead of
- * one walk per selector. Keyed by node name and checked by signature, so a preemption dry run's
- * copied node gets the counts its own pods give. One table per plugin instance (per scheduler).
+ * whether it is terminating, which `NodeInfo.podLabelsVersion` names: status writes, which replace
+ * a node's pods many times while they start, keep it, so the counts stay. Keyed by node name and
+ * checked by version, so a preemption dry run's copied node gets the counts its own pods give. One
+ * table per plugin instance (per scheduler).
  */
 interface CountEntry {
-  node: NodeInfo;
-  generation: number;
-  /** Per pod: its labels object (or NO_LABELS), its namespace, and whether it is terminating. */
-  sig: unknown[];
+  version: number;
   counts: Map<string, number>;
 }
 type CountTable = Map<string, CountEntry>;
-const NO_LABELS = {};
-
-function signature(node: NodeInfo): unknown[] {
-  const sig = new Array<unknown>(node.pods.length * 3);
-  for (let i = 0; i < node.pods.length; i++) {
-    const m = node.pods[i].pod.metadata;
-    sig[3 * i] = m.labels ?? NO_LABELS;
-    sig[3 * i + 1] = node.pods[i].namespace;
-    sig[3 * i + 2] = !!m.deletionTimestamp;
-  }
-  return sig;
-}
-
-function sameSignature(a: unknown[], b: unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /** Pods on `node` in namespace `ns` (always the pod's own, as in `c.countKey`) matching `c`. */
 function countMatching(counted: CountTable, node: NodeInfo, c: Constraint, ns: string): number {
   let entry = counted.get(node.name);
-  if (!entry || entry.node !== node || entry.generation !== node.generation) {
-    const sig = signature(node);
-    if (entry && sameSignature(entry.sig, sig)) {
-      entry.node = node;
-      entry.generation = node.generation;
-    } else {
-      entry = { node, generation: node.generation, sig, counts: new Map() };
-      counted.set(node.name, entry);
-    }
+  if (!entry || entry.version !== node.podLabelsVersion) {
+    entry = { version: node.podLabelsVersion, counts: new Map() };
+    counted.set(node.name, entry);
   }
   const key = c.countKey;
   const hit = entry.counts.get(key);

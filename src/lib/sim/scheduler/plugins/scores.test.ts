@@ -495,6 +495,31 @@ describe('PodTopologySpread', () => {
     expect(cache.handle.selectorsFor(makePod('r', { labels: { app: 'db' } }))).toEqual([]);
   });
 
+  it('names the pods of a node as selectors see them: a status write keeps the version, a label change does not', () => {
+    const labels = Object.freeze({ app: 'web' });
+    const w = makePod('w', { nodeName: 'n1' });
+    const at = (o: object) => ({ ...w, metadata: { ...w.metadata, labels, ...o } });
+    const { cache } = env(zoned);
+    cache.addPod(at({}), 'n1');
+    const v = cache.nodeInfo('n1')!.podLabelsVersion;
+    cache.addPod({ ...at({}), status: { phase: 'Running' } }, 'n1');
+    expect(cache.nodeInfo('n1')!.podLabelsVersion).toBe(v);
+    cache.upsertNode(makeNode('n1', { labels: { 'topology.kubernetes.io/zone': 'a' } }));
+    expect(cache.nodeInfo('n1')!.podLabelsVersion).toBe(v);
+    cache.addPod(at({ labels: Object.freeze({ app: 'web' }) }), 'n1');
+    const relabelled = cache.nodeInfo('n1')!.podLabelsVersion;
+    expect(relabelled).not.toBe(v);
+    cache.addPod(
+      at({ labels: cache.nodeInfo('n1')!.pods[0].pod.metadata.labels, deletionTimestamp: 'x' }),
+      'n1'
+    );
+    expect(cache.nodeInfo('n1')!.podLabelsVersion).not.toBe(relabelled);
+    const n2 = cache.nodeInfo('n2')!.podLabelsVersion;
+    cache.addPod(at({}), 'n2');
+    expect(cache.nodeInfo('n2')!.podLabelsVersion).not.toBe(n2);
+    expect(cache.nodeInfo('n1')!.pods).toEqual([]);
+  });
+
   it('has no default constraints for a pod nothing selects', () => {
     expect(scores(PodTopologySpread.create(), makePod('p', { labels: { app: 'web' } }), zoned)).toEqual({
       code: 'Skip',
