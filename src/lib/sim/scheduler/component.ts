@@ -380,6 +380,7 @@ export class KubeScheduler implements Component {
       const relabelled =
         wasAssigned &&
         old &&
+        old.metadata.labels !== pod.metadata.labels &&
         JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {});
       if (
         !wasAssigned

@@ -172,17 +172,37 @@ function domainTotals(
   i: number,
   requireAll: boolean
 ): Map<string, number> | null {
+  return keptTotals(table, counted, h, pod, cs, i, requireAll, true)?.totals ?? null;
+}
+
+/**
+ * The kept per-position figures behind `domainTotals`; with `filtered` false every node counts
+ * (Score's per-node counts for the hostname key read `count` by position).
+ */
+function keptTotals(
+  table: TotalsTable,
+  counted: CountTable,
+  h: Handle,
+  pod: PodInfo,
+  cs: Constraint[],
+  i: number,
+  requireAll: boolean,
+  filtered: boolean
+): DomainTotals | null {
   const cols = h.columns;
   if (!cols || cols.flags.length !== h.nodes.length) return null;
   const c = cs[i];
-  const sk = c.honorAffinity || c.honorTaints ? specKey(pod) : undefined;
-  const key = [
-    c.countKey,
-    c.key,
-    requireAll ? cs.map((x) => x.key).join('\u0002') : '',
-    c.honorAffinity ? sk!.selection : '',
-    c.honorTaints ? sk!.tolerations : ''
-  ].join('\u0001');
+  const sk = filtered && (c.honorAffinity || c.honorTaints) ? specKey(pod) : undefined;
+  const key = !filtered
+    ? c.countKey + '\u0001' + c.key
+    : [
+        c.countKey,
+        c.key,
+        requireAll ? cs.map((x) => x.key).join('\u0002') : '',
+        c.honorAffinity ? sk!.selection : '',
+        c.honorTaints ? sk!.tolerations : '',
+        'filtered'
+      ].join('\u0001');
   let t = table.get(key);
   const changed = t && t.columns === cols ? cols.changedSince(t.mark) : null;
   const set = (p: number) => {
@@ -198,7 +218,7 @@ function domainTotals(
         t!.totals.set(was, t!.totals.get(was)! - t!.count[p]);
       }
     }
-    if ((requireAll && !hasAllKeys(node, cs)) || !included(c, pod, node)) {
+    if (filtered && ((requireAll && !hasAllKeys(node, cs)) || !included(c, pod, node))) {
       t!.value[p] = undefined;
       return;
     }
@@ -226,7 +246,7 @@ function domainTotals(
     for (const p of changed) set(p);
     t.mark = cols.mark;
   }
-  return t.totals;
+  return t;
 }
 
 function hasAllKeys(node: NodeInfo, cs: Constraint[]): boolean {
@@ -469,6 +489,36 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
         score += cnt * s.weights[i] + (c.maxSkew - 1);
       }
       return Math.round(score);
+    },
+    scoreAll(state, pod, nodes, out, h, at) {
+      const s = state.get(psKey) as PreScoreState;
+      const cs = s.constraints;
+      // Score's per-node counts for the hostname key, kept by node position like the domain sums.
+      const perNode = cs.map((c, i) =>
+        at && c.key === HOSTNAME_LABEL ? keptTotals(totalsTable, counted, h, pod, cs, i, false, false) : null
+      );
+      for (let k = 0; k < nodes.length; k++) {
+        const node = nodes[k];
+        if (s.ignored.size && s.ignored.has(node.name)) {
+          out[k] = 0;
+          continue;
+        }
+        let score = 0;
+        for (let i = 0; i < cs.length; i++) {
+          const c = cs[i];
+          const v = node.labels[c.key];
+          if (v === undefined) continue;
+          const kept = perNode[i];
+          const cnt =
+            c.key === HOSTNAME_LABEL
+              ? kept
+                ? kept.count[at![k]]
+                : countMatching(counted, node, c, pod.namespace)
+              : (s.counts[i].get(v) ?? 0);
+          score += cnt * s.weights[i] + (c.maxSkew - 1);
+        }
+        out[k] = Math.round(score);
+      }
     },
     normalizeScore(state, _pod, scores, nodes) {
       const s = state.get(psKey) as PreScoreState;

@@ -422,7 +422,22 @@ describe('PodTopologySpread', () => {
       const ps = state.get('PreScorePodTopologySpread') as { counts: Map<string, number>[] } | undefined;
       const sorted = (ms: Map<string, number>[] | undefined) =>
         ms?.map((m) => [...m].sort((a, b) => a[0].localeCompare(b[0])));
-      return { pre, pf: sorted(pf?.counts), min: pf?.min, ps: sorted(ps?.counts) };
+      // Score node by node, and in one batch reading the kept per-node counts by position.
+      let one: number[] | undefined;
+      let all: number[] | undefined;
+      if (ps) {
+        one = h.nodes.map((n) => pl.score!(state, pi, n, h));
+        all = new Array<number>(h.nodes.length).fill(-1);
+        pl.scoreAll!(
+          state,
+          pi,
+          h.nodes,
+          all,
+          h,
+          h.columns ? Int32Array.from(h.nodes, (_, i) => i) : undefined
+        );
+      }
+      return { pre, pf: sorted(pf?.counts), min: pf?.min, ps: sorted(ps?.counts), one, all };
     };
     let seed = 7;
     const rand = (n: number) => {
@@ -451,7 +466,9 @@ describe('PodTopologySpread', () => {
       }
       const h = cache.handle;
       for (const pod of kinds) {
-        expect(cycle(pod, h)).toEqual(cycle(pod, { ...h, columns: undefined }));
+        const kept = cycle(pod, h);
+        expect(kept).toEqual(cycle(pod, { ...h, columns: undefined }));
+        expect(kept.all).toEqual(kept.one);
         checked++;
       }
     }
