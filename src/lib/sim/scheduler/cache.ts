@@ -14,6 +14,7 @@ import {
   removePod,
   sameToSelectors,
   sourceReaders,
+  withNode,
   type SnapshotSources
 } from './nodeinfo';
 import type { Handle, NodeInfo, PodInfo } from './types';
@@ -69,12 +70,14 @@ export class SchedulerCache {
 
   upsertNode(node: KubeObject): void {
     const old = this.infos.get(node.metadata.name);
-    const ni = newNodeInfo(node);
-    for (const p of old?.pods ?? this.orphans.get(node.metadata.name) ?? []) addPod(ni, p);
+    let ni: NodeInfo;
+    if (old) ni = withNode(old, node);
+    else {
+      ni = newNodeInfo(node);
+      for (const p of this.orphans.get(node.metadata.name) ?? []) addPod(ni, p);
+    }
     this.orphans.delete(node.metadata.name);
     if (old) {
-      ni.generation = old.generation + 1;
-      ni.podLabelsVersion = old.podLabelsVersion;
       this.infos.set(ni.name, ni);
       if (this.h) {
         const at = this.h.columns?.position.get(ni.name);
@@ -85,7 +88,9 @@ export class SchedulerCache {
         if (i >= 0 && sameImages && sameZone) {
           this.h.nodes[i] = ni;
           this.h.nodeByName.set(ni.name, ni);
-          this.h.columns?.write(i, ni);
+          // Logged for readers of the node's labels and pods only when those may have changed.
+          const seen = old.labels === ni.labels && old.taints === ni.taints;
+          this.h.columns?.write(i, ni, !seen);
         } else this.h = null;
       }
     } else {
@@ -117,8 +122,9 @@ export class SchedulerCache {
     if (ni) {
       addPod(ni, pi);
       // An update of a pod on the same node that selectors see alike (a status write).
-      if (was && sameToSelectors(was, pi)) ni.podLabelsVersion = version!;
-      this.h?.columns?.update(ni);
+      const alike = !!was && sameToSelectors(was, pi);
+      if (alike) ni.podLabelsVersion = version!;
+      this.h?.columns?.update(ni, !alike);
       if (pi.hasAffinityTerms) this.stats.podsWithAffinity++;
       if (pi.hasRequiredAntiAffinity) this.stats.podsWithRequiredAntiAffinity++;
     } else {

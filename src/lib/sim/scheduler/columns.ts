@@ -69,8 +69,11 @@ export class NodeColumns {
     return mark === this.mark ? NO_CHANGES : this.log.slice(mark - this.logBase);
   }
 
-  /** Copy `ni`'s numbers into position `i`. */
-  write(i: number, ni: NodeInfo): void {
+  /**
+   * Copy `ni`'s numbers into position `i`; `logged` false when the node's labels, taints and pods
+   * as selectors see them are unchanged (a status write), which `changedSince` readers skip.
+   */
+  write(i: number, ni: NodeInfo, logged = true): void {
     const a = ni.allocatable;
     const r = ni.requested;
     this.allocCpu[i] = a.cpu;
@@ -84,7 +87,7 @@ export class NodeColumns {
     this.nonZeroCpu[i] = ni.nonZeroRequested.cpu;
     this.nonZeroMemory[i] = ni.nonZeroRequested.memory;
     this.flags[i] = (ni.unschedulable ? FLAG_UNSCHEDULABLE : 0) | (ni.taints.length ? FLAG_TAINTED : 0);
-    if (this.building) return;
+    if (this.building || !logged) return;
     if (this.log.length >= 4 * n(this) + 1024) {
       this.logBase += this.log.length;
       this.log = [];
@@ -93,8 +96,8 @@ export class NodeColumns {
   }
 
   /** The node changed (a pod added or removed, or the Node replaced in place). */
-  update(ni: NodeInfo): void {
+  update(ni: NodeInfo, logged = true): void {
     const i = this.position.get(ni.name);
-    if (i !== undefined) this.write(i, ni);
+    if (i !== undefined) this.write(i, ni, logged);
   }
 }

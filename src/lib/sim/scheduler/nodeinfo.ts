@@ -109,8 +109,61 @@ export function newNodeInfo(node: KubeObject): NodeInfo {
     usedPorts: [],
     images,
     generation: 0,
-    podLabelsVersion: ++podLabelsVersions
+    podLabelsVersion: ++podLabelsVersions,
+    labelPairs: new Map()
   };
+}
+
+/**
+ * `old`'s pods and sums on the Node `node` (the cache's UpdateNode: NodeInfo.SetNode keeps the
+ * pods). The pod-derived parts are copied, not walked again, so a Node status update costs the
+ * node's own fields.
+ */
+export function withNode(old: NodeInfo, node: KubeObject): NodeInfo {
+  const ni = newNodeInfo(node);
+  ni.pods = old.pods.slice();
+  ni.requested = { ...old.requested, scalar: { ...old.requested.scalar } };
+  ni.nonZeroRequested = { ...old.nonZeroRequested };
+  ni.podsWithAffinity = old.podsWithAffinity;
+  ni.podsWithRequiredAntiAffinity = old.podsWithRequiredAntiAffinity;
+  ni.usedPorts = old.usedPorts.slice();
+  ni.generation = old.generation + 1;
+  ni.podLabelsVersion = old.podLabelsVersion;
+  ni.labelPairs = copyPairs(old.labelPairs);
+  return ni;
+}
+
+function copyPairs(m: Map<string, Map<string, number>>): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const [ns, pairs] of m) out.set(ns, new Map(pairs));
+  return out;
+}
+
+/** A labels object's pairs as `key\u0000value`, once per (stored, frozen) labels object. */
+const pairsOfLabels = new WeakMap<object, string[]>();
+const NO_PAIRS: string[] = [];
+
+export function labelPairsOf(labels: Record<string, string> | undefined): string[] {
+  if (!labels) return NO_PAIRS;
+  let pairs = pairsOfLabels.get(labels);
+  if (!pairs) {
+    pairs = [];
+    for (const k in labels) pairs.push(`${k}\u0000${labels[k]}`);
+    if (Object.isFrozen(labels)) pairsOfLabels.set(labels, pairs);
+  }
+  return pairs;
+}
+
+function countPairs(ni: NodeInfo, p: PodInfo, sign: 1 | -1): void {
+  const m = p.pod.metadata;
+  if (m.deletionTimestamp) return;
+  let pairs = ni.labelPairs.get(p.namespace);
+  if (!pairs) ni.labelPairs.set(p.namespace, (pairs = new Map()));
+  for (const kv of labelPairsOf(m.labels)) {
+    const n = (pairs.get(kv) ?? 0) + sign;
+    if (n === 0) pairs.delete(kv);
+    else pairs.set(kv, n);
+  }
 }
 
 export function addPod(ni: NodeInfo, p: PodInfo): void {
@@ -126,6 +179,7 @@ export function addPod(ni: NodeInfo, p: PodInfo): void {
   if (p.hasAffinityTerms) ni.podsWithAffinity++;
   if (p.hasRequiredAntiAffinity) ni.podsWithRequiredAntiAffinity++;
   for (const hp of p.hostPorts) ni.usedPorts.push(hp);
+  countPairs(ni, p, 1);
   ni.generation++;
   ni.podLabelsVersion = ++podLabelsVersions;
 }
@@ -134,6 +188,7 @@ export function removePod(ni: NodeInfo, key: string): PodInfo | undefined {
   const i = ni.pods.findIndex((p) => p.key === key);
   if (i < 0) return undefined;
   const [p] = ni.pods.splice(i, 1);
+  countPairs(ni, p, -1);
   const r = ni.requested;
   r.cpu -= p.requests.cpu;
   r.memory -= p.requests.memory;
@@ -171,7 +226,8 @@ export function cloneNodeInfo(ni: NodeInfo): NodeInfo {
     requested: { ...ni.requested, scalar: { ...ni.requested.scalar } },
     nonZeroRequested: { ...ni.nonZeroRequested },
     pods: [...ni.pods],
-    usedPorts: [...ni.usedPorts]
+    usedPorts: [...ni.usedPorts],
+    labelPairs: copyPairs(ni.labelPairs)
   };
 }
 

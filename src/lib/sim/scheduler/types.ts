@@ -68,6 +68,11 @@ export interface NodeInfo {
    * be cached per version.
    */
   podLabelsVersion: number;
+  /**
+   * Namespace → `key\u0000value` → how many of the node's pods not terminating carry that label:
+   * a selector of labels one of whose pairs is missing here matches none of the node's pods.
+   */
+  labelPairs: Map<string, Map<string, number>>;
 }
 
 /** Everything a plugin may read about the cluster during one cycle (the framework Handle). */

@@ -12,7 +12,7 @@ import {
   type TopologySpreadConstraint
 } from '../../api/types';
 import type { QueueingHint } from '../events';
-import { newPodInfo } from '../nodeinfo';
+import { labelPairsOf, newPodInfo } from '../nodeinfo';
 import { matchSelector } from '../helpers';
 import { tolerationsTolerateTaint } from '../../api/corev1/taints';
 import { status, MAX_NODE_SCORE, type Handle, type NodeInfo, type Plugin, type PodInfo } from '../types';
@@ -42,6 +42,8 @@ interface Constraint {
   selector: LabelSelector;
   /** The selector as JSON and the pod's namespace (countMatching's cache key). */
   countKey: string;
+  /** The selector's labels as `key\u0000value` when it has no expressions (else null). */
+  pairs: string[] | null;
   honorAffinity: boolean;
   honorTaints: boolean;
 }
@@ -76,6 +78,7 @@ function build(
       minDomains: c.minDomains ?? 1,
       selector: sel,
       countKey: JSON.stringify(sel) + '\u0000' + pod.namespace,
+      pairs: sel.matchExpressions?.length ? null : labelPairsOf(sel.matchLabels),
       honorAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor',
       honorTaints: c.nodeTaintsPolicy === 'Honor'
     });
@@ -107,6 +110,14 @@ function countMatching(counted: CountTable, node: NodeInfo, c: Constraint, ns: s
   const key = c.countKey;
   const hit = entry.counts.get(key);
   if (hit !== undefined) return hit;
+  // A pair of the selector's that no pod of the namespace on the node carries: none match.
+  if (c.pairs) {
+    const present = node.labelPairs.get(ns);
+    if (!present || c.pairs.some((kv) => !present.has(kv))) {
+      entry.counts.set(key, 0);
+      return 0;
+    }
+  }
   let n = 0;
   for (const p of node.pods) {
     if (p.pod.metadata.deletionTimestamp || p.namespace !== ns) continue;

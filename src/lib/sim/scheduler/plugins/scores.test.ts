@@ -442,23 +442,37 @@ describe('PodTopologySpread', () => {
     let seed = 7;
     const rand = (n: number) => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
+      return Math.floor((seed / 2147483648) * n);
     };
     const placed: { name: string; node: string }[] = [];
     let checked = 0;
+    let statusWrites = 0;
     for (let step = 0; step < 300; step++) {
-      const op = rand(10);
-      if (op < 6 || !placed.length) {
+      const op = rand(12);
+      if (op >= 10 && placed.length) {
+        // status writes: a pod's, with its stored labels object, and a Node's, with its labels
+        const p = placed[rand(placed.length)];
+        const ni = cache.nodeInfo(p.node)!;
+        const cur = ni.pods.find((x) => x.key === `default/${p.name}`)!.pod;
+        cache.addPod({ ...cur, status: { phase: 'Running', step } }, p.node);
+        cache.upsertNode({ ...ni.node, status: { ...ni.node.status, step } });
+        statusWrites++;
+      } else if (op < 6 || !placed.length) {
         const name = `w${step}`;
         const node = `n${rand(12)}`;
-        cache.addPod(makePod(name, { labels: { app: rand(3) ? 'web' : 'db' }, nodeName: node }), node);
+        const labels = Object.freeze({ app: rand(3) ? 'web' : 'db' });
+        const pod = makePod(name, { nodeName: node });
+        cache.addPod({ ...pod, metadata: { ...pod.metadata, labels } }, node);
         placed.push({ name, node });
       } else if (op < 8) {
         const [p] = placed.splice(rand(placed.length), 1);
         cache.removePod(`default/${p.name}`);
       } else if (op < 9) {
         const p = placed[rand(placed.length)];
-        cache.addPod(makePod(p.name, { labels: { app: rand(2) ? 'web' : 'db' }, nodeName: p.node }), p.node);
+        const pod = makePod(p.name, { labels: { app: rand(2) ? 'web' : 'db' }, nodeName: p.node });
+        // now and then the update is the start of its termination
+        if (!rand(4)) pod.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+        cache.addPod(pod, p.node);
       } else {
         // a node's status or labels change: the Node is replaced in the cache
         const i = rand(11);
@@ -473,6 +487,20 @@ describe('PodTopologySpread', () => {
       }
     }
     expect(checked).toBe(900);
+    expect(statusWrites).toBeGreaterThan(30);
+    // Each node's label pairs as its pods give them now.
+    for (const ni of cache.handle.nodes) {
+      const fresh = new Map<string, Map<string, number>>();
+      for (const p of ni.pods) {
+        if (p.pod.metadata.deletionTimestamp) continue;
+        const m = fresh.get(p.namespace) ?? new Map<string, number>();
+        fresh.set(p.namespace, m);
+        for (const [k, v] of Object.entries(p.pod.metadata.labels ?? {}))
+          m.set(`${k}\u0000${v}`, (m.get(`${k}\u0000${v}`) ?? 0) + 1);
+      }
+      for (const [ns, m] of ni.labelPairs) if (!m.size && !fresh.has(ns)) fresh.set(ns, new Map());
+      expect(ni.labelPairs).toEqual(fresh);
+    }
     // the last cycle's sums are not all empty: the comparison saw real counts
     const last = cycle(kinds[0], cache.handle);
     expect(last.ps![1].reduce((a, [, n]) => a + n, 0)).toBeGreaterThan(10);
