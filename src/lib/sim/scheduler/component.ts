@@ -137,9 +137,17 @@ export class KubeScheduler implements Component {
     this.unwatch.push(
       cluster.api.watch('Node', (type, obj, old) => this.onNode(type, obj, old)),
       cluster.api.watch('Pod', (type, obj, old) => this.onPod(type, obj, old)),
-      cluster.api.watch('Service', () => this.refreshSources()),
-      cluster.api.watch('ReplicaSet', () => this.refreshSources()),
-      cluster.api.watch('Namespace', () => this.refreshSources())
+      // The listers' readers use a Service's or ReplicaSet's selector and a Namespace's labels: an
+      // update that keeps those (a status write) leaves what they read as it was.
+      cluster.api.watch('Service', (type, obj, old) => {
+        if (type !== 'MODIFIED' || !old || old.spec?.selector !== obj.spec?.selector) this.refreshSources();
+      }),
+      cluster.api.watch('ReplicaSet', (type, obj, old) => {
+        if (type !== 'MODIFIED' || !old || old.spec?.selector !== obj.spec?.selector) this.refreshSources();
+      }),
+      cluster.api.watch('Namespace', (type, obj, old) => {
+        if (type !== 'MODIFIED' || !old || old.metadata.labels !== obj.metadata.labels) this.refreshSources();
+      })
     );
   }
 
