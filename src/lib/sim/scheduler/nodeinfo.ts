@@ -116,8 +116,8 @@ export function newNodeInfo(node: KubeObject): NodeInfo {
 
 /**
  * `old`'s pods and sums on the Node `node` (the cache's UpdateNode: NodeInfo.SetNode keeps the
- * pods). The pod-derived parts are copied, not walked again, so a Node status update costs the
- * node's own fields.
+ * pods). The pod-derived parts are copied or taken over, not walked again, so a Node status update
+ * costs the node's own fields; `old` is then the cache's no longer.
  */
 export function withNode(old: NodeInfo, node: KubeObject): NodeInfo {
   const ni = newNodeInfo(node);
@@ -129,7 +129,8 @@ export function withNode(old: NodeInfo, node: KubeObject): NodeInfo {
   ni.usedPorts = old.usedPorts.slice();
   ni.generation = old.generation + 1;
   ni.podLabelsVersion = old.podLabelsVersion;
-  ni.labelPairs = copyPairs(old.labelPairs);
+  // Taken over, not copied: `old` leaves the cache, and only the cache adds and removes pods.
+  ni.labelPairs = old.labelPairs;
   return ni;
 }
 

@@ -158,60 +158,49 @@ export function scheduleOne(
       );
       let processed = 0;
       const start = next % numAll;
-      if (attempt) {
-        const at: number[] = [];
-        attempt.walk(nodeRing(nodes), start);
-        for (let i = 0; i < numAll && feasible.length < want; i++) {
-          const n = nodes[(start + i) % numAll];
-          processed++;
-          const st = fw.runFilter(state, pod, n, h, active);
-          attempt.node(n.name, st?.plugin, st?.code ?? 'Success', st ? st.reasons : null);
-          if (st) statuses.set(n.name, st);
-          else {
-            feasible.push(n);
-            at.push((start + i) % numAll);
-          }
-        }
-        feasibleAt = Int32Array.from(at);
-      } else {
-        // Same verdicts without recording: each plugin filters a chunk of nodes in one loop.
-        // A chunk never holds more nodes than feasible ones still wanted, so the walk stops
-        // exactly where the one-node-at-a-time walk would.
-        const at: number[] = [];
-        while (feasible.length < want && processed < numAll) {
-          const chunk = Math.min(want - feasible.length, numAll - processed);
-          const from = (start + processed) % numAll;
-          const cand =
-            from + chunk <= numAll
-              ? nodes.slice(from, from + chunk)
-              : nodes.slice(from).concat(nodes.slice(0, from + chunk - numAll));
-          const pos = positions(from, chunk, numAll);
-          if (verdicts.length < chunk) verdicts = new Array<Status | null>(chunk).fill(null);
-          else verdicts.fill(null, 0, chunk);
-          const out = verdicts;
-          fw.runFilterBatch(state, pod, cand, out, h, active, pos);
-          let passed = 0;
+      if (attempt) attempt.walk(nodeRing(nodes), start);
+      // Each plugin filters a chunk of nodes in one loop (the same verdicts as node by node). A
+      // chunk never holds more nodes than feasible ones still wanted, so the walk stops exactly
+      // where the one-node-at-a-time walk would; an attempt records each node's verdict in order.
+      const at: number[] = [];
+      while (feasible.length < want && processed < numAll) {
+        const chunk = Math.min(want - feasible.length, numAll - processed);
+        const from = (start + processed) % numAll;
+        const cand =
+          from + chunk <= numAll
+            ? nodes.slice(from, from + chunk)
+            : nodes.slice(from).concat(nodes.slice(0, from + chunk - numAll));
+        const pos = positions(from, chunk, numAll);
+        if (verdicts.length < chunk) verdicts = new Array<Status | null>(chunk).fill(null);
+        else verdicts.fill(null, 0, chunk);
+        const out = verdicts;
+        fw.runFilterBatch(state, pod, cand, out, h, active, pos);
+        if (attempt)
           for (let k = 0; k < chunk; k++) {
             const st = out[k];
-            if (st) statuses.set(cand[k].name, st);
-            else passed++;
+            attempt.node(cand[k].name, st?.plugin, st?.code ?? 'Success', st ? st.reasons : null);
           }
-          if (passed === chunk && feasible.length === 0) {
-            feasible = cand;
-            feasibleAt = pos;
-          } else {
-            if (feasibleAt) at.push(...feasibleAt);
-            feasibleAt = undefined;
-            for (let k = 0; k < chunk; k++)
-              if (out[k] === null) {
-                feasible.push(cand[k]);
-                at.push(pos[k]);
-              }
-          }
-          processed += chunk;
+        let passed = 0;
+        for (let k = 0; k < chunk; k++) {
+          const st = out[k];
+          if (st) statuses.set(cand[k].name, st);
+          else passed++;
         }
-        if (!feasibleAt) feasibleAt = Int32Array.from(at);
+        if (passed === chunk && feasible.length === 0) {
+          feasible = cand;
+          feasibleAt = pos;
+        } else {
+          if (feasibleAt) at.push(...feasibleAt);
+          feasibleAt = undefined;
+          for (let k = 0; k < chunk; k++)
+            if (out[k] === null) {
+              feasible.push(cand[k]);
+              at.push(pos[k]);
+            }
+        }
+        processed += chunk;
       }
+      if (!feasibleAt) feasibleAt = Int32Array.from(at);
       next = (start + processed) % numAll;
       if (attempt) attempt.evaluatedNodes = processed;
     } else if (attempt) attempt.evaluatedNodes = 1;
