@@ -62,8 +62,45 @@ export function stringToValue(s: string): StateValue {
  * snapshots and every later version share the steps that did not change.
  */
 export function initialRecord(machine: AnyStateMachine, at: number): MachineRecord {
-  const value = valueToString(getInitialSnapshot(machine).value as StateValue);
+  let value = initialValues.get(machine);
+  if (value === undefined) {
+    value = valueToString(getInitialSnapshot(machine).value as StateValue);
+    initialValues.set(machine, value);
+  }
   return deepFreeze({ value, at, path: [{ value, at }] });
+}
+
+/** A machine's initial state value (the same for every record: the machines here have no context). */
+const initialValues = new WeakMap<AnyStateMachine, string>();
+
+/**
+ * The outcome of one event in one state, per machine: the machines stepped here have no context,
+ * so the next value and the actions depend only on the state value and the event itself. Bounded:
+ * past the limit a machine's table starts again.
+ */
+const steps = new WeakMap<AnyStateMachine, Map<string, { value: string; actions: MachineAction[] }>>();
+const STEPS_LIMIT = 4096;
+
+function step<E extends EventObject>(
+  machine: AnyStateMachine,
+  value: string,
+  event: E
+): { value: string; actions: MachineAction[] } {
+  let table = steps.get(machine);
+  if (!table) steps.set(machine, (table = new Map()));
+  const key = value + '\u0000' + JSON.stringify(event);
+  let hit = table.get(key);
+  if (!hit) {
+    const snap = machine.resolveState({ value: stringToValue(value), context: undefined as never });
+    const [next, acts] = transition(machine, snap, event);
+    const actions = acts
+      .filter((a) => typeof a.type === 'string' && !a.type.startsWith('xstate.'))
+      .map((a) => ({ type: a.type, ...(a.params ? { params: a.params as Record<string, unknown> } : {}) }));
+    hit = { value: valueToString(next.value as StateValue), actions: deepFreeze(actions) };
+    if (table.size >= STEPS_LIMIT) table.clear();
+    table.set(key, hit);
+  }
+  return hit;
 }
 
 /** An action a transition asks its owner to perform, with the params the definition gives. */
@@ -92,12 +129,7 @@ export function stepRecord<E extends EventObject>(
   detail?: string,
   limit = PATH_LIMIT
 ): StepResult {
-  const snap = machine.resolveState({ value: stringToValue(rec.value), context: undefined as never });
-  const [next, acts] = transition(machine, snap, event);
-  const actions = acts
-    .filter((a) => typeof a.type === 'string' && !a.type.startsWith('xstate.'))
-    .map((a) => ({ type: a.type, ...(a.params ? { params: a.params as Record<string, unknown> } : {}) }));
-  const value = valueToString(next.value as StateValue);
+  const { value, actions } = step(machine, rec.value, event);
   if (value === rec.value) return { record: rec, actions, moved: false };
   return { record: moveRecord(rec, value, event.type, at, detail, limit), actions, moved: true };
 }
