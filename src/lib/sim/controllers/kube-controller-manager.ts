@@ -62,6 +62,10 @@ export class KubeControllerManager implements Component {
   private unwatch: (() => void)[] = [];
   /** The keys of each waiting queue as a set (derived from the queue's keys, not state). */
   private dirty = new WeakMap<string[], Set<string>>();
+  /** The controllers by name. */
+  private byName = new Map<string, Controller>();
+  /** Each engine event type seen, split once into its controller and the controller's own type. */
+  private routes = new Map<string, { c: Controller | undefined; type: string }>();
 
   constructor(readonly cluster: Cluster) {
     this.controllers = [
@@ -77,6 +81,7 @@ export class KubeControllerManager implements Component {
       new EndpointsController(this.host('endpoints-controller')),
       new EndpointSliceKcmController(this.host('endpointslice-controller'))
     ];
+    for (const c of this.controllers) this.byName.set(c.name, c);
     for (const c of this.controllers) this.state.queues[c.name] = newWorkQueue();
     for (const c of this.controllers) this.unwatch.push(...c.watch());
   }
@@ -91,7 +96,7 @@ export class KubeControllerManager implements Component {
   }
 
   controller<T extends Controller>(name: string): T {
-    const c = this.controllers.find((x) => x.name === name);
+    const c = this.byName.get(name);
     if (!c) throw new Error(`no controller ${name}`);
     return c as T;
   }
@@ -120,10 +125,13 @@ export class KubeControllerManager implements Component {
       this.state.held.push(ev.data === undefined ? { type: ev.type } : { type: ev.type, data: ev.data });
       return;
     }
-    const sep = ev.type.indexOf(':');
-    const name = ev.type.slice(0, sep);
-    const type = ev.type.slice(sep + 1);
-    const c = this.controllers.find((x) => x.name === name);
+    let route = this.routes.get(ev.type);
+    if (!route) {
+      const sep = ev.type.indexOf(':');
+      route = { c: this.byName.get(ev.type.slice(0, sep)), type: ev.type.slice(sep + 1) };
+      this.routes.set(ev.type, route);
+    }
+    const { c, type } = route;
     if (!c) return;
     if (type === 'sync') this.drain(c);
     else if (type === 'requeue') this.enqueue(c.name, ev.data as string);
