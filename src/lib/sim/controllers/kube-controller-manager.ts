@@ -48,6 +48,11 @@ interface ManagerState {
   errors: ControllerError[];
   /** workqueue_adds_total by controller: keys added that were not already waiting. */
   adds?: Record<string, number>;
+  /**
+   * By controller and key: the delaying queue's waiting entry (client-go's waitingForQueue keeps
+   * one per key), the time it is added to the queue and the id of its engine event.
+   */
+  waiting?: Record<string, Record<string, { at: number; id: number }>>;
 }
 
 const MAX_ERRORS = 200;
@@ -123,6 +128,8 @@ export class KubeControllerManager implements Component {
   handle(ev: SimEvent): void {
     if (!this.state.running) {
       this.state.held.push(ev.data === undefined ? { type: ev.type } : { type: ev.type, data: ev.data });
+      // A held requeue is replayed as a new event: the key no longer waits on this one.
+      this.forgetWaiting(ev);
       return;
     }
     let route = this.routes.get(ev.type);
@@ -134,8 +141,32 @@ export class KubeControllerManager implements Component {
     const { c, type } = route;
     if (!c) return;
     if (type === 'sync') this.drain(c);
-    else if (type === 'requeue') this.enqueue(c.name, ev.data as string);
-    else c.handle?.(type, ev.data);
+    else if (type === 'requeue') {
+      this.forgetWaiting(ev);
+      this.enqueue(c.name, ev.data as string);
+    } else c.handle?.(type, ev.data);
+  }
+
+  /** A requeue event came due: its key no longer waits on it. */
+  private forgetWaiting(ev: SimEvent): void {
+    const sep = ev.type.indexOf(':');
+    if (ev.type.slice(sep + 1) !== 'requeue') return;
+    const waiting = this.state.waiting?.[ev.type.slice(0, sep)];
+    const key = ev.data as string;
+    if (waiting?.[key]?.id === ev.seq) delete waiting[key];
+  }
+
+  /** client-go's delaying queue AddAfter (one waiting entry per key, the earliest). */
+  private enqueueAfter(name: string, key: string, delayMs: number): void {
+    const engine = this.cluster.engine;
+    const at = engine.now + Math.max(0, delayMs);
+    const waiting = ((this.state.waiting ??= {})[name] ??= {});
+    const w = waiting[key];
+    if (w) {
+      if (w.at <= at) return;
+      engine.cancel(w.id);
+    }
+    waiting[key] = { at, id: engine.scheduleAt(at, this.id, `${name}:requeue`, key) };
   }
 
   getState(): unknown {
@@ -198,7 +229,7 @@ export class KubeControllerManager implements Component {
         this.logError(c.name, `error syncing "${key}"`, err);
         const n = q.retries[key] ?? 0;
         q.retries[key] = n + 1;
-        this.cluster.engine.schedule(backoffDelay(n), this.id, `${c.name}:requeue`, key);
+        this.enqueueAfter(c.name, key, backoffDelay(n));
       }
     }
   }
@@ -222,11 +253,12 @@ export class KubeControllerManager implements Component {
       schedule: (delay, type, data) => engine.schedule(delay, this.id, `${name}:${type}`, data),
       scheduleAt: (at, type, data) => engine.scheduleAt(at, this.id, `${name}:${type}`, data),
       enqueue: (key) => this.enqueue(name, key),
+      enqueueAfter: (key, delayMs) => this.enqueueAfter(name, key, delayMs),
       requeueWithBackoff: (key) => {
         const q = this.state.queues[name];
         const n = q.retries[key] ?? 0;
         q.retries[key] = n + 1;
-        engine.schedule(backoffDelay(n), this.id, `${name}:requeue`, key);
+        this.enqueueAfter(name, key, backoffDelay(n));
       },
       forget: (key) => {
         delete this.state.queues[name].retries[key];

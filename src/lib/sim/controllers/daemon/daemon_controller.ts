@@ -277,7 +277,7 @@ export class DaemonSetsController implements Controller {
             const now = this.host.now();
             const left = this.failedPodBackoffLeft(key, now);
             if (left > 0) {
-              this.host.schedule(left, 'requeue', podKey(ds));
+              this.host.enqueueAfter(podKey(ds), left);
               continue;
             }
             this.nextFailedPodBackoff(key, now);

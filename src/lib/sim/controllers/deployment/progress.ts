@@ -135,10 +135,9 @@ export function syncRolloutStatus(
         );
       } else {
         // requeueStuckDeployment: look again just after the deadline passes.
-        host.schedule(
-          from + deadline * 1000 + 1000 - host.now(),
-          'requeue',
-          `${d.metadata.namespace}/${d.metadata.name}`
+        host.enqueueAfter(
+          `${d.metadata.namespace}/${d.metadata.name}`,
+          from + deadline * 1000 + 1000 - host.now()
         );
       }
     }

@@ -85,7 +85,7 @@ export class ReplicaSetController implements Controller {
   private throttled(rs: KubeObject): boolean {
     const wait = takeToken(this.client, this.host.now());
     if (wait > 0) {
-      this.host.schedule(wait, 'requeue', podKey(rs));
+      this.host.enqueueAfter(podKey(rs), wait);
       this.wasThrottled = true;
     }
     return wait > 0;
@@ -205,7 +205,7 @@ export class ReplicaSetController implements Controller {
       return false;
     const wait = tokenWait(this.client, this.host.now());
     if (wait === 0) return false;
-    this.host.schedule(wait, 'requeue', key);
+    this.host.enqueueAfter(key, wait);
     return true;
   }
 
