@@ -20,6 +20,7 @@ import {
   TAINT_UNSCHEDULABLE
 } from '../../api/corev1/taints';
 import { podTemplateHash, scaledValue } from '../deployment/util';
+import { jsonEqual } from '../util/jsonequal';
 
 const SOURCE = { component: 'daemonset-controller' };
 const NO_PODS: readonly KubeObject[] = Object.freeze([]);
@@ -164,54 +165,60 @@ export class DaemonSetsController implements Controller {
     if (!ds) return;
     const hash = podTemplateHash(ds.spec?.template);
     const nodes = api.list<KubeObject>('Node');
-    const nodeNames = new Set(nodes.map((n) => n.metadata.name));
     // One verdict per node for the whole sync (the nodes do not change while it runs), kept
     // between syncs while the node's name, labels and taints and the DaemonSet's template are the
-    // same objects (stored objects are frozen: a change is a new object).
+    // same objects (stored objects are frozen: a change is a new object). verdicts[i] is nodes[i]'s.
     const verdicts = this.verdicts(ds, nodes);
-    const verdict = (n: KubeObject) => verdicts.get(n.metadata.name)!;
+    const nodeNames = new Set<string>();
+    for (const n of nodes) nodeNames.add(n.metadata.name);
     const grouped = this.podsByNode(ds, nodeNames, true);
     const { byNode, orphans } = grouped;
     let err: unknown;
     const rv = api.resourceVersion;
     if (!ds.metadata.deletionTimestamp) {
       try {
-        this.manage(ds, nodes, byNode, orphans, hash, verdict);
+        this.manage(ds, nodes, byNode, orphans, hash, verdicts);
         if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate')
-          this.rollingUpdate(ds, nodes, byNode, hash, verdict);
+          this.rollingUpdate(ds, nodes, byNode, hash, verdicts);
       } catch (e) {
         err = e;
       }
     }
     // Nothing was written since the pods were read: the status counts the same pods.
-    this.updateStatus(ds, nodes, hash, verdict, api.resourceVersion === rv ? byNode : undefined);
+    this.updateStatus(ds, nodes, hash, verdicts, api.resourceVersion === rv ? byNode : undefined);
     if (err) throw err;
   }
 
   /** nodeShouldRunDaemonPod for every node, from the cache where its inputs are unchanged. */
-  private verdicts(ds: KubeObject, nodes: KubeObject[]): Map<string, Verdict> {
+  private verdicts(ds: KubeObject, nodes: KubeObject[]): Verdict[] {
     const uid = ds.metadata.uid as string;
     let cache = this.verdictCache.get(uid);
     if (!cache || cache.template !== ds.spec?.template) {
       cache = { template: ds.spec?.template, check: daemonPodForChecks(ds), nodes: new Map() };
       this.verdictCache.set(uid, cache);
     }
-    const out = new Map<string, Verdict>();
-    const seen = new Map<string, CachedVerdict>();
-    for (const n of nodes) {
+    const out: Verdict[] = new Array(nodes.length);
+    const kept = cache.nodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
       const nodeName = n.metadata.name;
-      let c = cache.nodes.get(nodeName);
+      let c = kept.get(nodeName);
       if (!c || c.labels !== n.metadata.labels || c.taints !== n.spec?.taints) {
         c = {
           labels: n.metadata.labels,
           taints: n.spec?.taints,
           verdict: nodeShouldRunDaemonPod(n, ds, cache.check)
         };
+        kept.set(nodeName, c);
       }
-      seen.set(nodeName, c);
-      out.set(nodeName, c.verdict);
+      out[i] = c.verdict;
     }
-    cache.nodes = seen;
+    // Forget the nodes that are gone (the kept ones are the listed ones when the sizes agree).
+    if (kept.size !== nodes.length) {
+      const names = new Set<string>();
+      for (const n of nodes) names.add(n.metadata.name);
+      for (const name of kept.keys()) if (!names.has(name)) kept.delete(name);
+    }
     return out;
   }
 
@@ -224,20 +231,20 @@ export class DaemonSetsController implements Controller {
     ds: KubeObject,
     nodeNames: Set<string>,
     withOrphans: boolean
-  ): { byNode: Record<string, KubeObject[]>; orphans: KubeObject[] } {
+  ): { byNode: Map<string, KubeObject[]>; orphans: KubeObject[] } {
     const api = this.host.cluster.api;
     const group = (pods: KubeObject[]) => {
-      const byNode: Record<string, KubeObject[]> = {};
+      const byNode = new Map<string, KubeObject[]>();
       const orphans: KubeObject[] = [];
       let several = false;
       for (const p of pods) {
         const n = targetNodeName(p);
         if (n && nodeNames.has(n)) {
-          const list = byNode[n];
+          const list = byNode.get(n);
           if (list) {
             list.push(p);
             several = true;
-          } else byNode[n] = [p];
+          } else byNode.set(n, [p]);
         } else if (withOrphans && !p.metadata.deletionTimestamp) orphans.push(p);
       }
       return { byNode, orphans, several: several || orphans.length > 1 };
@@ -248,7 +255,7 @@ export class DaemonSetsController implements Controller {
     if (!quick.several) return quick;
     const ordered = group(api.listByController<KubeObject>('Pod', uid, ns, { order: 'list' }));
     const created = (p: KubeObject) => api.timeOf(p.metadata.creationTimestamp);
-    for (const list of Object.values(ordered.byNode))
+    for (const list of ordered.byNode.values())
       if (list.length > 1) list.sort((a, b) => created(a) - created(b));
     return ordered;
   }
@@ -256,16 +263,17 @@ export class DaemonSetsController implements Controller {
   private manage(
     ds: KubeObject,
     nodes: KubeObject[],
-    byNode: Record<string, KubeObject[]>,
+    byNode: Map<string, KubeObject[]>,
     orphans: KubeObject[],
     hash: string,
-    verdict: (n: KubeObject) => Verdict
+    verdicts: Verdict[]
   ): void {
     const need: string[] = [];
     const toDelete: KubeObject[] = [...orphans];
-    for (const node of nodes) {
-      const { shouldRun, shouldContinueRunning } = verdict(node);
-      const pods = byNode[node.metadata.name] ?? NO_PODS;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      const { shouldRun, shouldContinueRunning } = verdicts[i];
+      const pods = byNode.get(node.metadata.name) ?? NO_PODS;
       if (shouldRun && !pods.length) need.push(node.metadata.name);
       else if (shouldContinueRunning) {
         const running: KubeObject[] = [];
@@ -303,15 +311,15 @@ export class DaemonSetsController implements Controller {
   private rollingUpdate(
     ds: KubeObject,
     nodes: KubeObject[],
-    byNode: Record<string, KubeObject[]>,
+    byNode: Map<string, KubeObject[]>,
     hash: string,
-    verdict: (n: KubeObject) => Verdict
+    verdicts: Verdict[]
   ): void {
     const api = this.host.cluster.api;
     const now = this.host.now();
     const minReady = (ds.spec?.minReadySeconds as number | undefined) ?? 0;
     const available = (p: KubeObject) => isPodAvailable(p, minReady, now, (t) => api.timeOf(t));
-    const eligible = nodes.filter((n) => verdict(n).shouldRun);
+    const eligible = nodes.filter((_, i) => verdicts[i].shouldRun);
     const maxUnavailable = scaledValue(
       ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable,
       eligible.length,
@@ -325,7 +333,7 @@ export class DaemonSetsController implements Controller {
       // The node's first pod of the current template and first of another, not counting terminating ones.
       let newPod: KubeObject | undefined;
       let oldPod: KubeObject | undefined;
-      for (const p of byNode[node.metadata.name] ?? NO_PODS) {
+      for (const p of byNode.get(node.metadata.name) ?? NO_PODS) {
         if (p.metadata.deletionTimestamp) continue;
         if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) newPod ??= p;
         else oldPod ??= p;
@@ -384,8 +392,8 @@ export class DaemonSetsController implements Controller {
     ds: KubeObject,
     nodes: KubeObject[],
     hash: string,
-    verdict: (n: KubeObject) => Verdict,
-    read?: Record<string, KubeObject[]>
+    verdicts: Verdict[],
+    read?: Map<string, KubeObject[]>
   ): void {
     const api = this.host.cluster.api;
     const now = this.host.now();
@@ -398,9 +406,10 @@ export class DaemonSetsController implements Controller {
     let ready = 0;
     let available = 0;
     let updated = 0;
-    for (const node of nodes) {
-      const { shouldRun } = verdict(node);
-      const onNode = podsOn[node.metadata.name] ?? NO_PODS;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      const { shouldRun } = verdicts[i];
+      const onNode = podsOn.get(node.metadata.name) ?? NO_PODS;
       if (shouldRun) {
         desired++;
         if (!onNode.length) continue;
@@ -423,7 +432,7 @@ export class DaemonSetsController implements Controller {
       numberAvailable: available,
       ...(desired - available > 0 ? { numberUnavailable: desired - available } : {})
     };
-    if (JSON.stringify(status) === JSON.stringify(ds.status ?? {})) return;
+    if (jsonEqual(status, ds.status ?? {})) return;
     const upd = clone(api.get<KubeObject>('DaemonSet', ds.metadata.namespace, ds.metadata.name));
     upd.status = status;
     api.update(upd, this.host.ctx, { subresource: 'status' });

@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from '../../api/types';
 import type { ControllerHost } from '../controller';
+import { jsonEqual } from '../util/jsonequal';
 import {
   maxUnavailable,
   newCondition,
@@ -143,7 +144,7 @@ export function syncRolloutStatus(
     }
   }
   const complete = deploymentComplete(d, status);
-  if (JSON.stringify(status) === JSON.stringify(normalise(d.status))) return complete ? d : undefined;
+  if (jsonEqual(status, normalise(d.status))) return complete ? d : undefined;
   const written = write(d, status as unknown as Record<string, unknown>);
   return complete ? written : undefined;
 }
