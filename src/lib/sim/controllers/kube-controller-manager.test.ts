@@ -137,4 +137,35 @@ describe('kube-controller-manager delaying queue', () => {
     cluster.advance(2_000);
     expect(synced).toEqual(['2000 default/x', '3001 default/x']);
   });
+
+  it('lets requeues of one instant scheduled back to back share an event, adding their keys in order', () => {
+    const { cluster, host, synced, pending } = setup();
+    host.enqueueAfter('default/a', 1_000);
+    host.enqueueAfter('default/b', 1_000);
+    host.enqueueAfter('default/c', 1_000);
+    expect(pending()).toBe(1);
+    // Something else scheduled in between: the next requeue needs an event of its own.
+    cluster.engine.schedule(1_000, 'nobody', 'tick');
+    host.enqueueAfter('default/d', 1_000);
+    expect(pending()).toBe(2);
+    // b moves forward, out of the shared event; a and c still come at 1 s.
+    host.enqueueAfter('default/b', 500);
+    cluster.advance(2_000);
+    expect(synced).toEqual(['500 default/b', '1000 default/a', '1000 default/c', '1000 default/d']);
+    expect(pending()).toBe(0);
+  });
+
+  it('replays a shared requeue held while stopped as one requeue per key', () => {
+    const { cluster, host, synced } = setup();
+    host.enqueueAfter('default/a', 1_000);
+    host.enqueueAfter('default/b', 1_000);
+    cluster.applyFault('StopControllerManager');
+    cluster.advance(2_000);
+    cluster.applyFault('StartControllerManager');
+    cluster.advance(1);
+    expect(synced).toEqual(['2000 default/a', '2000 default/b']);
+    host.enqueueAfter('default/b', 1_000);
+    cluster.advance(2_000);
+    expect(synced).toEqual(['2000 default/a', '2000 default/b', '3001 default/b']);
+  });
 });

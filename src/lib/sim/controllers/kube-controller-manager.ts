@@ -53,6 +53,11 @@ interface ManagerState {
    * one per key), the time it is added to the queue and the id of its engine event.
    */
   waiting?: Record<string, Record<string, { at: number; id: number }>>;
+  /**
+   * By engine event id: the keys a requeue event adds, in order, when it adds more than its own
+   * (requeues of one instant scheduled one after the other share an event; see enqueueAfter).
+   */
+  batches?: Record<string, string[]>;
 }
 
 const MAX_ERRORS = 200;
@@ -71,6 +76,12 @@ export class KubeControllerManager implements Component {
   private byName = new Map<string, Controller>();
   /** Each engine event type seen, split once into its controller and the controller's own type. */
   private routes = new Map<string, { c: Controller | undefined; type: string }>();
+  /**
+   * The requeue event scheduled last, and the engine's event count and queue length just after it
+   * (or after the last key joined it): while both are unchanged, nothing else has been scheduled.
+   */
+  private lastRequeue:
+    { name: string; key: string; at: number; id: number; processed: number; pending: number } | undefined;
 
   constructor(readonly cluster: Cluster) {
     this.controllers = [
@@ -127,9 +138,13 @@ export class KubeControllerManager implements Component {
 
   handle(ev: SimEvent): void {
     if (!this.state.running) {
+      const keys = this.requeuedKeys(ev);
+      if (keys) {
+        // A held requeue is replayed as new events, one per key: the keys no longer wait on this one.
+        for (const key of keys) this.state.held.push({ type: ev.type, data: key });
+        return;
+      }
       this.state.held.push(ev.data === undefined ? { type: ev.type } : { type: ev.type, data: ev.data });
-      // A held requeue is replayed as a new event: the key no longer waits on this one.
-      this.forgetWaiting(ev);
       return;
     }
     let route = this.routes.get(ev.type);
@@ -142,21 +157,32 @@ export class KubeControllerManager implements Component {
     if (!c) return;
     if (type === 'sync') this.drain(c);
     else if (type === 'requeue') {
-      this.forgetWaiting(ev);
-      this.enqueue(c.name, ev.data as string);
+      for (const key of this.requeuedKeys(ev)!) this.enqueue(c.name, key);
     } else c.handle?.(type, ev.data);
   }
 
-  /** A requeue event came due: its key no longer waits on it. */
-  private forgetWaiting(ev: SimEvent): void {
+  /**
+   * The keys a requeue event that came due adds, in order; they no longer wait on it. Undefined
+   * for any other event.
+   */
+  private requeuedKeys(ev: SimEvent): string[] | undefined {
     const sep = ev.type.indexOf(':');
-    if (ev.type.slice(sep + 1) !== 'requeue') return;
+    if (ev.type.slice(sep + 1) !== 'requeue') return undefined;
     const waiting = this.state.waiting?.[ev.type.slice(0, sep)];
-    const key = ev.data as string;
-    if (waiting?.[key]?.id === ev.seq) delete waiting[key];
+    const batch = this.state.batches?.[ev.seq];
+    if (batch) delete this.state.batches![ev.seq];
+    const keys = batch ?? [ev.data as string];
+    for (const key of keys) if (waiting?.[key]?.id === ev.seq) delete waiting[key];
+    return keys;
   }
 
-  /** client-go's delaying queue AddAfter (one waiting entry per key, the earliest). */
+  /**
+   * client-go's delaying queue AddAfter (one waiting entry per key, the earliest). Requeues for
+   * the same instant scheduled one right after the other, with no other engine event scheduled in
+   * between (a run of ReplicaSets that wait for the same client token), share one engine event
+   * that adds their keys in the order they came: separate events would have had consecutive ids
+   * and fired one after the other with nothing between them.
+   */
   private enqueueAfter(name: string, key: string, delayMs: number): void {
     const engine = this.cluster.engine;
     const at = engine.now + Math.max(0, delayMs);
@@ -164,9 +190,39 @@ export class KubeControllerManager implements Component {
     const w = waiting[key];
     if (w) {
       if (w.at <= at) return;
-      engine.cancel(w.id);
+      this.leaveRequeue(key, w.id);
     }
-    waiting[key] = { at, id: engine.scheduleAt(at, this.id, `${name}:requeue`, key) };
+    const last = this.lastRequeue;
+    const batches = (this.state.batches ??= {});
+    if (
+      last &&
+      last.name === name &&
+      last.at === at &&
+      last.processed === engine.processed &&
+      last.pending === engine.pendingCount()
+    ) {
+      (batches[last.id] ??= [last.key]).push(key);
+      last.pending = engine.pendingCount();
+      waiting[key] = { at, id: last.id };
+      return;
+    }
+    const id = engine.scheduleAt(at, this.id, `${name}:requeue`, key);
+    waiting[key] = { at, id };
+    this.lastRequeue = { name, key, at, id, processed: engine.processed, pending: engine.pendingCount() };
+  }
+
+  /** Take a key out of the requeue event it waits on (the event is cancelled when it adds no other). */
+  private leaveRequeue(key: string, id: number): void {
+    const batch = this.state.batches?.[id];
+    if (!batch) {
+      this.cluster.engine.cancel(id);
+      return;
+    }
+    batch.splice(batch.indexOf(key), 1);
+    if (!batch.length) {
+      delete this.state.batches![id];
+      this.cluster.engine.cancel(id);
+    }
   }
 
   getState(): unknown {
