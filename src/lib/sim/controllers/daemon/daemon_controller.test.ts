@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/types';
 import { testCluster } from '../testing/harness';
+import type { KubeControllerManager } from '../kube-controller-manager';
 
 function daemonSet(extra: Record<string, unknown> = {}): KubeObject {
   return {
@@ -166,5 +167,87 @@ describe('daemonset controller', () => {
       .map((p) => p.spec.containers[0].image);
     expect(images).toEqual(['agent:2', 'agent:2', 'agent:2']);
     expect(api.get<KubeObject>('DaemonSet', 'kube-system', 'agent').status.updatedNumberScheduled).toBe(3);
+  });
+});
+
+// upstream: pkg/controller/daemon/daemon_controller.go addNode, updateNode (shouldIgnoreNodeUpdate,
+// then only the DaemonSets whose NodeShouldRunDaemonPod verdict for the node changed) and no
+// node delete handler.
+describe('daemonset controller node events', () => {
+  function setup() {
+    const { cluster, harness } = testCluster({
+      nodes: [
+        { name: 'w1', labels: { disk: 'ssd' } },
+        { name: 'w2', labels: { disk: 'ssd' } }
+      ],
+      schedule: false
+    });
+    const api = cluster.api;
+    api.create(daemonSet({ nodeSelector: { disk: 'ssd' } }));
+    const other = daemonSet();
+    other.metadata.name = 'everywhere';
+    other.spec.selector = { matchLabels: { app: 'everywhere' } };
+    other.spec.template.metadata.labels = { app: 'everywhere' };
+    api.create(other);
+    cluster.advance(1);
+    const dsc = cluster
+      .component<KubeControllerManager>('kube-controller-manager')!
+      .controller('daemonset-controller') as unknown as { sync(key: string): void };
+    const synced: string[] = [];
+    const own = dsc.sync.bind(dsc);
+    dsc.sync = (key) => {
+      synced.push(key);
+      own(key);
+    };
+    return { cluster, harness, api, synced };
+  }
+  const kubectl = { component: 'kubectl' };
+
+  it('wakes no DaemonSet for a Node update that keeps its labels and taints (a heartbeat)', () => {
+    const { cluster, api, synced } = setup();
+    const node = api.get<KubeObject>('Node', undefined, 'w1');
+    const beat = structuredClone(node);
+    beat.status.conditions = (beat.status.conditions ?? []).map((c: { type: string }) => ({
+      ...c,
+      lastHeartbeatTime: '2030-01-01T00:00:00Z'
+    }));
+    api.update(beat, kubectl, { subresource: 'status' });
+    api.patch('Node', undefined, 'w1', { metadata: { annotations: { note: 'x' } } }, kubectl);
+    cluster.advance(1);
+    expect(synced).toEqual([]);
+  });
+
+  it('wakes only the DaemonSets whose verdict for the node changed', () => {
+    const { cluster, api, synced } = setup();
+    // A label neither DaemonSet selects on: no verdict changes.
+    api.patch('Node', undefined, 'w1', { metadata: { labels: { zone: 'a' } } }, kubectl);
+    cluster.advance(1);
+    expect(synced).toEqual([]);
+    // Out of the nodeSelector: only 'agent' should no longer run there.
+    api.patch('Node', undefined, 'w1', { metadata: { labels: { disk: 'hdd' } } }, kubectl);
+    cluster.advance(1);
+    expect(synced[0]).toBe('kube-system/agent');
+    expect(synced).not.toContain('kube-system/everywhere');
+  });
+
+  it('wakes the DaemonSets that should run on a new node, and none for a deleted one', () => {
+    const { cluster, api, synced } = setup();
+    api.create(
+      {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'w3', labels: { disk: 'hdd' } },
+        spec: {},
+        status: {}
+      },
+      kubectl
+    );
+    cluster.advance(1);
+    expect(synced[0]).toBe('kube-system/everywhere');
+    expect(synced).not.toContain('kube-system/agent');
+    synced.length = 0;
+    api.delete('Node', undefined, 'w3', {}, kubectl);
+    cluster.advance(1);
+    expect(synced).toEqual([]);
   });
 });

@@ -22,6 +22,11 @@ import {
 import { podTemplateHash, scaledValue } from '../deployment/util';
 import { jsonEqual } from '../util/jsonequal';
 
+/** The same JSON: the same stored subtree, or an equal one. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || jsonEqual(a, b);
+}
+
 const SOURCE = { component: 'daemonset-controller' };
 const NO_PODS: readonly KubeObject[] = Object.freeze([]);
 const FAILED_POD_BACKOFF_MS = 1000;
@@ -130,21 +135,35 @@ export class DaemonSetsController implements Controller {
 
   watch(): (() => void)[] {
     const api = this.host.cluster.api;
-    const all = () => {
-      for (const ds of api.list('DaemonSet')) this.host.enqueue(podKey(ds));
-    };
     return [
       api.watch('DaemonSet', (type, ds) => {
         if (type !== 'DELETED') this.host.enqueue(podKey(ds));
         else this.verdictCache.delete(ds.metadata.uid as string);
       }),
+      // addNode and updateNode (pkg/controller/daemon/daemon_controller.go; the node informer has no
+      // delete handler): a new node wakes the DaemonSets that should run on it; an update wakes only those whose nodeShouldRunDaemonPod
+      // verdict for the node changed. That verdict reads the node's name, labels and taints, so an
+      // update that keeps them (a heartbeat, any status update; upstream's shouldIgnoreNodeUpdate
+      // drops the ones that change nothing but conditions' times) wakes none.
       api.watch('Node', (type, node, old) => {
+        if (type === 'ADDED') {
+          for (const ds of api.list<KubeObject>('DaemonSet'))
+            if (nodeShouldRunDaemonPod(node, ds, this.checkPod(ds)).shouldRun) this.host.enqueue(podKey(ds));
+          return;
+        }
+        // No handler for a deleted node upstream: its pods' deletion (pod GC) wakes the DaemonSet.
+        if (type === 'DELETED' || !old) return;
         if (
-          type !== 'MODIFIED' ||
-          JSON.stringify(node.metadata.labels) !== JSON.stringify(old?.metadata.labels) ||
-          JSON.stringify(node.spec?.taints) !== JSON.stringify(old?.spec?.taints)
-        ) {
-          all();
+          sameJson(node.metadata.labels, old.metadata.labels) &&
+          sameJson(node.spec?.taints, old.spec?.taints)
+        )
+          return;
+        for (const ds of api.list<KubeObject>('DaemonSet')) {
+          const check = this.checkPod(ds);
+          const was = nodeShouldRunDaemonPod(old, ds, check);
+          const now = nodeShouldRunDaemonPod(node, ds, check);
+          if (was.shouldRun !== now.shouldRun || was.shouldContinueRunning !== now.shouldContinueRunning)
+            this.host.enqueue(podKey(ds));
         }
       }),
       api.watch('Pod', (_type, pod) => {
@@ -189,14 +208,29 @@ export class DaemonSetsController implements Controller {
     if (err) throw err;
   }
 
-  /** nodeShouldRunDaemonPod for every node, from the cache where its inputs are unchanged. */
-  private verdicts(ds: KubeObject, nodes: KubeObject[]): Verdict[] {
+  /** The DaemonSet's verdict cache, started again when its pod template is another object. */
+  private cacheOf(ds: KubeObject): {
+    template: unknown;
+    check: KubeObject;
+    nodes: Map<string, CachedVerdict>;
+  } {
     const uid = ds.metadata.uid as string;
     let cache = this.verdictCache.get(uid);
     if (!cache || cache.template !== ds.spec?.template) {
       cache = { template: ds.spec?.template, check: daemonPodForChecks(ds), nodes: new Map() };
       this.verdictCache.set(uid, cache);
     }
+    return cache;
+  }
+
+  /** The pod nodeShouldRunDaemonPod checks nodes against for `ds` (daemonPodForChecks, kept). */
+  private checkPod(ds: KubeObject): KubeObject {
+    return this.cacheOf(ds).check;
+  }
+
+  /** nodeShouldRunDaemonPod for every node, from the cache where its inputs are unchanged. */
+  private verdicts(ds: KubeObject, nodes: KubeObject[]): Verdict[] {
+    const cache = this.cacheOf(ds);
     const out: Verdict[] = new Array(nodes.length);
     const kept = cache.nodes;
     for (let i = 0; i < nodes.length; i++) {
