@@ -251,3 +251,76 @@ describe('daemonset controller node events', () => {
     expect(synced).toEqual([]);
   });
 });
+
+describe('daemonset controller syncs that would write nothing', () => {
+  function run(shortcut: boolean) {
+    const { cluster, harness } = testCluster({ nodes: ['w1', 'w2', 'w3', 'w4'] });
+    const api = cluster.api;
+    const dsc = cluster
+      .component<KubeControllerManager>('kube-controller-manager')!
+      .controller('daemonset-controller') as unknown as {
+      idle: Map<string, unknown>;
+      sync(key: string): void;
+    };
+    if (!shortcut)
+      dsc.idle.set = function () {
+        return this;
+      };
+    let syncs = 0;
+    let idle = 0;
+    const own = dsc.sync.bind(dsc);
+    const idleGet = dsc.idle.get.bind(dsc.idle);
+    dsc.idle.get = (key: string) => {
+      const got = idleGet(key);
+      if (got) idle++;
+      return got;
+    };
+    dsc.sync = (key) => {
+      syncs++;
+      own(key);
+    };
+    api.create(daemonSet());
+    cluster.advance(5_000);
+    // Updates of the pods that change nothing the sync reads (an annotation), then ones that do.
+    for (const p of api.list<KubeObject>('Pod', { namespace: 'kube-system' }))
+      api.patch(
+        'Pod',
+        'kube-system',
+        p.metadata.name,
+        { metadata: { annotations: { seen: 'yes' } } },
+        {
+          component: 'kubectl'
+        }
+      );
+    cluster.advance(1_000);
+    harness.kill('w2');
+    const victim = api
+      .list<KubeObject>('Pod', { namespace: 'kube-system' })
+      .find((p) => p.spec.nodeName === 'w1')!;
+    api.delete('Pod', 'kube-system', victim.metadata.name, {}, { component: 'kubectl' });
+    cluster.advance(120_000);
+    return {
+      syncs,
+      idle,
+      status: api.get<KubeObject>('DaemonSet', 'kube-system', 'agent').status,
+      log: cluster.eventLog.map((e) => `${e.t} ${e.reason} ${e.object} ${e.message}`)
+    };
+  }
+
+  it('returns at once from a sync whose DaemonSet, nodes and pods are as the last one that wrote nothing read them', () => {
+    const fast = run(true);
+    const slow = run(false);
+    expect(fast.log).toEqual(slow.log);
+    expect(fast.status).toEqual(slow.status);
+    expect(fast.syncs).toBe(slow.syncs);
+    expect(slow.idle).toBe(0);
+    expect(fast.idle).toBeGreaterThanOrEqual(4);
+    // w2 is unreachable: its NoSchedule taint is not tolerated (no new pod there), its NoExecute
+    // one is (the pod there keeps running, counted as misscheduled); w1's deleted pod is replaced.
+    expect(fast.status).toMatchObject({
+      desiredNumberScheduled: 3,
+      currentNumberScheduled: 3,
+      numberMisscheduled: 1
+    });
+  });
+});

@@ -22,6 +22,20 @@ import {
 import { podTemplateHash, scaledValue } from '../deployment/util';
 import { jsonEqual } from '../util/jsonequal';
 
+/**
+ * Whether a pod update changes what a DaemonSet sync reads of the pod: its target node, deletion,
+ * phase, revision hash label and readiness.
+ */
+function readChanged(old: KubeObject, cur: KubeObject): boolean {
+  return (
+    targetNodeName(old) !== targetNodeName(cur) ||
+    old.metadata.deletionTimestamp !== cur.metadata.deletionTimestamp ||
+    old.status?.phase !== cur.status?.phase ||
+    old.metadata.labels?.[CONTROLLER_REVISION_HASH] !== cur.metadata.labels?.[CONTROLLER_REVISION_HASH] ||
+    isPodReady(old) !== isPodReady(cur)
+  );
+}
+
 /** The same JSON: the same stored subtree, or an equal one. */
 function sameJson(a: unknown, b: unknown): boolean {
   return a === b || jsonEqual(a, b);
@@ -105,6 +119,15 @@ export class DaemonSetsController implements Controller {
     { template: unknown; check: KubeObject; nodes: Map<string, CachedVerdict> }
   >();
 
+  /** Bumped by every Node event that adds or deletes a node or changes its labels or taints. */
+  private nodeEpoch = 0;
+  /** By DaemonSet uid: bumped by every event of its pods that changes what a sync reads of them. */
+  private podEpochs = new Map<string, number>();
+  /** By DaemonSet key: the last sync, when it wrote nothing (derived from API objects, not state). */
+  private idle = new Map<string, { ds: KubeObject; nodeEpoch: number; podEpoch: number }>();
+  /** Set by `manage` when a sync meets a failed pod (its deletion backoff depends on time). */
+  private sawFailedPod = false;
+
   constructor(private host: ControllerHost) {}
 
   getState(): unknown {
@@ -140,12 +163,20 @@ export class DaemonSetsController implements Controller {
         if (type !== 'DELETED') this.host.enqueue(podKey(ds));
         else this.verdictCache.delete(ds.metadata.uid as string);
       }),
-      // addNode and updateNode (pkg/controller/daemon/daemon_controller.go; the node informer has no
-      // delete handler): a new node wakes the DaemonSets that should run on it; an update wakes only those whose nodeShouldRunDaemonPod
-      // verdict for the node changed. That verdict reads the node's name, labels and taints, so an
-      // update that keeps them (a heartbeat, any status update; upstream's shouldIgnoreNodeUpdate
-      // drops the ones that change nothing but conditions' times) wakes none.
+      // addNode and updateNode (pkg/controller/daemon/daemon_controller.go; the node informer has
+      // no delete handler): a new node wakes the DaemonSets that should run on it; an update wakes
+      // only those whose nodeShouldRunDaemonPod verdict for the node changed. That verdict reads the
+      // node's name, labels and taints, so an update that keeps them (a heartbeat, any status
+      // update; upstream's shouldIgnoreNodeUpdate drops the ones that change nothing but
+      // conditions' times) wakes none.
       api.watch('Node', (type, node, old) => {
+        if (
+          type !== 'MODIFIED' ||
+          !old ||
+          !sameJson(node.metadata.labels, old.metadata.labels) ||
+          !sameJson(node.spec?.taints, old.spec?.taints)
+        )
+          this.nodeEpoch++;
         if (type === 'ADDED') {
           for (const ds of api.list<KubeObject>('DaemonSet'))
             if (nodeShouldRunDaemonPod(node, ds, this.checkPod(ds)).shouldRun) this.host.enqueue(podKey(ds));
@@ -166,8 +197,13 @@ export class DaemonSetsController implements Controller {
             this.host.enqueue(podKey(ds));
         }
       }),
-      api.watch('Pod', (_type, pod) => {
+      api.watch('Pod', (type, pod, old) => {
         const ref = controllerRef(pod);
+        if (type !== 'MODIFIED' || !old || readChanged(old, pod)) {
+          if (ref?.kind === 'DaemonSet') this.podEpoch(ref.uid);
+          const was = old && controllerRef(old);
+          if (was?.kind === 'DaemonSet' && was.uid !== ref?.uid) this.podEpoch(was.uid);
+        }
         if (ref?.kind === 'DaemonSet') this.host.enqueue(`${pod.metadata.namespace}/${ref.name}`);
       })
     ];
@@ -181,7 +217,22 @@ export class DaemonSetsController implements Controller {
     const api = this.host.cluster.api;
     const [ns, name] = splitKey(key);
     const ds = api.tryGet<KubeObject>('DaemonSet', ns, name);
-    if (!ds) return;
+    if (!ds) {
+      this.idle.delete(key);
+      return;
+    }
+    const uid = ds.metadata.uid as string;
+    const seen = this.idle.get(key);
+    if (
+      seen &&
+      seen.ds === ds &&
+      seen.nodeEpoch === this.nodeEpoch &&
+      seen.podEpoch === (this.podEpochs.get(uid) ?? 0)
+    )
+      return;
+    this.idle.delete(key);
+    const rvAtStart = api.resourceVersion;
+    this.sawFailedPod = false;
     const hash = podTemplateHash(ds.spec?.template);
     const nodes = api.list<KubeObject>('Node');
     // One verdict per node for the whole sync (the nodes do not change while it runs), kept
@@ -206,6 +257,19 @@ export class DaemonSetsController implements Controller {
     // Nothing was written since the pods were read: the status counts the same pods.
     this.updateStatus(ds, nodes, hash, verdicts, api.resourceVersion === rv ? byNode : undefined);
     if (err) throw err;
+    // A sync that wrote nothing and read nothing that changes with time (no minReadySeconds, no
+    // failed pod and its backoff) would write nothing again until the DaemonSet, a node's name,
+    // labels or taints, or what it reads of its pods changes.
+    if (api.resourceVersion === rvAtStart && !ds.spec?.minReadySeconds && !this.sawFailedPod)
+      this.idle.set(key, {
+        ds,
+        nodeEpoch: this.nodeEpoch,
+        podEpoch: this.podEpochs.get(uid) ?? 0
+      });
+  }
+
+  private podEpoch(uid: string): void {
+    this.podEpochs.set(uid, (this.podEpochs.get(uid) ?? 0) + 1);
   }
 
   /** The DaemonSet's verdict cache, started again when its pod template is another object. */
@@ -314,6 +378,7 @@ export class DaemonSetsController implements Controller {
         for (const p of pods) {
           if (p.metadata.deletionTimestamp) continue;
           if (p.status?.phase === 'Failed') {
+            this.sawFailedPod = true;
             // "This is a critical place where DS is often fighting with kubelet that rejects pods."
             const key = `${ds.metadata.uid}/${node.metadata.name}`;
             const now = this.host.now();
