@@ -532,9 +532,9 @@ export class DaemonSetsController implements Controller {
       ...(desired - available > 0 ? { numberUnavailable: desired - available } : {})
     };
     if (jsonEqual(status, ds.status ?? {})) return;
-    const upd = clone(api.get<KubeObject>('DaemonSet', ds.metadata.namespace, ds.metadata.name));
-    upd.status = status;
-    api.update(upd, this.host.ctx, { subresource: 'status' });
+    // The API server copies what it keeps of a request: the stored object's own parts will do.
+    const cur = api.get<KubeObject>('DaemonSet', ds.metadata.namespace, ds.metadata.name);
+    api.update({ ...cur, status }, this.host.ctx, { subresource: 'status' });
   }
 
   private event(ds: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {

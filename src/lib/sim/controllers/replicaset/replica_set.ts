@@ -4,7 +4,6 @@
  */
 import type { KubeObject, OwnerReference } from '../../api/types';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
-import { clone } from '../../api/types';
 import { errorMessage, type Controller, type ControllerHost } from '../controller';
 import { matchLabelSelector } from '../../api/selectors';
 import {
@@ -411,9 +410,8 @@ export class ReplicaSetController implements Controller {
     }
     if (conds.length) status.conditions = conds;
     if (jsonEqual(status, rs.status ?? {})) return false;
-    const upd = clone(rs);
-    upd.status = status;
-    api.update(upd, this.host.ctx, { subresource: 'status' });
+    // The API server copies what it keeps of a request: the stored object's own parts will do.
+    api.update({ ...rs, status }, this.host.ctx, { subresource: 'status' });
     if (minReady > 0 && ready !== available) this.host.schedule(minReady * 1000, 'requeue', podKey(rs));
     return true;
   }
