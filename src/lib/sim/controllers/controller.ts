@@ -32,6 +32,12 @@ export interface ControllerHost {
   scheduleAt(at: number, type: string, data?: unknown): number;
   /** Add a key to the controller's work queue and make sure a sync is scheduled. */
   enqueue(key: string): void;
+  /**
+   * Add a key to the work queue after `delayMs` (client-go's delaying queue AddAfter): a key
+   * keeps one waiting entry, the earliest; a later AddAfter of a key already waiting to be added
+   * sooner is dropped, an earlier one moves its entry forward.
+   */
+  enqueueAfter(key: string, delayMs: number): void;
   /** Requeue a key after the per-item exponential backoff (client-go default: 5ms × 2^n, max 1000s). */
   requeueWithBackoff(key: string): void;
   /** Forget a key's failure count after a successful sync. */

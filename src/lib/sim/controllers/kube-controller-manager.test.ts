@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FaultError } from '../cluster';
 import type { KubeObject } from '../api/types';
 import type { KubeControllerManager } from './kube-controller-manager';
+import type { ControllerHost } from './controller';
 import { nodeTaints, readyOf, testCluster, timeWhen } from './testing/harness';
 
 const kcmOf = (c: ReturnType<typeof testCluster>['cluster']) =>
@@ -88,5 +89,83 @@ describe('kube-controller-manager under failure', () => {
     expect(() => cluster.applyFault('StopControllerManager')).toThrowError(
       'kube-controller-manager is not part of this cluster'
     );
+  });
+});
+
+describe('kube-controller-manager delaying queue', () => {
+  // client-go util/workqueue delaying_queue.go: waitingForQueue keeps one entry per item; AddAfter
+  // of an item already waiting keeps the earlier ready time.
+  function setup() {
+    const { cluster } = testCluster({ nodes: ['w1'] });
+    const kcm = kcmOf(cluster);
+    const host = (kcm as unknown as { host(name: string): ControllerHost }).host('replicaset-controller');
+    const rsc = kcm.controller('replicaset-controller') as unknown as { sync(key: string): void };
+    const synced: string[] = [];
+    rsc.sync = (key) => synced.push(`${cluster.engine.now} ${key}`);
+    const pending = () =>
+      cluster.engine.snapshot().queue.filter((e) => e.type === 'replicaset-controller:requeue').length;
+    return { cluster, host, synced, pending };
+  }
+
+  it('keeps one waiting entry per key, the earliest', () => {
+    const { cluster, host, synced, pending } = setup();
+    host.enqueueAfter('default/x', 1_000);
+    host.enqueueAfter('default/x', 3_000);
+    expect(pending()).toBe(1);
+    host.enqueueAfter('default/x', 500);
+    host.enqueueAfter('default/y', 2_000);
+    expect(pending()).toBe(2);
+    cluster.advance(5_000);
+    expect(synced).toEqual(['500 default/x', '2000 default/y']);
+    expect(pending()).toBe(0);
+    // Once added to the queue the key waits no more: a new AddAfter schedules again.
+    host.enqueueAfter('default/x', 3_000);
+    cluster.advance(5_000);
+    expect(synced).toEqual(['500 default/x', '2000 default/y', '8000 default/x']);
+  });
+
+  it('replays a requeue that came due while stopped, and the key can wait again after it', () => {
+    const { cluster, host, synced } = setup();
+    host.enqueueAfter('default/x', 1_000);
+    cluster.applyFault('StopControllerManager');
+    cluster.advance(2_000);
+    expect(synced).toEqual([]);
+    cluster.applyFault('StartControllerManager');
+    cluster.advance(1);
+    expect(synced).toEqual(['2000 default/x']);
+    host.enqueueAfter('default/x', 1_000);
+    cluster.advance(2_000);
+    expect(synced).toEqual(['2000 default/x', '3001 default/x']);
+  });
+
+  it('lets requeues of one instant scheduled back to back share an event, adding their keys in order', () => {
+    const { cluster, host, synced, pending } = setup();
+    host.enqueueAfter('default/a', 1_000);
+    host.enqueueAfter('default/b', 1_000);
+    host.enqueueAfter('default/c', 1_000);
+    expect(pending()).toBe(1);
+    // Something else scheduled in between: the next requeue needs an event of its own.
+    cluster.engine.schedule(1_000, 'nobody', 'tick');
+    host.enqueueAfter('default/d', 1_000);
+    expect(pending()).toBe(2);
+    // b moves forward, out of the shared event; a and c still come at 1 s.
+    host.enqueueAfter('default/b', 500);
+    cluster.advance(2_000);
+    expect(synced).toEqual(['500 default/b', '1000 default/a', '1000 default/c', '1000 default/d']);
+    expect(pending()).toBe(0);
+  });
+
+  it('replays a shared requeue held while stopped as one requeue per key', () => {
+    const { cluster, host, synced } = setup();
+    host.enqueueAfter('default/a', 1_000);
+    host.enqueueAfter('default/b', 1_000);
+    cluster.applyFault('StopControllerManager');
+    cluster.advance(2_000);
+    cluster.applyFault('StartControllerManager');
+    cluster.advance(1);
+    expect(synced).toEqual(['2000 default/a', '2000 default/b']);
+    host.enqueueAfter('default/b', 1_000);
+    cluster.advance(2_000);
+    expect(synced).toEqual(['2000 default/a', '2000 default/b', '3001 default/b']);
   });
 });

@@ -48,6 +48,16 @@ interface ManagerState {
   errors: ControllerError[];
   /** workqueue_adds_total by controller: keys added that were not already waiting. */
   adds?: Record<string, number>;
+  /**
+   * By controller and key: the delaying queue's waiting entry (client-go's waitingForQueue keeps
+   * one per key), the time it is added to the queue and the id of its engine event.
+   */
+  waiting?: Record<string, Record<string, { at: number; id: number }>>;
+  /**
+   * By engine event id: the keys a requeue event adds, in order, when it adds more than its own
+   * (requeues of one instant scheduled one after the other share an event; see enqueueAfter).
+   */
+  batches?: Record<string, string[]>;
 }
 
 const MAX_ERRORS = 200;
@@ -62,6 +72,16 @@ export class KubeControllerManager implements Component {
   private unwatch: (() => void)[] = [];
   /** The keys of each waiting queue as a set (derived from the queue's keys, not state). */
   private dirty = new WeakMap<string[], Set<string>>();
+  /** The controllers by name. */
+  private byName = new Map<string, Controller>();
+  /** Each engine event type seen, split once into its controller and the controller's own type. */
+  private routes = new Map<string, { c: Controller | undefined; type: string }>();
+  /**
+   * The requeue event scheduled last, and the engine's event count and queue length just after it
+   * (or after the last key joined it): while both are unchanged, nothing else has been scheduled.
+   */
+  private lastRequeue:
+    { name: string; key: string; at: number; id: number; processed: number; pending: number } | undefined;
 
   constructor(readonly cluster: Cluster) {
     this.controllers = [
@@ -77,6 +97,7 @@ export class KubeControllerManager implements Component {
       new EndpointsController(this.host('endpoints-controller')),
       new EndpointSliceKcmController(this.host('endpointslice-controller'))
     ];
+    for (const c of this.controllers) this.byName.set(c.name, c);
     for (const c of this.controllers) this.state.queues[c.name] = newWorkQueue();
     for (const c of this.controllers) this.unwatch.push(...c.watch());
   }
@@ -91,7 +112,7 @@ export class KubeControllerManager implements Component {
   }
 
   controller<T extends Controller>(name: string): T {
-    const c = this.controllers.find((x) => x.name === name);
+    const c = this.byName.get(name);
     if (!c) throw new Error(`no controller ${name}`);
     return c as T;
   }
@@ -117,17 +138,91 @@ export class KubeControllerManager implements Component {
 
   handle(ev: SimEvent): void {
     if (!this.state.running) {
+      const keys = this.requeuedKeys(ev);
+      if (keys) {
+        // A held requeue is replayed as new events, one per key: the keys no longer wait on this one.
+        for (const key of keys) this.state.held.push({ type: ev.type, data: key });
+        return;
+      }
       this.state.held.push(ev.data === undefined ? { type: ev.type } : { type: ev.type, data: ev.data });
       return;
     }
-    const sep = ev.type.indexOf(':');
-    const name = ev.type.slice(0, sep);
-    const type = ev.type.slice(sep + 1);
-    const c = this.controllers.find((x) => x.name === name);
+    let route = this.routes.get(ev.type);
+    if (!route) {
+      const sep = ev.type.indexOf(':');
+      route = { c: this.byName.get(ev.type.slice(0, sep)), type: ev.type.slice(sep + 1) };
+      this.routes.set(ev.type, route);
+    }
+    const { c, type } = route;
     if (!c) return;
     if (type === 'sync') this.drain(c);
-    else if (type === 'requeue') this.enqueue(c.name, ev.data as string);
-    else c.handle?.(type, ev.data);
+    else if (type === 'requeue') {
+      for (const key of this.requeuedKeys(ev)!) this.enqueue(c.name, key);
+    } else c.handle?.(type, ev.data);
+  }
+
+  /**
+   * The keys a requeue event that came due adds, in order; they no longer wait on it. Undefined
+   * for any other event.
+   */
+  private requeuedKeys(ev: SimEvent): string[] | undefined {
+    const sep = ev.type.indexOf(':');
+    if (ev.type.slice(sep + 1) !== 'requeue') return undefined;
+    const waiting = this.state.waiting?.[ev.type.slice(0, sep)];
+    const batch = this.state.batches?.[ev.seq];
+    if (batch) delete this.state.batches![ev.seq];
+    const keys = batch ?? [ev.data as string];
+    for (const key of keys) if (waiting?.[key]?.id === ev.seq) delete waiting[key];
+    return keys;
+  }
+
+  /**
+   * client-go's delaying queue AddAfter (one waiting entry per key, the earliest). Requeues for
+   * the same instant scheduled one right after the other, with no other engine event scheduled in
+   * between (a run of ReplicaSets that wait for the same client token), share one engine event
+   * that adds their keys in the order they came: separate events would have had consecutive ids
+   * and fired one after the other with nothing between them.
+   */
+  private enqueueAfter(name: string, key: string, delayMs: number): void {
+    const engine = this.cluster.engine;
+    const at = engine.now + Math.max(0, delayMs);
+    const waiting = ((this.state.waiting ??= {})[name] ??= {});
+    const w = waiting[key];
+    if (w) {
+      if (w.at <= at) return;
+      this.leaveRequeue(key, w.id);
+    }
+    const last = this.lastRequeue;
+    const batches = (this.state.batches ??= {});
+    if (
+      last &&
+      last.name === name &&
+      last.at === at &&
+      last.processed === engine.processed &&
+      last.pending === engine.pendingCount()
+    ) {
+      (batches[last.id] ??= [last.key]).push(key);
+      last.pending = engine.pendingCount();
+      waiting[key] = { at, id: last.id };
+      return;
+    }
+    const id = engine.scheduleAt(at, this.id, `${name}:requeue`, key);
+    waiting[key] = { at, id };
+    this.lastRequeue = { name, key, at, id, processed: engine.processed, pending: engine.pendingCount() };
+  }
+
+  /** Take a key out of the requeue event it waits on (the event is cancelled when it adds no other). */
+  private leaveRequeue(key: string, id: number): void {
+    const batch = this.state.batches?.[id];
+    if (!batch) {
+      this.cluster.engine.cancel(id);
+      return;
+    }
+    batch.splice(batch.indexOf(key), 1);
+    if (!batch.length) {
+      delete this.state.batches![id];
+      this.cluster.engine.cancel(id);
+    }
   }
 
   getState(): unknown {
@@ -190,7 +285,7 @@ export class KubeControllerManager implements Component {
         this.logError(c.name, `error syncing "${key}"`, err);
         const n = q.retries[key] ?? 0;
         q.retries[key] = n + 1;
-        this.cluster.engine.schedule(backoffDelay(n), this.id, `${c.name}:requeue`, key);
+        this.enqueueAfter(c.name, key, backoffDelay(n));
       }
     }
   }
@@ -214,11 +309,12 @@ export class KubeControllerManager implements Component {
       schedule: (delay, type, data) => engine.schedule(delay, this.id, `${name}:${type}`, data),
       scheduleAt: (at, type, data) => engine.scheduleAt(at, this.id, `${name}:${type}`, data),
       enqueue: (key) => this.enqueue(name, key),
+      enqueueAfter: (key, delayMs) => this.enqueueAfter(name, key, delayMs),
       requeueWithBackoff: (key) => {
         const q = this.state.queues[name];
         const n = q.retries[key] ?? 0;
         q.retries[key] = n + 1;
-        engine.schedule(backoffDelay(n), this.id, `${name}:requeue`, key);
+        this.enqueueAfter(name, key, backoffDelay(n));
       },
       forget: (key) => {
         delete this.state.queues[name].retries[key];

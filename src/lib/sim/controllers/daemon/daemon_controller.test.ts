@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/types';
 import { testCluster } from '../testing/harness';
+import type { KubeControllerManager } from '../kube-controller-manager';
 
 function daemonSet(extra: Record<string, unknown> = {}): KubeObject {
   return {
@@ -166,5 +167,160 @@ describe('daemonset controller', () => {
       .map((p) => p.spec.containers[0].image);
     expect(images).toEqual(['agent:2', 'agent:2', 'agent:2']);
     expect(api.get<KubeObject>('DaemonSet', 'kube-system', 'agent').status.updatedNumberScheduled).toBe(3);
+  });
+});
+
+// upstream: pkg/controller/daemon/daemon_controller.go addNode, updateNode (shouldIgnoreNodeUpdate,
+// then only the DaemonSets whose NodeShouldRunDaemonPod verdict for the node changed) and no
+// node delete handler.
+describe('daemonset controller node events', () => {
+  function setup() {
+    const { cluster, harness } = testCluster({
+      nodes: [
+        { name: 'w1', labels: { disk: 'ssd' } },
+        { name: 'w2', labels: { disk: 'ssd' } }
+      ],
+      schedule: false
+    });
+    const api = cluster.api;
+    api.create(daemonSet({ nodeSelector: { disk: 'ssd' } }));
+    const other = daemonSet();
+    other.metadata.name = 'everywhere';
+    other.spec.selector = { matchLabels: { app: 'everywhere' } };
+    other.spec.template.metadata.labels = { app: 'everywhere' };
+    api.create(other);
+    cluster.advance(1);
+    const dsc = cluster
+      .component<KubeControllerManager>('kube-controller-manager')!
+      .controller('daemonset-controller') as unknown as { sync(key: string): void };
+    const synced: string[] = [];
+    const own = dsc.sync.bind(dsc);
+    dsc.sync = (key) => {
+      synced.push(key);
+      own(key);
+    };
+    return { cluster, harness, api, synced };
+  }
+  const kubectl = { component: 'kubectl' };
+
+  it('wakes no DaemonSet for a Node update that keeps its labels and taints (a heartbeat)', () => {
+    const { cluster, api, synced } = setup();
+    const node = api.get<KubeObject>('Node', undefined, 'w1');
+    const beat = structuredClone(node);
+    beat.status.conditions = (beat.status.conditions ?? []).map((c: { type: string }) => ({
+      ...c,
+      lastHeartbeatTime: '2030-01-01T00:00:00Z'
+    }));
+    api.update(beat, kubectl, { subresource: 'status' });
+    api.patch('Node', undefined, 'w1', { metadata: { annotations: { note: 'x' } } }, kubectl);
+    cluster.advance(1);
+    expect(synced).toEqual([]);
+  });
+
+  it('wakes only the DaemonSets whose verdict for the node changed', () => {
+    const { cluster, api, synced } = setup();
+    // A label neither DaemonSet selects on: no verdict changes.
+    api.patch('Node', undefined, 'w1', { metadata: { labels: { zone: 'a' } } }, kubectl);
+    cluster.advance(1);
+    expect(synced).toEqual([]);
+    // Out of the nodeSelector: only 'agent' should no longer run there.
+    api.patch('Node', undefined, 'w1', { metadata: { labels: { disk: 'hdd' } } }, kubectl);
+    cluster.advance(1);
+    expect(synced[0]).toBe('kube-system/agent');
+    expect(synced).not.toContain('kube-system/everywhere');
+  });
+
+  it('wakes the DaemonSets that should run on a new node, and none for a deleted one', () => {
+    const { cluster, api, synced } = setup();
+    api.create(
+      {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'w3', labels: { disk: 'hdd' } },
+        spec: {},
+        status: {}
+      },
+      kubectl
+    );
+    cluster.advance(1);
+    expect(synced[0]).toBe('kube-system/everywhere');
+    expect(synced).not.toContain('kube-system/agent');
+    synced.length = 0;
+    api.delete('Node', undefined, 'w3', {}, kubectl);
+    cluster.advance(1);
+    expect(synced).toEqual([]);
+  });
+});
+
+describe('daemonset controller syncs that would write nothing', () => {
+  function run(shortcut: boolean) {
+    const { cluster, harness } = testCluster({ nodes: ['w1', 'w2', 'w3', 'w4'] });
+    const api = cluster.api;
+    const dsc = cluster
+      .component<KubeControllerManager>('kube-controller-manager')!
+      .controller('daemonset-controller') as unknown as {
+      idle: Map<string, unknown>;
+      sync(key: string): void;
+    };
+    if (!shortcut)
+      dsc.idle.set = function () {
+        return this;
+      };
+    let syncs = 0;
+    let idle = 0;
+    const own = dsc.sync.bind(dsc);
+    const idleGet = dsc.idle.get.bind(dsc.idle);
+    dsc.idle.get = (key: string) => {
+      const got = idleGet(key);
+      if (got) idle++;
+      return got;
+    };
+    dsc.sync = (key) => {
+      syncs++;
+      own(key);
+    };
+    api.create(daemonSet());
+    cluster.advance(5_000);
+    // Updates of the pods that change nothing the sync reads (an annotation), then ones that do.
+    for (const p of api.list<KubeObject>('Pod', { namespace: 'kube-system' }))
+      api.patch(
+        'Pod',
+        'kube-system',
+        p.metadata.name,
+        { metadata: { annotations: { seen: 'yes' } } },
+        {
+          component: 'kubectl'
+        }
+      );
+    cluster.advance(1_000);
+    harness.kill('w2');
+    const victim = api
+      .list<KubeObject>('Pod', { namespace: 'kube-system' })
+      .find((p) => p.spec.nodeName === 'w1')!;
+    api.delete('Pod', 'kube-system', victim.metadata.name, {}, { component: 'kubectl' });
+    cluster.advance(120_000);
+    return {
+      syncs,
+      idle,
+      status: api.get<KubeObject>('DaemonSet', 'kube-system', 'agent').status,
+      log: cluster.eventLog.map((e) => `${e.t} ${e.reason} ${e.object} ${e.message}`)
+    };
+  }
+
+  it('returns at once from a sync whose DaemonSet, nodes and pods are as the last one that wrote nothing read them', () => {
+    const fast = run(true);
+    const slow = run(false);
+    expect(fast.log).toEqual(slow.log);
+    expect(fast.status).toEqual(slow.status);
+    expect(fast.syncs).toBe(slow.syncs);
+    expect(slow.idle).toBe(0);
+    expect(fast.idle).toBeGreaterThanOrEqual(4);
+    // w2 is unreachable: its NoSchedule taint is not tolerated (no new pod there), its NoExecute
+    // one is (the pod there keeps running, counted as misscheduled); w1's deleted pod is replaced.
+    expect(fast.status).toMatchObject({
+      desiredNumberScheduled: 3,
+      currentNumberScheduled: 3,
+      numberMisscheduled: 1
+    });
   });
 });

@@ -20,6 +20,26 @@ import {
   TAINT_UNSCHEDULABLE
 } from '../../api/corev1/taints';
 import { podTemplateHash, scaledValue } from '../deployment/util';
+import { jsonEqual } from '../util/jsonequal';
+
+/**
+ * Whether a pod update changes what a DaemonSet sync reads of the pod: its target node, deletion,
+ * phase, revision hash label and readiness.
+ */
+function readChanged(old: KubeObject, cur: KubeObject): boolean {
+  return (
+    targetNodeName(old) !== targetNodeName(cur) ||
+    old.metadata.deletionTimestamp !== cur.metadata.deletionTimestamp ||
+    old.status?.phase !== cur.status?.phase ||
+    old.metadata.labels?.[CONTROLLER_REVISION_HASH] !== cur.metadata.labels?.[CONTROLLER_REVISION_HASH] ||
+    isPodReady(old) !== isPodReady(cur)
+  );
+}
+
+/** The same JSON: the same stored subtree, or an equal one. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || jsonEqual(a, b);
+}
 
 const SOURCE = { component: 'daemonset-controller' };
 const NO_PODS: readonly KubeObject[] = Object.freeze([]);
@@ -99,6 +119,15 @@ export class DaemonSetsController implements Controller {
     { template: unknown; check: KubeObject; nodes: Map<string, CachedVerdict> }
   >();
 
+  /** Bumped by every Node event that adds or deletes a node or changes its labels or taints. */
+  private nodeEpoch = 0;
+  /** By DaemonSet uid: bumped by every event of its pods that changes what a sync reads of them. */
+  private podEpochs = new Map<string, number>();
+  /** By DaemonSet key: the last sync, when it wrote nothing (derived from API objects, not state). */
+  private idle = new Map<string, { ds: KubeObject; nodeEpoch: number; podEpoch: number }>();
+  /** Set by `manage` when a sync meets a failed pod (its deletion backoff depends on time). */
+  private sawFailedPod = false;
+
   constructor(private host: ControllerHost) {}
 
   getState(): unknown {
@@ -129,25 +158,52 @@ export class DaemonSetsController implements Controller {
 
   watch(): (() => void)[] {
     const api = this.host.cluster.api;
-    const all = () => {
-      for (const ds of api.list('DaemonSet')) this.host.enqueue(podKey(ds));
-    };
     return [
       api.watch('DaemonSet', (type, ds) => {
         if (type !== 'DELETED') this.host.enqueue(podKey(ds));
         else this.verdictCache.delete(ds.metadata.uid as string);
       }),
+      // addNode and updateNode (pkg/controller/daemon/daemon_controller.go; the node informer has
+      // no delete handler): a new node wakes the DaemonSets that should run on it; an update wakes
+      // only those whose nodeShouldRunDaemonPod verdict for the node changed. That verdict reads the
+      // node's name, labels and taints, so an update that keeps them (a heartbeat, any status
+      // update; upstream's shouldIgnoreNodeUpdate drops the ones that change nothing but
+      // conditions' times) wakes none.
       api.watch('Node', (type, node, old) => {
         if (
           type !== 'MODIFIED' ||
-          JSON.stringify(node.metadata.labels) !== JSON.stringify(old?.metadata.labels) ||
-          JSON.stringify(node.spec?.taints) !== JSON.stringify(old?.spec?.taints)
-        ) {
-          all();
+          !old ||
+          !sameJson(node.metadata.labels, old.metadata.labels) ||
+          !sameJson(node.spec?.taints, old.spec?.taints)
+        )
+          this.nodeEpoch++;
+        if (type === 'ADDED') {
+          for (const ds of api.list<KubeObject>('DaemonSet'))
+            if (nodeShouldRunDaemonPod(node, ds, this.checkPod(ds)).shouldRun) this.host.enqueue(podKey(ds));
+          return;
+        }
+        // No handler for a deleted node upstream: its pods' deletion (pod GC) wakes the DaemonSet.
+        if (type === 'DELETED' || !old) return;
+        if (
+          sameJson(node.metadata.labels, old.metadata.labels) &&
+          sameJson(node.spec?.taints, old.spec?.taints)
+        )
+          return;
+        for (const ds of api.list<KubeObject>('DaemonSet')) {
+          const check = this.checkPod(ds);
+          const was = nodeShouldRunDaemonPod(old, ds, check);
+          const now = nodeShouldRunDaemonPod(node, ds, check);
+          if (was.shouldRun !== now.shouldRun || was.shouldContinueRunning !== now.shouldContinueRunning)
+            this.host.enqueue(podKey(ds));
         }
       }),
-      api.watch('Pod', (_type, pod) => {
+      api.watch('Pod', (type, pod, old) => {
         const ref = controllerRef(pod);
+        if (type !== 'MODIFIED' || !old || readChanged(old, pod)) {
+          if (ref?.kind === 'DaemonSet') this.podEpoch(ref.uid);
+          const was = old && controllerRef(old);
+          if (was?.kind === 'DaemonSet' && was.uid !== ref?.uid) this.podEpoch(was.uid);
+        }
         if (ref?.kind === 'DaemonSet') this.host.enqueue(`${pod.metadata.namespace}/${ref.name}`);
       })
     ];
@@ -161,57 +217,106 @@ export class DaemonSetsController implements Controller {
     const api = this.host.cluster.api;
     const [ns, name] = splitKey(key);
     const ds = api.tryGet<KubeObject>('DaemonSet', ns, name);
-    if (!ds) return;
+    if (!ds) {
+      this.idle.delete(key);
+      return;
+    }
+    const uid = ds.metadata.uid as string;
+    const seen = this.idle.get(key);
+    if (
+      seen &&
+      seen.ds === ds &&
+      seen.nodeEpoch === this.nodeEpoch &&
+      seen.podEpoch === (this.podEpochs.get(uid) ?? 0)
+    )
+      return;
+    this.idle.delete(key);
+    const rvAtStart = api.resourceVersion;
+    this.sawFailedPod = false;
     const hash = podTemplateHash(ds.spec?.template);
     const nodes = api.list<KubeObject>('Node');
-    const nodeNames = new Set(nodes.map((n) => n.metadata.name));
     // One verdict per node for the whole sync (the nodes do not change while it runs), kept
     // between syncs while the node's name, labels and taints and the DaemonSet's template are the
-    // same objects (stored objects are frozen: a change is a new object).
+    // same objects (stored objects are frozen: a change is a new object). verdicts[i] is nodes[i]'s.
     const verdicts = this.verdicts(ds, nodes);
-    const verdict = (n: KubeObject) => verdicts.get(n.metadata.name)!;
+    const nodeNames = new Set<string>();
+    for (const n of nodes) nodeNames.add(n.metadata.name);
     const grouped = this.podsByNode(ds, nodeNames, true);
     const { byNode, orphans } = grouped;
     let err: unknown;
     const rv = api.resourceVersion;
     if (!ds.metadata.deletionTimestamp) {
       try {
-        this.manage(ds, nodes, byNode, orphans, hash, verdict);
+        this.manage(ds, nodes, byNode, orphans, hash, verdicts);
         if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate')
-          this.rollingUpdate(ds, nodes, byNode, hash, verdict);
+          this.rollingUpdate(ds, nodes, byNode, hash, verdicts);
       } catch (e) {
         err = e;
       }
     }
     // Nothing was written since the pods were read: the status counts the same pods.
-    this.updateStatus(ds, nodes, hash, verdict, api.resourceVersion === rv ? byNode : undefined);
+    this.updateStatus(ds, nodes, hash, verdicts, api.resourceVersion === rv ? byNode : undefined);
     if (err) throw err;
+    // A sync that wrote nothing and read nothing that changes with time (no minReadySeconds, no
+    // failed pod and its backoff) would write nothing again until the DaemonSet, a node's name,
+    // labels or taints, or what it reads of its pods changes.
+    if (api.resourceVersion === rvAtStart && !ds.spec?.minReadySeconds && !this.sawFailedPod)
+      this.idle.set(key, {
+        ds,
+        nodeEpoch: this.nodeEpoch,
+        podEpoch: this.podEpochs.get(uid) ?? 0
+      });
   }
 
-  /** nodeShouldRunDaemonPod for every node, from the cache where its inputs are unchanged. */
-  private verdicts(ds: KubeObject, nodes: KubeObject[]): Map<string, Verdict> {
+  private podEpoch(uid: string): void {
+    this.podEpochs.set(uid, (this.podEpochs.get(uid) ?? 0) + 1);
+  }
+
+  /** The DaemonSet's verdict cache, started again when its pod template is another object. */
+  private cacheOf(ds: KubeObject): {
+    template: unknown;
+    check: KubeObject;
+    nodes: Map<string, CachedVerdict>;
+  } {
     const uid = ds.metadata.uid as string;
     let cache = this.verdictCache.get(uid);
     if (!cache || cache.template !== ds.spec?.template) {
       cache = { template: ds.spec?.template, check: daemonPodForChecks(ds), nodes: new Map() };
       this.verdictCache.set(uid, cache);
     }
-    const out = new Map<string, Verdict>();
-    const seen = new Map<string, CachedVerdict>();
-    for (const n of nodes) {
+    return cache;
+  }
+
+  /** The pod nodeShouldRunDaemonPod checks nodes against for `ds` (daemonPodForChecks, kept). */
+  private checkPod(ds: KubeObject): KubeObject {
+    return this.cacheOf(ds).check;
+  }
+
+  /** nodeShouldRunDaemonPod for every node, from the cache where its inputs are unchanged. */
+  private verdicts(ds: KubeObject, nodes: KubeObject[]): Verdict[] {
+    const cache = this.cacheOf(ds);
+    const out: Verdict[] = new Array(nodes.length);
+    const kept = cache.nodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
       const nodeName = n.metadata.name;
-      let c = cache.nodes.get(nodeName);
+      let c = kept.get(nodeName);
       if (!c || c.labels !== n.metadata.labels || c.taints !== n.spec?.taints) {
         c = {
           labels: n.metadata.labels,
           taints: n.spec?.taints,
           verdict: nodeShouldRunDaemonPod(n, ds, cache.check)
         };
+        kept.set(nodeName, c);
       }
-      seen.set(nodeName, c);
-      out.set(nodeName, c.verdict);
+      out[i] = c.verdict;
     }
-    cache.nodes = seen;
+    // Forget the nodes that are gone (the kept ones are the listed ones when the sizes agree).
+    if (kept.size !== nodes.length) {
+      const names = new Set<string>();
+      for (const n of nodes) names.add(n.metadata.name);
+      for (const name of kept.keys()) if (!names.has(name)) kept.delete(name);
+    }
     return out;
   }
 
@@ -224,20 +329,20 @@ export class DaemonSetsController implements Controller {
     ds: KubeObject,
     nodeNames: Set<string>,
     withOrphans: boolean
-  ): { byNode: Record<string, KubeObject[]>; orphans: KubeObject[] } {
+  ): { byNode: Map<string, KubeObject[]>; orphans: KubeObject[] } {
     const api = this.host.cluster.api;
     const group = (pods: KubeObject[]) => {
-      const byNode: Record<string, KubeObject[]> = {};
+      const byNode = new Map<string, KubeObject[]>();
       const orphans: KubeObject[] = [];
       let several = false;
       for (const p of pods) {
         const n = targetNodeName(p);
         if (n && nodeNames.has(n)) {
-          const list = byNode[n];
+          const list = byNode.get(n);
           if (list) {
             list.push(p);
             several = true;
-          } else byNode[n] = [p];
+          } else byNode.set(n, [p]);
         } else if (withOrphans && !p.metadata.deletionTimestamp) orphans.push(p);
       }
       return { byNode, orphans, several: several || orphans.length > 1 };
@@ -248,7 +353,7 @@ export class DaemonSetsController implements Controller {
     if (!quick.several) return quick;
     const ordered = group(api.listByController<KubeObject>('Pod', uid, ns, { order: 'list' }));
     const created = (p: KubeObject) => api.timeOf(p.metadata.creationTimestamp);
-    for (const list of Object.values(ordered.byNode))
+    for (const list of ordered.byNode.values())
       if (list.length > 1) list.sort((a, b) => created(a) - created(b));
     return ordered;
   }
@@ -256,28 +361,30 @@ export class DaemonSetsController implements Controller {
   private manage(
     ds: KubeObject,
     nodes: KubeObject[],
-    byNode: Record<string, KubeObject[]>,
+    byNode: Map<string, KubeObject[]>,
     orphans: KubeObject[],
     hash: string,
-    verdict: (n: KubeObject) => Verdict
+    verdicts: Verdict[]
   ): void {
     const need: string[] = [];
     const toDelete: KubeObject[] = [...orphans];
-    for (const node of nodes) {
-      const { shouldRun, shouldContinueRunning } = verdict(node);
-      const pods = byNode[node.metadata.name] ?? NO_PODS;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      const { shouldRun, shouldContinueRunning } = verdicts[i];
+      const pods = byNode.get(node.metadata.name) ?? NO_PODS;
       if (shouldRun && !pods.length) need.push(node.metadata.name);
       else if (shouldContinueRunning) {
         const running: KubeObject[] = [];
         for (const p of pods) {
           if (p.metadata.deletionTimestamp) continue;
           if (p.status?.phase === 'Failed') {
+            this.sawFailedPod = true;
             // "This is a critical place where DS is often fighting with kubelet that rejects pods."
             const key = `${ds.metadata.uid}/${node.metadata.name}`;
             const now = this.host.now();
             const left = this.failedPodBackoffLeft(key, now);
             if (left > 0) {
-              this.host.schedule(left, 'requeue', podKey(ds));
+              this.host.enqueueAfter(podKey(ds), left);
               continue;
             }
             this.nextFailedPodBackoff(key, now);
@@ -303,15 +410,15 @@ export class DaemonSetsController implements Controller {
   private rollingUpdate(
     ds: KubeObject,
     nodes: KubeObject[],
-    byNode: Record<string, KubeObject[]>,
+    byNode: Map<string, KubeObject[]>,
     hash: string,
-    verdict: (n: KubeObject) => Verdict
+    verdicts: Verdict[]
   ): void {
     const api = this.host.cluster.api;
     const now = this.host.now();
     const minReady = (ds.spec?.minReadySeconds as number | undefined) ?? 0;
     const available = (p: KubeObject) => isPodAvailable(p, minReady, now, (t) => api.timeOf(t));
-    const eligible = nodes.filter((n) => verdict(n).shouldRun);
+    const eligible = nodes.filter((_, i) => verdicts[i].shouldRun);
     const maxUnavailable = scaledValue(
       ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable,
       eligible.length,
@@ -325,7 +432,7 @@ export class DaemonSetsController implements Controller {
       // The node's first pod of the current template and first of another, not counting terminating ones.
       let newPod: KubeObject | undefined;
       let oldPod: KubeObject | undefined;
-      for (const p of byNode[node.metadata.name] ?? NO_PODS) {
+      for (const p of byNode.get(node.metadata.name) ?? NO_PODS) {
         if (p.metadata.deletionTimestamp) continue;
         if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) newPod ??= p;
         else oldPod ??= p;
@@ -384,8 +491,8 @@ export class DaemonSetsController implements Controller {
     ds: KubeObject,
     nodes: KubeObject[],
     hash: string,
-    verdict: (n: KubeObject) => Verdict,
-    read?: Record<string, KubeObject[]>
+    verdicts: Verdict[],
+    read?: Map<string, KubeObject[]>
   ): void {
     const api = this.host.cluster.api;
     const now = this.host.now();
@@ -398,9 +505,10 @@ export class DaemonSetsController implements Controller {
     let ready = 0;
     let available = 0;
     let updated = 0;
-    for (const node of nodes) {
-      const { shouldRun } = verdict(node);
-      const onNode = podsOn[node.metadata.name] ?? NO_PODS;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      const { shouldRun } = verdicts[i];
+      const onNode = podsOn.get(node.metadata.name) ?? NO_PODS;
       if (shouldRun) {
         desired++;
         if (!onNode.length) continue;
@@ -423,10 +531,10 @@ export class DaemonSetsController implements Controller {
       numberAvailable: available,
       ...(desired - available > 0 ? { numberUnavailable: desired - available } : {})
     };
-    if (JSON.stringify(status) === JSON.stringify(ds.status ?? {})) return;
-    const upd = clone(api.get<KubeObject>('DaemonSet', ds.metadata.namespace, ds.metadata.name));
-    upd.status = status;
-    api.update(upd, this.host.ctx, { subresource: 'status' });
+    if (jsonEqual(status, ds.status ?? {})) return;
+    // The API server copies what it keeps of a request: the stored object's own parts will do.
+    const cur = api.get<KubeObject>('DaemonSet', ds.metadata.namespace, ds.metadata.name);
+    api.update({ ...cur, status }, this.host.ctx, { subresource: 'status' });
   }
 
   private event(ds: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {

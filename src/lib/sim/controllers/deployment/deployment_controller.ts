@@ -116,9 +116,9 @@ export class DeploymentController implements Controller {
     // the status onto the current object.
     return (d, status) => {
       const api = this.host.cluster.api;
-      const upd = clone(api.get<KubeObject>('Deployment', d.metadata.namespace, d.metadata.name));
-      upd.status = status;
-      return api.update(upd, this.host.ctx, { subresource: 'status' });
+      // The API server copies what it keeps of a request: the stored object's own parts will do.
+      const cur = api.get<KubeObject>('Deployment', d.metadata.namespace, d.metadata.name);
+      return api.update({ ...cur, status }, this.host.ctx, { subresource: 'status' });
     };
   }
 

@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from '../../api/types';
 import type { ControllerHost } from '../controller';
+import { jsonEqual } from '../util/jsonequal';
 import {
   maxUnavailable,
   newCondition,
@@ -135,16 +136,15 @@ export function syncRolloutStatus(
         );
       } else {
         // requeueStuckDeployment: look again just after the deadline passes.
-        host.schedule(
-          from + deadline * 1000 + 1000 - host.now(),
-          'requeue',
-          `${d.metadata.namespace}/${d.metadata.name}`
+        host.enqueueAfter(
+          `${d.metadata.namespace}/${d.metadata.name}`,
+          from + deadline * 1000 + 1000 - host.now()
         );
       }
     }
   }
   const complete = deploymentComplete(d, status);
-  if (JSON.stringify(status) === JSON.stringify(normalise(d.status))) return complete ? d : undefined;
+  if (jsonEqual(status, normalise(d.status))) return complete ? d : undefined;
   const written = write(d, status as unknown as Record<string, unknown>);
   return complete ? written : undefined;
 }

@@ -183,3 +183,54 @@ describe('replicaset controller pod counts', () => {
     expect(api.get<KubeObject>('ReplicaSet', 'default', 'web').status.replicas).toBe(3);
   });
 });
+
+describe('replicaset controller waiting for client tokens', () => {
+  // The controller's client allows 30 requests at once and 20 a second after (client-go's token
+  // bucket with kube-controller-manager's --kube-api-burst 30 / --kube-api-qps 20).
+  function run(shortcut: boolean) {
+    const { cluster } = testCluster({ nodes: ['w1'], schedule: false });
+    const api = cluster.api;
+    const rsc = cluster
+      .component<KubeControllerManager>('kube-controller-manager')!
+      .controller<ReplicaSetController>('replicaset-controller');
+    const skipped = { n: 0 };
+    const own = (rsc as unknown as { stillWaiting: (k: string, r: KubeObject) => boolean }).stillWaiting.bind(
+      rsc
+    );
+    (rsc as unknown as { stillWaiting: (k: string, r: KubeObject) => boolean }).stillWaiting = (k, r) => {
+      if (!shortcut) return false;
+      const yes = own(k, r);
+      if (yes) skipped.n++;
+      return yes;
+    };
+    for (const name of ['a', 'b']) {
+      const o = rs(40);
+      o.metadata.name = name;
+      o.spec.selector = { matchLabels: { app: name } };
+      o.spec.template.metadata.labels = { app: name };
+      api.create(o);
+    }
+    cluster.advance(5_000);
+    const created = cluster.eventLog
+      .filter((e) => e.reason === 'SuccessfulCreate')
+      .map((e) => `${e.t} ${e.object.split('/').pop()}`);
+    const statuses = ['a', 'b'].map((n) => api.get<KubeObject>('ReplicaSet', 'default', n).status);
+    return { created, statuses, skipped: skipped.n, log: cluster.eventLog.map((e) => `${e.t} ${e.message}`) };
+  }
+
+  it('creates the first 30 pods at once and one every 50 ms after, the same with and without the shortcut', () => {
+    const fast = run(true);
+    const slow = run(false);
+    // Each 50 ms, 'b' (throttled, nothing changed) is synced only to wait for the next token.
+    expect(fast.skipped).toBeGreaterThan(0);
+    expect(fast.log).toEqual(slow.log);
+    expect(fast.statuses).toEqual(slow.statuses);
+    expect(fast.created).toHaveLength(80);
+    const at = (i: number) => Number(fast.created[i].split(' ')[0]);
+    expect(at(29)).toBe(at(0));
+    // The bucket is empty after the burst: the 31st pod waits 50 ms, the 80th 50 × 50 ms.
+    expect(at(30) - at(0)).toBe(50);
+    expect(at(79) - at(0)).toBe(2_500);
+    expect(fast.statuses.map((s) => s.replicas)).toEqual([40, 40]);
+  });
+});

@@ -4,7 +4,6 @@
  */
 import type { KubeObject, OwnerReference } from '../../api/types';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
-import { clone } from '../../api/types';
 import { errorMessage, type Controller, type ControllerHost } from '../controller';
 import { matchLabelSelector } from '../../api/selectors';
 import {
@@ -18,7 +17,8 @@ import {
 } from '../util/pods';
 import { podFromTemplate } from '../util/podtemplate';
 import { compareForDeletion } from './ranking';
-import { newTokenBucket, takeToken, type TokenBucketState } from '../util/ratelimit';
+import { newTokenBucket, takeToken, tokenWait, type TokenBucketState } from '../util/ratelimit';
+import { jsonEqual } from '../util/jsonequal';
 
 const SOURCE = { component: 'replicaset-controller' };
 /** BurstReplicas: the most pods created or deleted in one sync. */
@@ -42,6 +42,20 @@ interface OwnedCounts {
   fully: number;
   /** Active pods that are Ready. */
   ready: number;
+  /** Bumped whenever a pod joins or leaves the counts. */
+  version: number;
+}
+
+/**
+ * A sync that found nothing to write and no client token for the pod it wanted to create: the
+ * ReplicaSet object, its counts (and their version) and the orphan pods as that sync read them.
+ * A sync that reads the same again, with still no token, can only wait for the token again.
+ */
+interface WaitingForToken {
+  rs: KubeObject;
+  counts: OwnedCounts;
+  version: number;
+  orphans: number;
 }
 
 export class ReplicaSetController implements Controller {
@@ -51,6 +65,10 @@ export class ReplicaSetController implements Controller {
   private client: TokenBucketState = newTokenBucket();
   /** By ReplicaSet uid; derived from API objects (rebuilt after a restore), not snapshot state. */
   private counts = new Map<string, OwnedCounts>();
+  /** By ReplicaSet key: the last sync, when it ended waiting for a token (derived, not state). */
+  private waiting = new Map<string, WaitingForToken>();
+  /** Bumped by every watch event of a pod without a controller (a pod a ReplicaSet may adopt). */
+  private orphanEvents = 0;
 
   constructor(private host: ControllerHost) {}
 
@@ -65,9 +83,14 @@ export class ReplicaSetController implements Controller {
   /** Take a client token; without one, sync the ReplicaSet again when the next token is due. */
   private throttled(rs: KubeObject): boolean {
     const wait = takeToken(this.client, this.host.now());
-    if (wait > 0) this.host.schedule(wait, 'requeue', podKey(rs));
+    if (wait > 0) {
+      this.host.enqueueAfter(podKey(rs), wait);
+      this.wasThrottled = true;
+    }
     return wait > 0;
   }
+  /** Set by `throttled` when a sync runs out of tokens. */
+  private wasThrottled = false;
 
   watch(): (() => void)[] {
     const api = this.host.cluster.api;
@@ -80,6 +103,7 @@ export class ReplicaSetController implements Controller {
         else this.counts.delete(rs.metadata.uid!);
       }),
       api.watch('Pod', (type, pod, old) => {
+        if (!controllerRef(pod) || (old && !controllerRef(old))) this.orphanEvents++;
         const gone = type === 'DELETED' ? (old ?? pod) : old;
         if (gone) this.count(gone, -1);
         if (type !== 'DELETED') this.count(pod, 1);
@@ -106,8 +130,12 @@ export class ReplicaSetController implements Controller {
     const api = this.host.cluster.api;
     const [ns, name] = splitKey(key);
     const rs = api.tryGet<KubeObject>('ReplicaSet', ns, name);
-    if (!rs) return;
-    if (this.syncFromCounts(rs)) return;
+    if (!rs) {
+      this.waiting.delete(key);
+      return;
+    }
+    if (this.stillWaiting(key, rs)) return;
+    if (this.syncFromCounts(key, rs)) return;
     const owned = this.claimPods(rs);
     const active = owned.filter(isPodActive);
     let manageErr: unknown;
@@ -131,9 +159,11 @@ export class ReplicaSetController implements Controller {
    * release, no pod to choose for deletion, availability without minReadySeconds. Returns false
    * when the sync must read the pods themselves.
    */
-  private syncFromCounts(rs: KubeObject): boolean {
+  private syncFromCounts(key: string, rs: KubeObject): boolean {
+    this.waiting.delete(key);
     if (rs.metadata.deletionTimestamp || rs.spec?.minReadySeconds) return false;
     const c = this.ownedCounts(rs);
+    const version = c.version;
     if (c.mismatched || c.active > ((rs.spec?.replicas as number | undefined) ?? 1)) return false;
     const api = this.host.cluster.api;
     for (const p of api.listByController<KubeObject>('Pod', '', rs.metadata.namespace))
@@ -142,13 +172,39 @@ export class ReplicaSetController implements Controller {
     // The counts as the sync read them: the pods it creates now are not in this status.
     const counts = { replicas: c.active, fully: c.fully, ready: c.ready, available: c.ready };
     let manageErr: unknown;
+    this.wasThrottled = false;
     try {
       this.manageReplicas(rs, [], [], c.active);
     } catch (err) {
       manageErr = err;
     }
-    this.updateStatus(rs, counts, manageErr);
+    const wrote = this.updateStatus(rs, counts, manageErr);
     if (manageErr) throw manageErr;
+    if (this.wasThrottled && !wrote && c.version === version)
+      this.waiting.set(key, { rs, counts: c, version, orphans: this.orphanEvents });
+    return true;
+  }
+
+  /**
+   * The sync of a ReplicaSet whose last sync read the same object, pods and orphans, wrote nothing
+   * and found no token for the pod it wanted to create, while there is still no token: all that
+   * sync would do again is wait for the next token (the status it would write is the one stored).
+   * The bucket is refilled at the same instants as the sync would refill it, so the tokens come
+   * due at the same times.
+   */
+  private stillWaiting(key: string, rs: KubeObject): boolean {
+    const w = this.waiting.get(key);
+    if (!w) return false;
+    if (
+      w.rs !== rs ||
+      w.orphans !== this.orphanEvents ||
+      w.version !== w.counts.version ||
+      this.counts.get(rs.metadata.uid!) !== w.counts
+    )
+      return false;
+    const wait = tokenWait(this.client, this.host.now());
+    if (wait === 0) return false;
+    this.host.enqueueAfter(key, wait);
     return true;
   }
 
@@ -166,7 +222,8 @@ export class ReplicaSetController implements Controller {
       mismatched: 0,
       active: 0,
       fully: 0,
-      ready: 0
+      ready: 0,
+      version: 0
     };
     this.counts.set(uid, c);
     for (const p of this.host.cluster.api.listByController<KubeObject>('Pod', uid, rs.metadata.namespace))
@@ -182,6 +239,7 @@ export class ReplicaSetController implements Controller {
   }
 
   private add(c: OwnedCounts, p: KubeObject, sign: 1 | -1): void {
+    c.version++;
     if (!matchLabelSelector(c.selector as LabelSelector | undefined, p.metadata.labels)) c.mismatched += sign;
     if (!isPodActive(p)) return;
     c.active += sign;
@@ -194,7 +252,7 @@ export class ReplicaSetController implements Controller {
   countsDrift(): string[] {
     const out: string[] = [];
     for (const [uid, kept] of this.counts) {
-      const fresh = { ...kept, mismatched: 0, active: 0, fully: 0, ready: 0 };
+      const fresh = { ...kept, mismatched: 0, active: 0, fully: 0, ready: 0, version: 0 };
       for (const p of this.host.cluster.api.listByController<KubeObject>('Pod', uid, kept.namespace))
         this.add(fresh, p, 1);
       for (const k of ['mismatched', 'active', 'fully', 'ready'] as const)
@@ -319,7 +377,8 @@ export class ReplicaSetController implements Controller {
     }
   }
 
-  private updateStatus(rs: KubeObject, counts: StatusCounts, manageErr: unknown): void {
+  /** Write the status when it differs from the stored one; returns whether it wrote. */
+  private updateStatus(rs: KubeObject, counts: StatusCounts, manageErr: unknown): boolean {
     const api = this.host.cluster.api;
     const minReady = (rs.spec?.minReadySeconds as number | undefined) ?? 0;
     const { fully, ready, available } = counts;
@@ -350,11 +409,11 @@ export class ReplicaSetController implements Controller {
       conds.push(...(rs.status.conditions as { type: string }[]).filter((c) => c.type === 'ReplicaFailure'));
     }
     if (conds.length) status.conditions = conds;
-    if (JSON.stringify(status) === JSON.stringify(rs.status ?? {})) return;
-    const upd = clone(rs);
-    upd.status = status;
-    api.update(upd, this.host.ctx, { subresource: 'status' });
+    if (jsonEqual(status, rs.status ?? {})) return false;
+    // The API server copies what it keeps of a request: the stored object's own parts will do.
+    api.update({ ...rs, status }, this.host.ctx, { subresource: 'status' });
     if (minReady > 0 && ready !== available) this.host.schedule(minReady * 1000, 'requeue', podKey(rs));
+    return true;
   }
 }
 

@@ -30,14 +30,26 @@ export function takeToken(
   qps = KUBE_API_QPS,
   burst = KUBE_API_BURST
 ): number {
+  const wait = tokenWait(b, now, qps, burst);
+  if (wait === 0) b.tokens -= 1;
+  return wait;
+}
+
+/**
+ * Refill the bucket to `now` and return the milliseconds until a token is there (0: one is there
+ * now), taking nothing. A takeToken at the same instant refills nothing more.
+ */
+export function tokenWait(
+  b: TokenBucketState,
+  now: number,
+  qps = KUBE_API_QPS,
+  burst = KUBE_API_BURST
+): number {
   if (now > b.last) {
     b.tokens = Math.min(burst, b.tokens + ((now - b.last) * qps) / 1000);
     b.last = now;
   }
-  if (b.tokens >= 1) {
-    b.tokens -= 1;
-    return 0;
-  }
+  if (b.tokens >= 1) return 0;
   // The epsilon keeps floating-point dust (0.98 tokens is 1.0000000000000009 ms short) out.
   return Math.max(1, Math.ceil(((1 - b.tokens) * 1000) / qps - 1e-9));
 }
