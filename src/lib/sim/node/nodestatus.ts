@@ -79,21 +79,26 @@ export function runtimeCheck(k: Kubelet): void {
   if (was !== s.networkError && k.syncing) for (const key of Object.keys(s.pods)) k.enqueue(key);
 }
 
-/** The runtime.go errors that make Ready=False, joined with ", ". */
-function readyErrors(k: Kubelet): string[] {
+/** The runtime.go errors that make Ready=False, joined with ", " ('' when there are none). */
+function readyErrors(k: Kubelet): string {
   const s = k.state;
-  const errs: string[] = [];
-  if (s.runtimeLastOk === undefined) errs.push('container runtime status check may not have completed yet');
-  else if (k.now - s.runtimeLastOk > k.cfg.runtimeDownThreshold) errs.push('container runtime is down');
+  let errs = '';
+  if (s.runtimeLastOk === undefined) errs = 'container runtime status check may not have completed yet';
+  else if (k.now - s.runtimeLastOk > k.cfg.runtimeDownThreshold) errs = 'container runtime is down';
   const sinceRelist = k.now - s.lastRelist;
   if (sinceRelist > k.cfg.plegRelistThreshold) {
-    errs.push(
+    errs = joinError(
+      errs,
       `PLEG is not healthy: pleg was last seen active ${formatGoDuration(sinceRelist)} ago; threshold is ${formatGoDuration(k.cfg.plegRelistThreshold)}`
     );
   }
-  if (s.networkError) errs.push(s.networkError);
-  if (s.shutdown) errs.push(SHUTTING_DOWN);
+  if (s.networkError) errs = joinError(errs, s.networkError);
+  if (s.shutdown) errs = joinError(errs, SHUTTING_DOWN);
   return errs;
+}
+
+function joinError(errs: string, e: string): string {
+  return errs ? `${errs}, ${e}` : e;
 }
 
 const PRESSURE = {
@@ -145,33 +150,71 @@ export function computeConditions(k: Kubelet, live?: KubeObject): ConditionState
     else prev.push(theirs);
   }
   const next: ConditionState[] = [];
-  const set = (
-    type: ConditionState['type'],
-    status: ConditionState['status'],
-    reason: string,
-    message: string,
-    event?: string
-  ): void => {
-    const p = prev.find((x) => x.type === type);
-    const changed = !p || p.status !== status;
-    next.push({ type, status, reason, message, lastTransition: changed ? k.now : p.lastTransition });
-    if (changed && event) k.nodeEvent('Normal', event, `Node ${k.name} status is now: ${event}`);
-  };
   for (const type of PRESSURE_TYPES) {
     const d = PRESSURE[type];
     const on = s.pressure[d.key];
     const [reason, message, event] = on ? d.t : d.f;
-    set(type, on ? 'True' : 'False', reason, message, event);
+    setCondition(k, prev, next, type, on ? 'True' : 'False', reason, message, event);
   }
   const errs = readyErrors(k);
-  const wasReady = prev.some((x) => x.type === 'Ready');
-  if (errs.length) {
-    set('Ready', 'False', 'KubeletNotReady', errs.join(', '), wasReady ? 'NodeNotReady' : undefined);
+  if (errs) {
+    const wasReady = prev.some((x) => x.type === 'Ready');
+    setCondition(
+      k,
+      prev,
+      next,
+      'Ready',
+      'False',
+      'KubeletNotReady',
+      errs,
+      wasReady ? 'NodeNotReady' : undefined
+    );
   } else {
-    set('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status', 'NodeReady');
+    setCondition(
+      k,
+      prev,
+      next,
+      'Ready',
+      'True',
+      'KubeletReady',
+      'kubelet is posting ready status',
+      'NodeReady'
+    );
   }
-  s.conditions = next;
-  return next;
+  // The same conditions as the last sync's (the usual heartbeat): keep that array, so a sync that
+  // changes nothing allocates nothing for them.
+  const last = s.conditions;
+  let same = last.length === next.length;
+  for (let i = 0; same && i < next.length; i++) same = next[i] === last[i];
+  if (!same) s.conditions = next;
+  return s.conditions;
+}
+
+/**
+ * One condition of `computeConditions`: its transition time moves when its status does, and the
+ * transition's node event is recorded. An unchanged condition is the previous object itself
+ * (conditions are replaced, never changed in place).
+ */
+function setCondition(
+  k: Kubelet,
+  prev: ConditionState[],
+  next: ConditionState[],
+  type: ConditionState['type'],
+  status: ConditionState['status'],
+  reason: string,
+  message: string,
+  event?: string
+): void {
+  let p: ConditionState | undefined;
+  for (let i = 0; i < prev.length; i++)
+    if (prev[i].type === type) {
+      p = prev[i];
+      break;
+    }
+  const changed = !p || p.status !== status;
+  if (p && !changed && p.reason === reason && p.message === message) next.push(p);
+  else next.push({ type, status, reason, message, lastTransition: changed ? k.now : p!.lastTransition });
+  if (changed && event) k.nodeEvent('Normal', event, `Node ${k.name} status is now: ${event}`);
 }
 
 const PRESSURE_TYPES = ['MemoryPressure', 'DiskPressure', 'PIDPressure'] as const;
