@@ -133,32 +133,38 @@ export function computeConditions(k: Kubelet, live?: KubeObject): ConditionState
   const s = k.state;
   // The kubelet's last conditions (one per type), copied only when the Node's differ.
   let prev = s.conditions;
-  for (const c of (live?.status?.conditions ?? []) as Record<string, string>[]) {
-    if (!(OWN_CONDITIONS as readonly string[]).includes(c.type)) continue;
-    const type = c.type as ConditionState['type'];
-    const at = prev.findIndex((p) => p.type === type);
-    if (at >= 0 && prev[at].status === c.status) continue;
-    if (prev === s.conditions) prev = [...prev];
-    const theirs: ConditionState = {
-      type,
-      status: c.status as ConditionState['status'],
-      reason: c.reason ?? '',
-      message: c.message ?? '',
-      lastTransition: k.cluster.api.timeOf(c.lastTransitionTime)
-    };
-    if (at >= 0) prev[at] = theirs;
-    else prev.push(theirs);
-  }
+  const liveConditions = live?.status?.conditions as Record<string, string>[] | undefined;
+  if (liveConditions)
+    for (let i = 0; i < liveConditions.length; i++) {
+      const c = liveConditions[i];
+      if (!(OWN_CONDITIONS as readonly string[]).includes(c.type)) continue;
+      const type = c.type as ConditionState['type'];
+      const at = indexOfType(prev, type);
+      if (at >= 0 && prev[at].status === c.status) continue;
+      if (prev === s.conditions) prev = [...prev];
+      const theirs: ConditionState = {
+        type,
+        status: c.status as ConditionState['status'],
+        reason: c.reason ?? '',
+        message: c.message ?? '',
+        lastTransition: k.cluster.api.timeOf(c.lastTransitionTime)
+      };
+      if (at >= 0) prev[at] = theirs;
+      else prev.push(theirs);
+    }
+  const errs = readyErrors(k);
+  // Nothing moved since the last sync (the usual heartbeat): the same conditions, no allocation.
+  if (prev === s.conditions && unchangedConditions(k, prev, errs)) return prev;
   const next: ConditionState[] = [];
-  for (const type of PRESSURE_TYPES) {
+  for (let i = 0; i < PRESSURE_TYPES.length; i++) {
+    const type = PRESSURE_TYPES[i];
     const d = PRESSURE[type];
     const on = s.pressure[d.key];
-    const [reason, message, event] = on ? d.t : d.f;
-    setCondition(k, prev, next, type, on ? 'True' : 'False', reason, message, event);
+    const e = on ? d.t : d.f;
+    setCondition(k, prev, next, type, on ? 'True' : 'False', e[0], e[1], e[2]);
   }
-  const errs = readyErrors(k);
   if (errs) {
-    const wasReady = prev.some((x) => x.type === 'Ready');
+    const wasReady = indexOfType(prev, 'Ready') >= 0;
     setCondition(
       k,
       prev,
@@ -170,24 +176,38 @@ export function computeConditions(k: Kubelet, live?: KubeObject): ConditionState
       wasReady ? 'NodeNotReady' : undefined
     );
   } else {
-    setCondition(
-      k,
-      prev,
-      next,
-      'Ready',
-      'True',
-      'KubeletReady',
-      'kubelet is posting ready status',
-      'NodeReady'
-    );
+    setCondition(k, prev, next, 'Ready', 'True', 'KubeletReady', READY_MESSAGE, 'NodeReady');
   }
-  // The same conditions as the last sync's (the usual heartbeat): keep that array, so a sync that
-  // changes nothing allocates nothing for them.
-  const last = s.conditions;
-  let same = last.length === next.length;
-  for (let i = 0; same && i < next.length; i++) same = next[i] === last[i];
-  if (!same) s.conditions = next;
-  return s.conditions;
+  s.conditions = next;
+  return next;
+}
+
+const READY_MESSAGE = 'kubelet is posting ready status';
+
+function indexOfType(conditions: readonly ConditionState[], type: string): number {
+  for (let i = 0; i < conditions.length; i++) if (conditions[i].type === type) return i;
+  return -1;
+}
+
+/**
+ * Whether `computeConditions` would build the conditions `prev` already holds, in the same order
+ * (the three pressure conditions, then Ready), with no transition and so no event.
+ */
+function unchangedConditions(k: Kubelet, prev: readonly ConditionState[], errs: string): boolean {
+  if (prev.length !== PRESSURE_TYPES.length + 1) return false;
+  for (let i = 0; i < PRESSURE_TYPES.length; i++) {
+    const c = prev[i];
+    const type = PRESSURE_TYPES[i];
+    const d = PRESSURE[type];
+    const on = k.state.pressure[d.key];
+    const e = on ? d.t : d.f;
+    if (c.type !== type || c.status !== (on ? 'True' : 'False') || c.reason !== e[0] || c.message !== e[1])
+      return false;
+  }
+  const r = prev[PRESSURE_TYPES.length];
+  return errs
+    ? r.type === 'Ready' && r.status === 'False' && r.reason === 'KubeletNotReady' && r.message === errs
+    : r.type === 'Ready' && r.status === 'True' && r.reason === 'KubeletReady' && r.message === READY_MESSAGE;
 }
 
 /**
@@ -205,12 +225,8 @@ function setCondition(
   message: string,
   event?: string
 ): void {
-  let p: ConditionState | undefined;
-  for (let i = 0; i < prev.length; i++)
-    if (prev[i].type === type) {
-      p = prev[i];
-      break;
-    }
+  const at = indexOfType(prev, type);
+  const p = at >= 0 ? prev[at] : undefined;
   const changed = !p || p.status !== status;
   if (p && !changed && p.reason === reason && p.message === message) next.push(p);
   else next.push({ type, status, reason, message, lastTransition: changed ? k.now : p!.lastTransition });
@@ -246,7 +262,8 @@ interface KeptBody {
   images: readonly unknown[];
   imageCount: number;
   ids: unknown;
-  runtime: string;
+  runtimeName: string;
+  runtimeVersion: string;
   version: string;
   body: StatusBody;
 }
@@ -257,7 +274,6 @@ function keptStatusBody(k: Kubelet): StatusBody {
   const rt = k.host.state.runtime;
   const dp = k.state.devicePlugins;
   const devices = dp ? JSON.stringify(dp) : '';
-  const runtime = `${rt.name}://${rt.version}`;
   const version = k.version;
   const kept = keptBodies.get(k);
   if (
@@ -268,7 +284,8 @@ function keptStatusBody(k: Kubelet): StatusBody {
     kept.images === rt.images &&
     kept.imageCount === rt.images.length &&
     kept.ids === k.host.state.ids &&
-    kept.runtime === runtime &&
+    kept.runtimeName === rt.name &&
+    kept.runtimeVersion === rt.version &&
     kept.version === version
   )
     return kept.body;
@@ -280,7 +297,8 @@ function keptStatusBody(k: Kubelet): StatusBody {
     images: rt.images,
     imageCount: rt.images.length,
     ids: k.host.state.ids,
-    runtime,
+    runtimeName: rt.name,
+    runtimeVersion: rt.version,
     version,
     body
   });
