@@ -149,6 +149,12 @@ export class ApiServer {
   private rv = 0;
   private store = new Map<string, Map<string, KubeObject>>();
   private podsByNode = new Map<string, Map<string, KubeObject>>();
+  /**
+   * The store again by kind, namespace ('' for cluster-scoped objects) and name: a get looks an
+   * object up by the strings it is given, without joining them into a store key first (a new
+   * string, hashed again on every call).
+   */
+  private byName = new Map<string, Map<string, Map<string, KubeObject>>>();
   /** kind → controller owner uid ('' for objects without a controller) → key → object. */
   private byController = new Map<string, Map<string, Map<string, KubeObject>>>();
   /**
@@ -180,7 +186,10 @@ export class ApiServer {
 
   tryGet<T extends KubeObject>(kind: string, namespace: string | undefined, name: string): T | undefined {
     const r = resourceForKind(kind);
-    return this.store.get(kind)?.get(objectKey(r.namespaced ? namespace : undefined, name)) as T | undefined;
+    return this.byName
+      .get(kind)
+      ?.get((r.namespaced && namespace) || '')
+      ?.get(name) as T | undefined;
   }
 
   list<T extends KubeObject>(kind: string, opts: ListOptions = {}): T[] {
@@ -367,11 +376,12 @@ export class ApiServer {
           ? old.metadata.generation + 1
           : old.metadata.generation;
     }
-    for (const p of this.admission) p.admit?.('UPDATE', obj, old, this);
+    const admission = this.admission;
+    for (let i = 0; i < admission.length; i++) admission[i].admit?.('UPDATE', obj, old, this);
     // Copy on write, before validation (which only reads): what the write did not change is the
     // stored version's frozen object, so validators can tell an untouched spec by identity.
     shareWithStored(obj, old);
-    for (const p of this.admission) p.validate?.('UPDATE', obj, old, this);
+    for (let i = 0; i < admission.length; i++) admission[i].validate?.('UPDATE', obj, old, this);
     this.requireQuorum();
     // Finalizers all gone on an object being deleted: it goes now.
     if (obj.metadata.deletionTimestamp && !obj.metadata.finalizers?.length && this.gracePassed(obj)) {
@@ -512,6 +522,7 @@ export class ApiServer {
     this.storeOrder.clear();
     this.podsByNode.clear();
     this.byController.clear();
+    this.byName.clear();
     this.restoreObjects(s.objects);
     if (s.indexOrder) {
       for (const [node, keys] of Object.entries(s.indexOrder.pods)) {
@@ -558,6 +569,7 @@ export class ApiServer {
       }
       const key = keys?.[i] ?? objectKey(o.metadata.namespace, o.metadata.name);
       m.set(key, o);
+      this.indexName(o);
       if (!order.has(key)) order.set(key, ++this.storeSeq);
       const owner = controllerUid(o);
       let owned = byOwner.get(owner);
@@ -586,6 +598,7 @@ export class ApiServer {
     for (const o of current) {
       if (next.has(`${o.kind}/${objectKey(o.metadata.namespace, o.metadata.name)}`)) continue;
       this.store.get(o.kind)!.delete(objectKey(o.metadata.namespace, o.metadata.name));
+      this.unindexName(o);
       this.storeOrder.get(o.kind)?.delete(objectKey(o.metadata.namespace, o.metadata.name));
       if (o.kind === 'Pod') this.unindexPod(o);
       this.unindexController(o);
@@ -726,6 +739,7 @@ export class ApiServer {
   private remove(obj: KubeObject): KubeObject {
     const stored = this.get(obj.kind, obj.metadata.namespace, obj.metadata.name);
     this.store.get(obj.kind)!.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
+    this.unindexName(stored);
     this.storeOrder.get(obj.kind)?.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
     if (obj.kind === 'Pod') this.unindexPod(stored);
     this.unindexController(stored);
@@ -741,6 +755,7 @@ export class ApiServer {
     // `old` is the version `obj` replaces: the same key.
     const key = objectKey(obj.metadata.namespace, obj.metadata.name);
     m.set(key, obj);
+    this.indexName(obj);
     let order = this.storeOrder.get(obj.kind);
     if (!order) this.storeOrder.set(obj.kind, (order = new Map()));
     if (!order.has(key)) order.set(key, ++this.storeSeq);
@@ -762,6 +777,23 @@ export class ApiServer {
         idx.set(key, obj);
       }
     }
+  }
+
+  /** `obj` in `byName` (as the store holds it under its key). */
+  private indexName(obj: KubeObject): void {
+    let byNs = this.byName.get(obj.kind);
+    if (!byNs) this.byName.set(obj.kind, (byNs = new Map()));
+    const ns = obj.metadata.namespace || '';
+    let names = byNs.get(ns);
+    if (!names) byNs.set(ns, (names = new Map()));
+    names.set(obj.metadata.name, obj);
+  }
+
+  private unindexName(obj: KubeObject): void {
+    this.byName
+      .get(obj.kind)
+      ?.get(obj.metadata.namespace || '')
+      ?.delete(obj.metadata.name);
   }
 
   private unindexController(old: KubeObject): void {
@@ -815,14 +847,15 @@ export class ApiServer {
  */
 function shareWithStored(obj: KubeObject, old: KubeObject): void {
   const o = obj as Record<string, unknown>;
-  for (const k of Object.keys(o)) {
-    if (k === 'metadata') continue;
+  for (const k in o) {
+    if (k === 'metadata' || !Object.hasOwn(o, k)) continue;
     const c = shareUnchanged(o[k], old[k]);
     if (c !== o[k]) o[k] = c;
   }
   const m = obj.metadata as Record<string, unknown>;
   const om = old.metadata as Record<string, unknown>;
-  for (const k of Object.keys(m)) {
+  for (const k in m) {
+    if (!Object.hasOwn(m, k)) continue;
     const c = shareUnchanged(m[k], om[k]);
     if (c !== m[k]) m[k] = c;
   }
@@ -847,12 +880,26 @@ function copyForWrite(
 ): KubeObject {
   const src = input as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(src)) {
+  for (const k in src) {
+    if (!Object.hasOwn(src, k)) continue;
     const v = src[k];
-    if (k === 'metadata' && toStatus && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    if (k === 'metadata' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      // A new metadata object (the commit writes its resourceVersion), whose fields that are the
+      // stored version's own frozen ones stay those (the share of the stored version would put
+      // them back anyway); the rest is copied.
       const m = v as Record<string, unknown>;
+      const om = old.metadata as Record<string, unknown>;
       const meta: Record<string, unknown> = {};
-      for (const mk of Object.keys(m)) meta[mk] = STATUS_WRITE_KEEPS.has(mk) ? undefined : clone(m[mk]);
+      for (const mk in m) {
+        if (!Object.hasOwn(m, mk)) continue;
+        const mv = m[mk];
+        meta[mk] =
+          toStatus && STATUS_WRITE_KEEPS.has(mk)
+            ? undefined
+            : mv === om[mk] && (mv === null || typeof mv !== 'object' || Object.isFrozen(mv))
+              ? mv
+              : clone(mv);
+      }
       out[k] = meta;
     } else if (k === 'spec') out[k] = toStatus || v === old.spec ? old.spec : clone(v);
     else if (k === 'status' && statusKind) out[k] = toStatus ? copyKeepingStored(v, old.status) : old.status;
@@ -952,7 +999,10 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
     target && typeof target === 'object' && !Array.isArray(target)
       ? { ...(target as Record<string, unknown>) }
       : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+  const p = patch as Record<string, unknown>;
+  for (const k in p) {
+    if (!Object.hasOwn(p, k)) continue;
+    const v = p[k];
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);
   }
