@@ -908,10 +908,14 @@ function copyForWrite(
   return out as KubeObject;
 }
 
-/** A copy of `v` that keeps `stored`'s frozen subtrees where `v` holds them at the same place. */
+/**
+ * A copy of `v` that keeps its frozen subtrees (`stored`'s own where `v` holds them at the same
+ * place, or frozen parts of the request: frozen data is deep-frozen and never changes).
+ */
 function copyKeepingStored(v: unknown, stored: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
-  if (v === stored && Object.isFrozen(v)) return v;
+  // Frozen data (the stored version's, or the writer's own frozen parts) never changes: kept.
+  if (Object.isFrozen(v)) return v;
   const s = stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : undefined;
   if (Array.isArray(v)) {
     const sa = Array.isArray(s) ? (s as unknown[]) : undefined;
@@ -992,8 +996,9 @@ function controllerUid(o: KubeObject): string {
 
 /** RFC 7386 JSON merge patch: objects merge, null deletes, everything else replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
-  // Arrays replace whole; a copy, so the result shares nothing with the caller's patch.
-  if (Array.isArray(patch)) return clone(patch);
+  // Arrays replace whole; a copy, so the result shares nothing mutable with the caller's patch (a
+  // frozen array, like the kubelet's kept image list, cannot change: it is taken as it is).
+  if (Array.isArray(patch)) return Object.isFrozen(patch) ? patch : clone(patch);
   if (patch === null || typeof patch !== 'object') return patch;
   const out: Record<string, unknown> =
     target && typeof target === 'object' && !Array.isArray(target)
