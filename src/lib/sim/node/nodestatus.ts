@@ -439,11 +439,13 @@ export function syncNodeStatus(k: Kubelet): void {
   }
   computeConditions(k, cur);
   if (cur) recordSchedulableEvent(k, cur);
-  if (cur) recordRebootEvent(k, cur);
   if (cur) {
     const body = keptStatusBody(k);
     const due = s.lastReport === undefined || k.now - s.lastReport >= k.cfg.nodeStatusReportFrequency;
     const last = lastUnchanged.get(k);
+    // Nothing to report, as last time. The reboot check is passed over too: that sync found the
+    // Node's boot ID equal to the body's (nodeStatusHasChanged found no difference), and the body
+    // is kept only while the machine ids are the same object, so it would record nothing.
     if (
       !due &&
       last &&
@@ -452,6 +454,7 @@ export function syncNodeStatus(k: Kubelet): void {
       sameConditions(last.conditions, s.conditions)
     )
       return;
+    recordRebootEvent(k, cur);
     const foreign = ((cur.status?.conditions ?? []) as { type: string }[]).filter(
       (c) => !(OWN_CONDITIONS as readonly string[]).includes(c.type)
     );
