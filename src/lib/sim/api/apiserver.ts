@@ -196,18 +196,20 @@ export class ApiServer {
     const labels: Requirement[] = parseLabelSelector(opts.labelSelector);
     const fields: FieldRequirement[] = parseFieldSelector(opts.fieldSelector);
     // spec.nodeName on pods has an index, as the kubelet's own pod watch does.
-    let source: Iterable<KubeObject>;
     const nodeReq =
       kind === 'Pod' ? fields.find((f) => f.path === 'spec.nodeName' && f.op === '=') : undefined;
-    if (nodeReq) source = this.podsByNode.get(nodeReq.value)?.values() ?? [];
-    else source = this.store.get(kind)?.values() ?? [];
+    const source = nodeReq ? this.podsByNode.get(nodeReq.value) : this.store.get(kind);
     const out: T[] = [];
-    for (const o of source) {
-      if (opts.namespace && o.metadata.namespace !== opts.namespace) continue;
-      if (labels.length && !matchRequirements(labels, o.metadata.labels)) continue;
-      if (fields.length && !matchFields(fields, o)) continue;
+    if (!source) return out;
+    const namespace = opts.namespace;
+    // forEach, not an iterator: no result object per stored object (the node lifecycle
+    // controller lists every Node every 5 s).
+    source.forEach((o) => {
+      if (namespace && o.metadata.namespace !== namespace) return;
+      if (labels.length && !matchRequirements(labels, o.metadata.labels)) return;
+      if (fields.length && !matchFields(fields, o)) return;
       out.push(o as T);
-    }
+    });
     return out;
   }
 

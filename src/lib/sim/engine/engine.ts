@@ -80,8 +80,12 @@ export class Engine {
   }
 
   scheduleAt(at: number, target: string, type: string, data?: unknown): number {
-    const ev: SimEvent = { at: Math.max(at, this.now), seq: ++this.seq, target, type };
-    if (data !== undefined) ev.data = frozenData(data);
+    const when = Math.max(at, this.now);
+    // One literal per shape, so `data` is an in-object field, not a property store added later.
+    const ev: SimEvent =
+      data === undefined
+        ? { at: when, seq: ++this.seq, target, type }
+        : { at: when, seq: ++this.seq, target, type, data: frozenData(data) };
     // Frozen, with a frozen copy of its data: a queued event never changes, so snapshots share it.
     this.push(Object.freeze(ev));
     return ev.seq;

@@ -512,11 +512,17 @@ function recordRebootEvent(k: Kubelet, node: KubeObject): void {
 export function nodeStatusHasChanged(original: unknown, status: unknown): boolean {
   if (isZero(original) && isZero(status)) return false;
   if (isZero(original) || isZero(status)) return true;
-  const { conditions: a, ...restA } = original as Record<string, unknown>;
-  const { conditions: b, ...restB } = status as Record<string, unknown>;
-  if (conditionsHaveChanged((a ?? []) as Record<string, unknown>[], (b ?? []) as Record<string, unknown>[]))
+  const o = original as Record<string, unknown>;
+  const s = status as Record<string, unknown>;
+  if (
+    conditionsHaveChanged(
+      (o.conditions ?? []) as Record<string, unknown>[],
+      (s.conditions ?? []) as Record<string, unknown>[]
+    )
+  )
     return true;
-  return !semanticEqual(restA, restB);
+  // The rest of the two statuses (as `{ conditions, ...rest }` would give, without copying them).
+  return !semanticEqualFields(o, s, 'conditions');
 }
 
 /** nodeConditionsHaveChanged: same count, and equal one by one in type order without heartbeats. */
@@ -526,6 +532,16 @@ function byType(x: Record<string, unknown>, y: Record<string, unknown>): number 
 
 function conditionsHaveChanged(a: Record<string, unknown>[], b: Record<string, unknown>[]): boolean {
   if (a.length !== b.length) return true;
+  // The usual case, every type once on each side: each condition against the other side's of its
+  // type is the pairwise comparison of the two sorted lists, without sorting copies.
+  if (distinctTypes(a) && distinctTypes(b)) {
+    for (let i = 0; i < a.length; i++) {
+      let other: Record<string, unknown> | undefined;
+      for (let j = 0; j < b.length && !other; j++) if (b[j].type === a[i].type) other = b[j];
+      if (!other || !semanticEqualFields(a[i], other, 'lastHeartbeatTime')) return true;
+    }
+    return false;
+  }
   const sa = [...a].sort(byType);
   const sb = [...b].sort(byType);
   for (let i = 0; i < sa.length; i++) {
@@ -535,11 +551,36 @@ function conditionsHaveChanged(a: Record<string, unknown>[], b: Record<string, u
   return false;
 }
 
+/** Every condition has a type (a non-empty string) and no two the same. */
+function distinctTypes(list: Record<string, unknown>[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i].type;
+    if (typeof t !== 'string' || t === '') return false;
+    for (let j = 0; j < i; j++) if (list[j].type === t) return false;
+  }
+  return true;
+}
+
+/**
+ * semanticEqual of two objects without their `skip` field (as if both had it null): the fields
+ * of `a`, then those only `b` has.
+ */
+function semanticEqualFields(a: Record<string, unknown>, b: Record<string, unknown>, skip: string): boolean {
+  for (const key in a) if (key !== skip && !semanticEqual(a[key], b[key])) return false;
+  for (const key in b)
+    if (key !== skip && !Object.hasOwn(a, key) && !semanticEqual(undefined, b[key])) return false;
+  return true;
+}
+
 /** A Go zero value: what an omitted JSON field decodes to. */
 function isZero(v: unknown): boolean {
   if (v === undefined || v === null || v === '' || v === 0 || v === false) return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === 'object') return Object.values(v as object).every(isZero);
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    for (const key in o) if (Object.hasOwn(o, key) && !isZero(o[key])) return false;
+    return true;
+  }
   return false;
 }
 
