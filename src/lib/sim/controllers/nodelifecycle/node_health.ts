@@ -118,7 +118,11 @@ export function tryUpdateNodeHealth(
     ) {
       health.leaseRenew = renew;
       health.probe = now;
-      observedRenews.set(name, { renew, ms: observedRenew });
+      const seen = observedRenews.get(name);
+      if (seen) {
+        seen.renew = renew;
+        seen.ms = observedRenew;
+      } else observedRenews.set(name, { renew, ms: observedRenew });
     }
   }
   if (healths[name] !== health) healths[name] = health;
