@@ -149,6 +149,12 @@ export class ApiServer {
   private rv = 0;
   private store = new Map<string, Map<string, KubeObject>>();
   private podsByNode = new Map<string, Map<string, KubeObject>>();
+  /**
+   * The store again by kind, namespace ('' for cluster-scoped objects) and name: a get looks an
+   * object up by the strings it is given, without joining them into a store key first (a new
+   * string, hashed again on every call).
+   */
+  private byName = new Map<string, Map<string, Map<string, KubeObject>>>();
   /** kind → controller owner uid ('' for objects without a controller) → key → object. */
   private byController = new Map<string, Map<string, Map<string, KubeObject>>>();
   /**
@@ -180,25 +186,30 @@ export class ApiServer {
 
   tryGet<T extends KubeObject>(kind: string, namespace: string | undefined, name: string): T | undefined {
     const r = resourceForKind(kind);
-    return this.store.get(kind)?.get(objectKey(r.namespaced ? namespace : undefined, name)) as T | undefined;
+    return this.byName
+      .get(kind)
+      ?.get((r.namespaced && namespace) || '')
+      ?.get(name) as T | undefined;
   }
 
   list<T extends KubeObject>(kind: string, opts: ListOptions = {}): T[] {
     const labels: Requirement[] = parseLabelSelector(opts.labelSelector);
     const fields: FieldRequirement[] = parseFieldSelector(opts.fieldSelector);
     // spec.nodeName on pods has an index, as the kubelet's own pod watch does.
-    let source: Iterable<KubeObject>;
     const nodeReq =
       kind === 'Pod' ? fields.find((f) => f.path === 'spec.nodeName' && f.op === '=') : undefined;
-    if (nodeReq) source = this.podsByNode.get(nodeReq.value)?.values() ?? [];
-    else source = this.store.get(kind)?.values() ?? [];
+    const source = nodeReq ? this.podsByNode.get(nodeReq.value) : this.store.get(kind);
     const out: T[] = [];
-    for (const o of source) {
-      if (opts.namespace && o.metadata.namespace !== opts.namespace) continue;
-      if (labels.length && !matchRequirements(labels, o.metadata.labels)) continue;
-      if (fields.length && !matchFields(fields, o)) continue;
+    if (!source) return out;
+    const namespace = opts.namespace;
+    // forEach, not an iterator: no result object per stored object (the node lifecycle
+    // controller lists every Node every 5 s).
+    source.forEach((o) => {
+      if (namespace && o.metadata.namespace !== namespace) return;
+      if (labels.length && !matchRequirements(labels, o.metadata.labels)) return;
+      if (fields.length && !matchFields(fields, o)) return;
       out.push(o as T);
-    }
+    });
     return out;
   }
 
@@ -367,11 +378,12 @@ export class ApiServer {
           ? old.metadata.generation + 1
           : old.metadata.generation;
     }
-    for (const p of this.admission) p.admit?.('UPDATE', obj, old, this);
+    const admission = this.admission;
+    for (let i = 0; i < admission.length; i++) admission[i].admit?.('UPDATE', obj, old, this);
     // Copy on write, before validation (which only reads): what the write did not change is the
     // stored version's frozen object, so validators can tell an untouched spec by identity.
     shareWithStored(obj, old);
-    for (const p of this.admission) p.validate?.('UPDATE', obj, old, this);
+    for (let i = 0; i < admission.length; i++) admission[i].validate?.('UPDATE', obj, old, this);
     this.requireQuorum();
     // Finalizers all gone on an object being deleted: it goes now.
     if (obj.metadata.deletionTimestamp && !obj.metadata.finalizers?.length && this.gracePassed(obj)) {
@@ -512,6 +524,7 @@ export class ApiServer {
     this.storeOrder.clear();
     this.podsByNode.clear();
     this.byController.clear();
+    this.byName.clear();
     this.restoreObjects(s.objects);
     if (s.indexOrder) {
       for (const [node, keys] of Object.entries(s.indexOrder.pods)) {
@@ -558,6 +571,7 @@ export class ApiServer {
       }
       const key = keys?.[i] ?? objectKey(o.metadata.namespace, o.metadata.name);
       m.set(key, o);
+      this.indexName(o);
       if (!order.has(key)) order.set(key, ++this.storeSeq);
       const owner = controllerUid(o);
       let owned = byOwner.get(owner);
@@ -586,6 +600,7 @@ export class ApiServer {
     for (const o of current) {
       if (next.has(`${o.kind}/${objectKey(o.metadata.namespace, o.metadata.name)}`)) continue;
       this.store.get(o.kind)!.delete(objectKey(o.metadata.namespace, o.metadata.name));
+      this.unindexName(o);
       this.storeOrder.get(o.kind)?.delete(objectKey(o.metadata.namespace, o.metadata.name));
       if (o.kind === 'Pod') this.unindexPod(o);
       this.unindexController(o);
@@ -726,6 +741,7 @@ export class ApiServer {
   private remove(obj: KubeObject): KubeObject {
     const stored = this.get(obj.kind, obj.metadata.namespace, obj.metadata.name);
     this.store.get(obj.kind)!.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
+    this.unindexName(stored);
     this.storeOrder.get(obj.kind)?.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
     if (obj.kind === 'Pod') this.unindexPod(stored);
     this.unindexController(stored);
@@ -741,6 +757,7 @@ export class ApiServer {
     // `old` is the version `obj` replaces: the same key.
     const key = objectKey(obj.metadata.namespace, obj.metadata.name);
     m.set(key, obj);
+    this.indexName(obj);
     let order = this.storeOrder.get(obj.kind);
     if (!order) this.storeOrder.set(obj.kind, (order = new Map()));
     if (!order.has(key)) order.set(key, ++this.storeSeq);
@@ -762,6 +779,23 @@ export class ApiServer {
         idx.set(key, obj);
       }
     }
+  }
+
+  /** `obj` in `byName` (as the store holds it under its key). */
+  private indexName(obj: KubeObject): void {
+    let byNs = this.byName.get(obj.kind);
+    if (!byNs) this.byName.set(obj.kind, (byNs = new Map()));
+    const ns = obj.metadata.namespace || '';
+    let names = byNs.get(ns);
+    if (!names) byNs.set(ns, (names = new Map()));
+    names.set(obj.metadata.name, obj);
+  }
+
+  private unindexName(obj: KubeObject): void {
+    this.byName
+      .get(obj.kind)
+      ?.get(obj.metadata.namespace || '')
+      ?.delete(obj.metadata.name);
   }
 
   private unindexController(old: KubeObject): void {
@@ -815,14 +849,15 @@ export class ApiServer {
  */
 function shareWithStored(obj: KubeObject, old: KubeObject): void {
   const o = obj as Record<string, unknown>;
-  for (const k of Object.keys(o)) {
-    if (k === 'metadata') continue;
+  for (const k in o) {
+    if (k === 'metadata' || !Object.hasOwn(o, k)) continue;
     const c = shareUnchanged(o[k], old[k]);
     if (c !== o[k]) o[k] = c;
   }
   const m = obj.metadata as Record<string, unknown>;
   const om = old.metadata as Record<string, unknown>;
-  for (const k of Object.keys(m)) {
+  for (const k in m) {
+    if (!Object.hasOwn(m, k)) continue;
     const c = shareUnchanged(m[k], om[k]);
     if (c !== m[k]) m[k] = c;
   }
@@ -847,12 +882,26 @@ function copyForWrite(
 ): KubeObject {
   const src = input as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(src)) {
+  for (const k in src) {
+    if (!Object.hasOwn(src, k)) continue;
     const v = src[k];
-    if (k === 'metadata' && toStatus && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    if (k === 'metadata' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      // A new metadata object (the commit writes its resourceVersion), whose fields that are the
+      // stored version's own frozen ones stay those (the share of the stored version would put
+      // them back anyway); the rest is copied.
       const m = v as Record<string, unknown>;
+      const om = old.metadata as Record<string, unknown>;
       const meta: Record<string, unknown> = {};
-      for (const mk of Object.keys(m)) meta[mk] = STATUS_WRITE_KEEPS.has(mk) ? undefined : clone(m[mk]);
+      for (const mk in m) {
+        if (!Object.hasOwn(m, mk)) continue;
+        const mv = m[mk];
+        meta[mk] =
+          toStatus && STATUS_WRITE_KEEPS.has(mk)
+            ? undefined
+            : mv === om[mk] && (mv === null || typeof mv !== 'object' || Object.isFrozen(mv))
+              ? mv
+              : clone(mv);
+      }
       out[k] = meta;
     } else if (k === 'spec') out[k] = toStatus || v === old.spec ? old.spec : clone(v);
     else if (k === 'status' && statusKind) out[k] = toStatus ? copyKeepingStored(v, old.status) : old.status;
@@ -861,10 +910,14 @@ function copyForWrite(
   return out as KubeObject;
 }
 
-/** A copy of `v` that keeps `stored`'s frozen subtrees where `v` holds them at the same place. */
+/**
+ * A copy of `v` that keeps its frozen subtrees (`stored`'s own where `v` holds them at the same
+ * place, or frozen parts of the request: frozen data is deep-frozen and never changes).
+ */
 function copyKeepingStored(v: unknown, stored: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
-  if (v === stored && Object.isFrozen(v)) return v;
+  // Frozen data (the stored version's, or the writer's own frozen parts) never changes: kept.
+  if (Object.isFrozen(v)) return v;
   const s = stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : undefined;
   if (Array.isArray(v)) {
     const sa = Array.isArray(s) ? (s as unknown[]) : undefined;
@@ -945,14 +998,18 @@ function controllerUid(o: KubeObject): string {
 
 /** RFC 7386 JSON merge patch: objects merge, null deletes, everything else replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
-  // Arrays replace whole; a copy, so the result shares nothing with the caller's patch.
-  if (Array.isArray(patch)) return clone(patch);
+  // Arrays replace whole; a copy, so the result shares nothing mutable with the caller's patch (a
+  // frozen array, like the kubelet's kept image list, cannot change: it is taken as it is).
+  if (Array.isArray(patch)) return Object.isFrozen(patch) ? patch : clone(patch);
   if (patch === null || typeof patch !== 'object') return patch;
   const out: Record<string, unknown> =
     target && typeof target === 'object' && !Array.isArray(target)
       ? { ...(target as Record<string, unknown>) }
       : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+  const p = patch as Record<string, unknown>;
+  for (const k in p) {
+    if (!Object.hasOwn(p, k)) continue;
+    const v = p[k];
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);
   }

@@ -137,6 +137,44 @@ describe('the write path', () => {
     expect(written.status.conditions).toBe(node.status.conditions);
     expect(written.spec).toBe(node.spec);
   });
+
+  it("a patch's frozen parts are stored as they are, its mutable ones as copies, with the same values either way", () => {
+    const c = new Cluster();
+    c.api.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1' },
+      spec: {},
+      status: { images: [{ names: ['a:1'], sizeBytes: 1 }] }
+    });
+    // The kubelet's kept status body is deep-frozen; its conditions are built fresh for each sync.
+    const images = deepFreeze([{ names: ['nginx:1.27', 'nginx@sha256:0'], sizeBytes: 70_000_000 }]);
+    const nodeInfo = deepFreeze({ bootID: 'b1', kubeletVersion: 'v1.35.0' });
+    const conditions = [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }];
+    const status = { images, nodeInfo, conditions };
+    const expected = clone(status);
+    const written = c.api.patch<KubeObject>('Node', undefined, 'n1', { status }, undefined, {
+      subresource: 'status'
+    });
+    expect(written.status).toEqual(expected);
+    expect(written.status.images).toBe(images);
+    // An object in a merge patch merges into the stored one: a new object with the same values.
+    expect(written.status.nodeInfo).toEqual(nodeInfo);
+    expect(written.status.conditions).not.toBe(conditions);
+    conditions[0].status = 'False';
+    expect(c.api.get<KubeObject>('Node', undefined, 'n1').status.conditions[0].status).toBe('True');
+    // The next report with the same frozen list writes it again as it is.
+    const again = c.api.patch<KubeObject>(
+      'Node',
+      undefined,
+      'n1',
+      { status: { images, conditions: [{ type: 'Ready', status: 'True' }] } },
+      undefined,
+      { subresource: 'status' }
+    );
+    expect(again.status.images).toBe(images);
+    expect(again.status.nodeInfo).toBe(written.status.nodeInfo);
+  });
 });
 
 describe('pod update validation (upstream: pkg/apis/core/validation/validation.go, ValidatePodUpdate)', () => {

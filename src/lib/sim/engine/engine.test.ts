@@ -90,6 +90,31 @@ describe('Engine', () => {
   });
 });
 
+describe('Engine queue keys', () => {
+  it('keeps (time, scheduling) order past its first key arrays and through a snapshot', () => {
+    const r = new Random(5);
+    const e = new Engine(3);
+    const seen: number[] = [];
+    e.register('t', (ev) => seen.push(ev.seq));
+    const expected: { at: number; seq: number }[] = [];
+    // 3,000 events (the key arrays start at 1,024 and grow twice), many at the same instant.
+    for (let i = 0; i < 3000; i++) {
+      const at = r.int(300);
+      expected.push({ at, seq: e.scheduleAt(at, 't', 'x') });
+    }
+    expected.sort((a, b) => a.at - b.at || a.seq - b.seq);
+    e.runUntil(99);
+    const restored = Engine.fromSnapshot(JSON.parse(JSON.stringify(e.snapshot())));
+    const after: number[] = [];
+    restored.register('t', (ev) => after.push(ev.seq));
+    expect(restored.peekTime()).toBe(e.peekTime());
+    e.runUntil(1000);
+    restored.runUntil(1000);
+    expect(seen).toEqual(expected.map((x) => x.seq));
+    expect(after).toEqual(expected.filter((x) => x.at > 99).map((x) => x.seq));
+  });
+});
+
 describe('durations', () => {
   it('parses Go-style durations', () => {
     expect(parseDuration('90s')).toBe(90_000);

@@ -38,6 +38,13 @@ export class Engine {
   readonly random: Random;
   private seq = 0;
   private heap: SimEvent[] = [];
+  /**
+   * Each queued event's `at` and `seq`, at its place in `heap`: sifting compares these (two
+   * contiguous arrays) instead of reading the fields of events scattered through memory, which
+   * in a cluster of thousands of nodes cost a cache miss per comparison.
+   */
+  private ats = new Float64Array(1024);
+  private seqs = new Float64Array(1024);
   private cancelled = new Set<number>();
   private handlers = new Map<string, EventHandler>();
   private listeners = new Set<(ev: SimEvent) => void>();
@@ -73,8 +80,12 @@ export class Engine {
   }
 
   scheduleAt(at: number, target: string, type: string, data?: unknown): number {
-    const ev: SimEvent = { at: Math.max(at, this.now), seq: ++this.seq, target, type };
-    if (data !== undefined) ev.data = frozenData(data);
+    const when = Math.max(at, this.now);
+    // One literal per shape, so `data` is an in-object field, not a property store added later.
+    const ev: SimEvent =
+      data === undefined
+        ? { at: when, seq: ++this.seq, target, type }
+        : { at: when, seq: ++this.seq, target, type, data: frozenData(data) };
     // Frozen, with a frozen copy of its data: a queued event never changes, so snapshots share it.
     this.push(Object.freeze(ev));
     return ev.seq;
@@ -105,7 +116,7 @@ export class Engine {
     const h = this.heap;
     for (;;) {
       if (this.cancelled.size) this.dropCancelledHead();
-      if (!h.length || h[0].at > t) break;
+      if (!h.length || this.ats[0] > t) break;
       const ev = this.pop()!;
       this.now = ev.at;
       this.dispatch(ev);
@@ -160,23 +171,42 @@ export class Engine {
   }
 
   /**
-   * The queue is a binary heap ordered by (at, seq). Sifting moves a hole instead of swapping
-   * pairs, so a push or pop writes each level once and allocates nothing.
+   * The queue is a binary heap ordered by (at, seq), with the keys beside it (`ats`, `seqs`).
+   * Sifting moves a hole instead of swapping pairs, so a push or pop writes each level once and
+   * allocates nothing (but for growing the key arrays).
    */
   private push(ev: SimEvent): void {
     const h = this.heap;
     let i = h.length;
     h.push(ev);
+    if (i >= this.ats.length) this.grow(i + 1);
+    const ats = this.ats;
+    const seqs = this.seqs;
     const at = ev.at;
     const seq = ev.seq;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      const parent = h[p];
-      if (parent.at < at || (parent.at === at && parent.seq < seq)) break;
-      h[i] = parent;
+      const pat = ats[p];
+      if (pat < at || (pat === at && seqs[p] < seq)) break;
+      h[i] = h[p];
+      ats[i] = pat;
+      seqs[i] = seqs[p];
       i = p;
     }
     h[i] = ev;
+    ats[i] = at;
+    seqs[i] = seq;
+  }
+
+  private grow(size: number): void {
+    let n = this.ats.length * 2;
+    while (n < size) n *= 2;
+    const ats = new Float64Array(n);
+    const seqs = new Float64Array(n);
+    ats.set(this.ats);
+    seqs.set(this.seqs);
+    this.ats = ats;
+    this.seqs = seqs;
   }
 
   private pop(): SimEvent | undefined {
@@ -186,28 +216,36 @@ export class Engine {
     const top = h[0];
     const last = h.pop()!;
     if (n > 1) {
+      const ats = this.ats;
+      const seqs = this.seqs;
       const size = n - 1;
-      const at = last.at;
-      const seq = last.seq;
+      const at = ats[size];
+      const seq = seqs[size];
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= size) break;
         let m = l;
-        let c = h[l];
+        let cat = ats[l];
+        let cseq = seqs[l];
         const r = l + 1;
         if (r < size) {
-          const rc = h[r];
-          if (rc.at < c.at || (rc.at === c.at && rc.seq < c.seq)) {
+          const rat = ats[r];
+          if (rat < cat || (rat === cat && seqs[r] < cseq)) {
             m = r;
-            c = rc;
+            cat = rat;
+            cseq = seqs[r];
           }
         }
-        if (at < c.at || (at === c.at && seq < c.seq)) break;
-        h[i] = c;
+        if (at < cat || (at === cat && seq < cseq)) break;
+        h[i] = h[m];
+        ats[i] = cat;
+        seqs[i] = cseq;
         i = m;
       }
       h[i] = last;
+      ats[i] = at;
+      seqs[i] = seq;
     }
     return top;
   }

@@ -205,18 +205,22 @@ const SIGNALS: readonly { signal: string; resource: Met['resource']; of: 'memory
   { signal: 'pid.available', resource: 'pids', of: 'pid' }
 ];
 
-function thresholdsMet(k: Kubelet, o: Observations): Met[] {
+/** No threshold met (the usual observation): one shared empty list. */
+const NONE_MET: readonly Met[] = Object.freeze([]);
+
+function thresholdsMet(k: Kubelet, o: Observations): readonly Met[] {
   const hard = evictionHard(k.args);
-  const out: Met[] = [];
-  for (const { signal, resource, of } of SIGNALS) {
+  let out: Met[] | undefined;
+  for (let i = 0; i < SIGNALS.length; i++) {
+    const { signal, resource, of } = SIGNALS[i];
     const t = hard[signal];
     if (!t) continue;
     const capacity = of === 'memory' ? o.memoryCapacity : of === 'fs' ? o.fsCapacity : PID_MAX;
     const available = of === 'memory' ? o.memoryAvailable : of === 'fs' ? o.fsAvailable : o.pidAvailable;
     const threshold = thresholdQuantity(t, capacity);
-    if (available < threshold) out.push({ signal, resource, threshold, available });
+    if (available < threshold) (out ??= []).push({ signal, resource, threshold, available });
   }
-  return out;
+  return out ?? NONE_MET;
 }
 
 const MEMORY_SIGNALS = ['memory.available'];
@@ -226,8 +230,8 @@ const PID_SIGNALS = ['pid.available'];
 /** A signal was observed met within evictionPressureTransitionPeriod. */
 function recentlyMet(k: Kubelet, signals: readonly string[]): boolean {
   const s = k.state;
-  for (const sig of signals) {
-    const t = s.signals[sig]?.lastMet;
+  for (let i = 0; i < signals.length; i++) {
+    const t = s.signals[signals[i]]?.lastMet;
     if (t !== undefined && k.now - t < k.cfg.evictionPressureTransitionPeriod) return true;
   }
   return false;
@@ -236,7 +240,7 @@ function recentlyMet(k: Kubelet, signals: readonly string[]): boolean {
 export function evictionTick(k: Kubelet): void {
   const s = k.state;
   let met = thresholdsMet(k, observe(k));
-  for (const m of met) s.signals[m.signal] = { lastMet: k.now };
+  for (let i = 0; i < met.length; i++) s.signals[met[i].signal] = { lastMet: k.now };
   s.pressure.memory = recentlyMet(k, MEMORY_SIGNALS);
   s.pressure.disk = recentlyMet(k, DISK_SIGNALS);
   s.pressure.pid = recentlyMet(k, PID_SIGNALS);

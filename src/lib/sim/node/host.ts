@@ -97,8 +97,10 @@ export class HostCni {
     return { ...this.host.state.cni };
   }
 
+  /** Some config is there (the runtime check asks every 5 s: no list of the names is made). */
   get installed(): boolean {
-    return Object.keys(this.host.state.cni).length > 0;
+    for (const name in this.host.state.cni) if (Object.hasOwn(this.host.state.cni, name)) return true;
+    return false;
   }
 
   /** Delete the config (RemoveCNI, `mv` out of the directory). */

@@ -1,11 +1,25 @@
 /** How the kubelet words times and errors in its log and objects (klog / client-go). */
 import { ConnectionError } from '../api/errors';
 
-/** metav1.MicroTime as it is serialised: RFC 3339 with six fractional digits. */
+/** The last second `microTime` formatted ("YYYY-MM-DDTHH:MM:SS."), and which second it was. */
+let microSecond = NaN;
+let microPrefix = '';
+
+/**
+ * metav1.MicroTime as it is serialised: RFC 3339 with six fractional digits (what
+ * `new Date(epochMs).toISOString()` gives, with three more digits before the Z). Every Lease
+ * renewal writes one, so the date and time of day are formatted once per second, not each time.
+ */
 export function microTime(epochMs: number): string {
-  // toISOString always ends in ".sssZ": the three more digits go before the Z.
-  const iso = new Date(epochMs).toISOString();
-  return `${iso.slice(0, -1)}000Z`;
+  // A Date holds whole milliseconds (TimeClip truncates).
+  const ms = Math.trunc(epochMs);
+  const second = Math.floor(ms / 1000);
+  if (second !== microSecond) {
+    microPrefix = new Date(second * 1000).toISOString().slice(0, -4);
+    microSecond = second;
+  }
+  const frac = ms - second * 1000;
+  return `${microPrefix}${frac < 10 ? '00' : frac < 100 ? '0' : ''}${frac}000Z`;
 }
 
 export function errText(e: unknown): string {

@@ -43,6 +43,10 @@ export class Kubelet implements Component {
   readonly host: NodeHost;
   state: KubeletState;
   private unwatch: () => void;
+  /** The data of this run's loop events (see `schedule`). */
+  private epochData: Readonly<{ epoch: number }> | undefined;
+  /** The request context of this kubelet's API calls (see `ctx`). */
+  private ctxOf: Readonly<RequestContext> | undefined;
 
   constructor(
     readonly cluster: Cluster,
@@ -92,8 +96,12 @@ export class Kubelet implements Component {
     return this.args.nodeName;
   }
 
+  /** One frozen context per node name, not a new object for every request. */
   get ctx(): RequestContext {
-    return { component: 'kubelet', node: this.name };
+    const name = this.name;
+    let ctx = this.ctxOf;
+    if (ctx?.node !== name) this.ctxOf = ctx = Object.freeze({ component: 'kubelet', node: name });
+    return ctx;
   }
 
   get cfg() {
@@ -252,8 +260,13 @@ export class Kubelet implements Component {
   // ---- engine events -----------------------------------------------------------------------
 
   /** Schedule a loop event of the current service run. */
-  schedule(delayMs: number, type: string, extra: Record<string, unknown> = {}): void {
-    this.cluster.engine.schedule(delayMs, this.id, type, { epoch: this.state.epoch, ...extra });
+  schedule(delayMs: number, type: string, extra?: Record<string, unknown>): void {
+    // A loop event's data is only the run's epoch: one frozen object per run serves them all (the
+    // engine keeps frozen data as it is), instead of a new object copied and frozen per event.
+    const epoch = this.state.epoch;
+    let data = this.epochData;
+    if (data?.epoch !== epoch) this.epochData = data = Object.freeze({ epoch });
+    this.cluster.engine.schedule(delayMs, this.id, type, extra ? { epoch, ...extra } : data);
   }
 
   handle(ev: SimEvent): void {

@@ -96,6 +96,85 @@ describe('nodeStatusHasChanged', () => {
       true
     );
   });
+
+  it('answers as the sort-and-copy comparison it replaced, for every pair of sample statuses', () => {
+    // The comparison before (kubelet_node_status.go nodeStatusHasChanged: both condition lists
+    // sorted by type, compared pairwise with heartbeats nulled; the rest compared whole).
+    const zero = (v: unknown): boolean =>
+      v === undefined || v === null || v === '' || v === 0 || v === false
+        ? true
+        : Array.isArray(v)
+          ? v.length === 0
+          : typeof v === 'object'
+            ? Object.values(v as object).every(zero)
+            : false;
+    const same = (a: unknown, b: unknown): boolean => {
+      if (a === b) return true;
+      if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+        return zero(a) && zero(b);
+      if (Array.isArray(a) !== Array.isArray(b)) return zero(a) && zero(b);
+      if (Array.isArray(a)) {
+        const bs = b as unknown[];
+        return a.length === bs.length && a.every((x, i) => same(x, bs[i]));
+      }
+      const ra = a as Record<string, unknown>;
+      const rb = b as Record<string, unknown>;
+      for (const k in ra) if (!same(ra[k], rb[k])) return false;
+      for (const k in rb) if (!Object.hasOwn(ra, k) && !same(undefined, rb[k])) return false;
+      return true;
+    };
+    const byType = (x: Condition, y: Condition) =>
+      String(x.type) < String(y.type) ? -1 : String(x.type) > String(y.type) ? 1 : 0;
+    const reference = (o: Record<string, unknown>, n: Record<string, unknown>): boolean => {
+      if (zero(o) && zero(n)) return false;
+      if (zero(o) || zero(n)) return true;
+      const { conditions: a = [], ...restA } = o as { conditions?: Condition[] };
+      const { conditions: b = [], ...restB } = n as { conditions?: Condition[] };
+      if (a.length !== b.length) return true;
+      const sa = [...a].sort(byType);
+      const sb = [...b].sort(byType);
+      for (let i = 0; i < sa.length; i++)
+        if (!same({ ...sa[i], lastHeartbeatTime: null }, { ...sb[i], lastHeartbeatTime: null })) return true;
+      return !same(restA, restB);
+    };
+    const disk: Condition = { type: 'DiskPressure', status: 'False', lastHeartbeatTime: 'z' };
+    const conditionLists: (Condition[] | undefined)[] = [
+      undefined,
+      [],
+      [ready('a')],
+      [ready('b')],
+      [ready('a', 'False')],
+      [ready('a'), memory],
+      [memory, ready('c')],
+      [memory, disk],
+      [ready('a'), disk],
+      [ready('a'), ready('b')],
+      [ready('a'), { ...memory, reason: '' }],
+      [ready('a'), { ...memory, message: 'm' }],
+      [{ type: '', status: 'True' }, memory],
+      [{ status: 'True' } as Condition, memory]
+    ];
+    const rests: Record<string, unknown>[] = [
+      {},
+      { capacity: { cpu: '4' } },
+      { capacity: { cpu: '4' }, images: [] },
+      { capacity: { cpu: '8' } },
+      { images: [{ names: ['a'], sizeBytes: 1 }] },
+      { nodeInfo: { bootID: '' } }
+    ];
+    const statuses = conditionLists.flatMap((conditions) =>
+      rests.map((rest) => (conditions ? { ...rest, conditions } : { ...rest }))
+    );
+    let changed = 0;
+    for (const a of statuses)
+      for (const b of statuses) {
+        const want = reference(a, b);
+        expect([a, b, nodeStatusHasChanged(a, b)]).toEqual([a, b, want]);
+        if (want) changed++;
+      }
+    expect(changed).toBeGreaterThan(0);
+    expect(changed).toBeLessThan(statuses.length * statuses.length);
+  });
 });
 
 describe('kubelet NodeSchedulable events', () => {

@@ -79,21 +79,26 @@ export function runtimeCheck(k: Kubelet): void {
   if (was !== s.networkError && k.syncing) for (const key of Object.keys(s.pods)) k.enqueue(key);
 }
 
-/** The runtime.go errors that make Ready=False, joined with ", ". */
-function readyErrors(k: Kubelet): string[] {
+/** The runtime.go errors that make Ready=False, joined with ", " ('' when there are none). */
+function readyErrors(k: Kubelet): string {
   const s = k.state;
-  const errs: string[] = [];
-  if (s.runtimeLastOk === undefined) errs.push('container runtime status check may not have completed yet');
-  else if (k.now - s.runtimeLastOk > k.cfg.runtimeDownThreshold) errs.push('container runtime is down');
+  let errs = '';
+  if (s.runtimeLastOk === undefined) errs = 'container runtime status check may not have completed yet';
+  else if (k.now - s.runtimeLastOk > k.cfg.runtimeDownThreshold) errs = 'container runtime is down';
   const sinceRelist = k.now - s.lastRelist;
   if (sinceRelist > k.cfg.plegRelistThreshold) {
-    errs.push(
+    errs = joinError(
+      errs,
       `PLEG is not healthy: pleg was last seen active ${formatGoDuration(sinceRelist)} ago; threshold is ${formatGoDuration(k.cfg.plegRelistThreshold)}`
     );
   }
-  if (s.networkError) errs.push(s.networkError);
-  if (s.shutdown) errs.push(SHUTTING_DOWN);
+  if (s.networkError) errs = joinError(errs, s.networkError);
+  if (s.shutdown) errs = joinError(errs, SHUTTING_DOWN);
   return errs;
+}
+
+function joinError(errs: string, e: string): string {
+  return errs ? `${errs}, ${e}` : e;
 }
 
 const PRESSURE = {
@@ -128,50 +133,104 @@ export function computeConditions(k: Kubelet, live?: KubeObject): ConditionState
   const s = k.state;
   // The kubelet's last conditions (one per type), copied only when the Node's differ.
   let prev = s.conditions;
-  for (const c of (live?.status?.conditions ?? []) as Record<string, string>[]) {
-    if (!(OWN_CONDITIONS as readonly string[]).includes(c.type)) continue;
-    const type = c.type as ConditionState['type'];
-    const at = prev.findIndex((p) => p.type === type);
-    if (at >= 0 && prev[at].status === c.status) continue;
-    if (prev === s.conditions) prev = [...prev];
-    const theirs: ConditionState = {
-      type,
-      status: c.status as ConditionState['status'],
-      reason: c.reason ?? '',
-      message: c.message ?? '',
-      lastTransition: k.cluster.api.timeOf(c.lastTransitionTime)
-    };
-    if (at >= 0) prev[at] = theirs;
-    else prev.push(theirs);
-  }
+  const liveConditions = live?.status?.conditions as Record<string, string>[] | undefined;
+  if (liveConditions)
+    for (let i = 0; i < liveConditions.length; i++) {
+      const c = liveConditions[i];
+      if (!(OWN_CONDITIONS as readonly string[]).includes(c.type)) continue;
+      const type = c.type as ConditionState['type'];
+      const at = indexOfType(prev, type);
+      if (at >= 0 && prev[at].status === c.status) continue;
+      if (prev === s.conditions) prev = [...prev];
+      const theirs: ConditionState = {
+        type,
+        status: c.status as ConditionState['status'],
+        reason: c.reason ?? '',
+        message: c.message ?? '',
+        lastTransition: k.cluster.api.timeOf(c.lastTransitionTime)
+      };
+      if (at >= 0) prev[at] = theirs;
+      else prev.push(theirs);
+    }
+  const errs = readyErrors(k);
+  // Nothing moved since the last sync (the usual heartbeat): the same conditions, no allocation.
+  if (prev === s.conditions && unchangedConditions(k, prev, errs)) return prev;
   const next: ConditionState[] = [];
-  const set = (
-    type: ConditionState['type'],
-    status: ConditionState['status'],
-    reason: string,
-    message: string,
-    event?: string
-  ): void => {
-    const p = prev.find((x) => x.type === type);
-    const changed = !p || p.status !== status;
-    next.push({ type, status, reason, message, lastTransition: changed ? k.now : p.lastTransition });
-    if (changed && event) k.nodeEvent('Normal', event, `Node ${k.name} status is now: ${event}`);
-  };
-  for (const type of PRESSURE_TYPES) {
+  for (let i = 0; i < PRESSURE_TYPES.length; i++) {
+    const type = PRESSURE_TYPES[i];
     const d = PRESSURE[type];
     const on = s.pressure[d.key];
-    const [reason, message, event] = on ? d.t : d.f;
-    set(type, on ? 'True' : 'False', reason, message, event);
+    const e = on ? d.t : d.f;
+    setCondition(k, prev, next, type, on ? 'True' : 'False', e[0], e[1], e[2]);
   }
-  const errs = readyErrors(k);
-  const wasReady = prev.some((x) => x.type === 'Ready');
-  if (errs.length) {
-    set('Ready', 'False', 'KubeletNotReady', errs.join(', '), wasReady ? 'NodeNotReady' : undefined);
+  if (errs) {
+    const wasReady = indexOfType(prev, 'Ready') >= 0;
+    setCondition(
+      k,
+      prev,
+      next,
+      'Ready',
+      'False',
+      'KubeletNotReady',
+      errs,
+      wasReady ? 'NodeNotReady' : undefined
+    );
   } else {
-    set('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status', 'NodeReady');
+    setCondition(k, prev, next, 'Ready', 'True', 'KubeletReady', READY_MESSAGE, 'NodeReady');
   }
   s.conditions = next;
   return next;
+}
+
+const READY_MESSAGE = 'kubelet is posting ready status';
+
+function indexOfType(conditions: readonly ConditionState[], type: string): number {
+  for (let i = 0; i < conditions.length; i++) if (conditions[i].type === type) return i;
+  return -1;
+}
+
+/**
+ * Whether `computeConditions` would build the conditions `prev` already holds, in the same order
+ * (the three pressure conditions, then Ready), with no transition and so no event.
+ */
+function unchangedConditions(k: Kubelet, prev: readonly ConditionState[], errs: string): boolean {
+  if (prev.length !== PRESSURE_TYPES.length + 1) return false;
+  for (let i = 0; i < PRESSURE_TYPES.length; i++) {
+    const c = prev[i];
+    const type = PRESSURE_TYPES[i];
+    const d = PRESSURE[type];
+    const on = k.state.pressure[d.key];
+    const e = on ? d.t : d.f;
+    if (c.type !== type || c.status !== (on ? 'True' : 'False') || c.reason !== e[0] || c.message !== e[1])
+      return false;
+  }
+  const r = prev[PRESSURE_TYPES.length];
+  return errs
+    ? r.type === 'Ready' && r.status === 'False' && r.reason === 'KubeletNotReady' && r.message === errs
+    : r.type === 'Ready' && r.status === 'True' && r.reason === 'KubeletReady' && r.message === READY_MESSAGE;
+}
+
+/**
+ * One condition of `computeConditions`: its transition time moves when its status does, and the
+ * transition's node event is recorded. An unchanged condition is the previous object itself
+ * (conditions are replaced, never changed in place).
+ */
+function setCondition(
+  k: Kubelet,
+  prev: ConditionState[],
+  next: ConditionState[],
+  type: ConditionState['type'],
+  status: ConditionState['status'],
+  reason: string,
+  message: string,
+  event?: string
+): void {
+  const at = indexOfType(prev, type);
+  const p = at >= 0 ? prev[at] : undefined;
+  const changed = !p || p.status !== status;
+  if (p && !changed && p.reason === reason && p.message === message) next.push(p);
+  else next.push({ type, status, reason, message, lastTransition: changed ? k.now : p!.lastTransition });
+  if (changed && event) k.nodeEvent('Normal', event, `Node ${k.name} status is now: ${event}`);
 }
 
 const PRESSURE_TYPES = ['MemoryPressure', 'DiskPressure', 'PIDPressure'] as const;
@@ -203,7 +262,8 @@ interface KeptBody {
   images: readonly unknown[];
   imageCount: number;
   ids: unknown;
-  runtime: string;
+  runtimeName: string;
+  runtimeVersion: string;
   version: string;
   body: StatusBody;
 }
@@ -214,7 +274,6 @@ function keptStatusBody(k: Kubelet): StatusBody {
   const rt = k.host.state.runtime;
   const dp = k.state.devicePlugins;
   const devices = dp ? JSON.stringify(dp) : '';
-  const runtime = `${rt.name}://${rt.version}`;
   const version = k.version;
   const kept = keptBodies.get(k);
   if (
@@ -225,7 +284,8 @@ function keptStatusBody(k: Kubelet): StatusBody {
     kept.images === rt.images &&
     kept.imageCount === rt.images.length &&
     kept.ids === k.host.state.ids &&
-    kept.runtime === runtime &&
+    kept.runtimeName === rt.name &&
+    kept.runtimeVersion === rt.version &&
     kept.version === version
   )
     return kept.body;
@@ -237,7 +297,8 @@ function keptStatusBody(k: Kubelet): StatusBody {
     images: rt.images,
     imageCount: rt.images.length,
     ids: k.host.state.ids,
-    runtime,
+    runtimeName: rt.name,
+    runtimeVersion: rt.version,
     version,
     body
   });
@@ -378,11 +439,13 @@ export function syncNodeStatus(k: Kubelet): void {
   }
   computeConditions(k, cur);
   if (cur) recordSchedulableEvent(k, cur);
-  if (cur) recordRebootEvent(k, cur);
   if (cur) {
     const body = keptStatusBody(k);
     const due = s.lastReport === undefined || k.now - s.lastReport >= k.cfg.nodeStatusReportFrequency;
     const last = lastUnchanged.get(k);
+    // Nothing to report, as last time. The reboot check is passed over too: that sync found the
+    // Node's boot ID equal to the body's (nodeStatusHasChanged found no difference), and the body
+    // is kept only while the machine ids are the same object, so it would record nothing.
     if (
       !due &&
       last &&
@@ -391,6 +454,7 @@ export function syncNodeStatus(k: Kubelet): void {
       sameConditions(last.conditions, s.conditions)
     )
       return;
+    recordRebootEvent(k, cur);
     const foreign = ((cur.status?.conditions ?? []) as { type: string }[]).filter(
       (c) => !(OWN_CONDITIONS as readonly string[]).includes(c.type)
     );
@@ -448,11 +512,17 @@ function recordRebootEvent(k: Kubelet, node: KubeObject): void {
 export function nodeStatusHasChanged(original: unknown, status: unknown): boolean {
   if (isZero(original) && isZero(status)) return false;
   if (isZero(original) || isZero(status)) return true;
-  const { conditions: a, ...restA } = original as Record<string, unknown>;
-  const { conditions: b, ...restB } = status as Record<string, unknown>;
-  if (conditionsHaveChanged((a ?? []) as Record<string, unknown>[], (b ?? []) as Record<string, unknown>[]))
+  const o = original as Record<string, unknown>;
+  const s = status as Record<string, unknown>;
+  if (
+    conditionsHaveChanged(
+      (o.conditions ?? []) as Record<string, unknown>[],
+      (s.conditions ?? []) as Record<string, unknown>[]
+    )
+  )
     return true;
-  return !semanticEqual(restA, restB);
+  // The rest of the two statuses (as `{ conditions, ...rest }` would give, without copying them).
+  return !semanticEqualFields(o, s, 'conditions');
 }
 
 /** nodeConditionsHaveChanged: same count, and equal one by one in type order without heartbeats. */
@@ -462,6 +532,16 @@ function byType(x: Record<string, unknown>, y: Record<string, unknown>): number 
 
 function conditionsHaveChanged(a: Record<string, unknown>[], b: Record<string, unknown>[]): boolean {
   if (a.length !== b.length) return true;
+  // The usual case, every type once on each side: each condition against the other side's of its
+  // type is the pairwise comparison of the two sorted lists, without sorting copies.
+  if (distinctTypes(a) && distinctTypes(b)) {
+    for (let i = 0; i < a.length; i++) {
+      let other: Record<string, unknown> | undefined;
+      for (let j = 0; j < b.length && !other; j++) if (b[j].type === a[i].type) other = b[j];
+      if (!other || !semanticEqualFields(a[i], other, 'lastHeartbeatTime')) return true;
+    }
+    return false;
+  }
   const sa = [...a].sort(byType);
   const sb = [...b].sort(byType);
   for (let i = 0; i < sa.length; i++) {
@@ -471,11 +551,36 @@ function conditionsHaveChanged(a: Record<string, unknown>[], b: Record<string, u
   return false;
 }
 
+/** Every condition has a type (a non-empty string) and no two the same. */
+function distinctTypes(list: Record<string, unknown>[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i].type;
+    if (typeof t !== 'string' || t === '') return false;
+    for (let j = 0; j < i; j++) if (list[j].type === t) return false;
+  }
+  return true;
+}
+
+/**
+ * semanticEqual of two objects without their `skip` field (as if both had it null): the fields
+ * of `a`, then those only `b` has.
+ */
+function semanticEqualFields(a: Record<string, unknown>, b: Record<string, unknown>, skip: string): boolean {
+  for (const key in a) if (key !== skip && !semanticEqual(a[key], b[key])) return false;
+  for (const key in b)
+    if (key !== skip && !Object.hasOwn(a, key) && !semanticEqual(undefined, b[key])) return false;
+  return true;
+}
+
 /** A Go zero value: what an omitted JSON field decodes to. */
 function isZero(v: unknown): boolean {
   if (v === undefined || v === null || v === '' || v === 0 || v === false) return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === 'object') return Object.values(v as object).every(isZero);
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    for (const key in o) if (Object.hasOwn(o, key) && !isZero(o[key])) return false;
+    return true;
+  }
   return false;
 }
 

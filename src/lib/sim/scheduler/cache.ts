@@ -82,9 +82,11 @@ export class SchedulerCache {
       if (this.h) {
         const at = this.h.columns?.position.get(ni.name);
         const i = at !== undefined && this.h.nodes[at] === old ? at : this.h.nodes.indexOf(old);
+        // A heartbeat keeps the stored image list and labels (the same frozen objects): nothing to compare.
         const sameImages =
-          old.images.size === ni.images.size && [...old.images.keys()].every((k) => ni.images.has(k));
-        const sameZone = JSON.stringify(topo(old)) === JSON.stringify(topo(ni));
+          old.node.status?.images === node.status?.images ||
+          (old.images.size === ni.images.size && [...old.images.keys()].every((k) => ni.images.has(k)));
+        const sameZone = old.labels === ni.labels || JSON.stringify(topo(old)) === JSON.stringify(topo(ni));
         if (i >= 0 && sameImages && sameZone) {
           this.h.nodes[i] = ni;
           this.h.nodeByName.set(ni.name, ni);

@@ -30,6 +30,17 @@ function savedReady(c: NodeCondition | undefined): NodeHealth['ready'] {
   return c ? { heartbeat: c.lastHeartbeatTime ?? '', transition: c.lastTransitionTime ?? '' } : null;
 }
 
+/**
+ * The renewTime each node's health last took, parsed (the next renewal is compared with it). Only
+ * a shortcut: an entry is used when its text is the one asked about, else the text is parsed.
+ */
+const observedRenews = new Map<string, { renew: string; ms: number }>();
+
+function parsedRenew(name: string, renew: string): number {
+  const seen = observedRenews.get(name);
+  return seen?.renew === renew ? seen.ms : Date.parse(renew);
+}
+
 export interface HealthResult {
   observed: NodeCondition;
   current: NodeCondition | undefined;
@@ -95,17 +106,23 @@ export function tryUpdateNodeHealth(
       leaseRenew: health.leaseRenew
     };
   }
-  // A newer Lease renewTime is proof of life; the same one as last time needs no parsing.
+  // A newer Lease renewTime is proof of life; the same one as last time needs no parsing, and the
+  // one last observed was parsed when it was observed.
   const lease = api.tryGet<KubeObject>('Lease', 'kube-node-lease', name);
   const renew = lease?.spec?.renewTime as string | undefined;
   if (renew && renew !== health.leaseRenew) {
     const observedRenew = Date.parse(renew);
     if (
       !Number.isNaN(observedRenew) &&
-      (health.leaseRenew === undefined || Date.parse(health.leaseRenew) < observedRenew)
+      (health.leaseRenew === undefined || parsedRenew(name, health.leaseRenew) < observedRenew)
     ) {
       health.leaseRenew = renew;
       health.probe = now;
+      const seen = observedRenews.get(name);
+      if (seen) {
+        seen.renew = renew;
+        seen.ms = observedRenew;
+      } else observedRenews.set(name, { renew, ms: observedRenew });
     }
   }
   if (healths[name] !== health) healths[name] = health;

@@ -317,3 +317,71 @@ describe('node lifecycle controller: the monitor pass over nodes that did not ch
     expect(readyOf(cluster, 'w1')?.status).toBe('True');
   });
 });
+
+describe('tryUpdateNodeHealth: Lease renewTimes', () => {
+  // upstream: node_lifecycle_controller.go tryUpdateNodeHealth: a Lease is proof of life only when
+  // its renewTime is after the one last observed (a MicroTime compared as a time, not as text).
+  it('takes a newer renewTime and not an older one, as parsing both each time would', async () => {
+    const { tryUpdateNodeHealth, newHealthResult } = await import('./node_health');
+    // A node nothing renews (no kubelet, no controller): the test writes its Lease itself.
+    const { cluster } = testCluster({ nodes: [{ name: 'w1', silent: true }], kcm: false });
+    cluster.api.create<KubeObject>({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'w1', namespace: 'kube-node-lease' },
+      spec: { holderIdentity: 'w1', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:20.000000Z' }
+    });
+    const host = {
+      cluster,
+      ctx: { component: 'test' },
+      now: () => cluster.now
+    } as unknown as Parameters<typeof tryUpdateNodeHealth>[0];
+    const healths: Record<string, { probe: number; leaseRenew?: string }> = {};
+    const grace = { monitor: 1e9, startup: 1e9 };
+    const renew = (renewTime: string) => {
+      const lease = cluster.api.get<KubeObject>('Lease', 'kube-node-lease', 'w1');
+      cluster.api.update({ ...lease, spec: { ...lease.spec, renewTime } });
+    };
+    const pass = () => {
+      const node = cluster.api.get<KubeObject>('Node', undefined, 'w1');
+      tryUpdateNodeHealth(host, node, undefined, healths as never, grace, newHealthResult());
+      return { ...healths.w1 };
+    };
+    const seen: { at: number; renew: string; probe: number }[] = [];
+    const times = [
+      '2026-01-01T00:00:30.000000Z',
+      '2026-01-01T00:00:30.000000Z',
+      '2026-01-01T00:00:29.999000Z',
+      '2026-01-01T00:00:40.500000Z',
+      '2026-01-01T00:00:40.5Z',
+      '2026-01-01T00:00:41.000000Z'
+    ];
+    for (const t of times) {
+      cluster.engine.now += 1000;
+      renew(t);
+      const h = pass();
+      seen.push({ at: cluster.now, renew: h.leaseRenew!, probe: h.probe });
+    }
+    // Expected with every renewTime parsed afresh: a later time moves the probe to now.
+    const expected: { at: number; renew: string; probe: number }[] = [];
+    let last: string | undefined;
+    let probe = seen[0].probe;
+    seen.forEach(({ at }, i) => {
+      const t = times[i];
+      if (t !== last && (last === undefined || Date.parse(last) < Date.parse(t))) {
+        last = t;
+        probe = at;
+      }
+      expected.push({ at, renew: last!, probe });
+    });
+    expect(seen).toEqual(expected);
+    expect(seen.map((s) => s.probe)).toEqual([
+      seen[0].at,
+      seen[0].at,
+      seen[0].at,
+      seen[3].at,
+      seen[3].at,
+      seen[5].at
+    ]);
+  });
+});

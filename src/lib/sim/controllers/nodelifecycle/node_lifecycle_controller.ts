@@ -254,11 +254,12 @@ export class NodeLifecycleController implements Controller {
   private monitorNodeHealth(): void {
     const api = this.host.cluster.api;
     const nodes = api.list<KubeObject>('Node');
-    for (const node of nodes) {
-      const zone = this.view(node).zone;
+    for (let i = 0; i < nodes.length; i++) {
+      const zone = this.view(nodes[i]).zone;
       if (!this.s.tainters[zone]) this.addPodEvictorForNewZone(zone);
     }
-    for (const node of nodes) {
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
       if (this.s.knownNodes[node.metadata.name] !== undefined) continue;
       this.recordNodeEvent(
         node,
@@ -289,7 +290,8 @@ export class NodeLifecycleController implements Controller {
     const zoneConditions: Record<string, (NodeCondition | undefined)[]> = {};
     const grace = { monitor: this.cfg.nodeMonitorGracePeriod, startup: this.cfg.nodeStartupGracePeriod };
     const result = this.healthResult;
-    for (const listed of nodes) {
+    for (let n = 0; n < nodes.length; n++) {
+      const listed = nodes[n];
       const name = listed.metadata.name;
       let node = api.tryGet<KubeObject>('Node', undefined, name) ?? listed;
       let ok = false;
@@ -350,7 +352,9 @@ export class NodeLifecycleController implements Controller {
     const step = observedStep(rec.value, observed.status, view.unreachableTaint, view.notReadyTaint);
     if (step.value !== rec.value) all[name] = moveRecord(rec, step.value, 'OBSERVED', now);
     else if (all[name] !== rec) all[name] = rec;
-    for (const a of step.actions) {
+    const actions = step.actions;
+    for (let i = 0; i < actions.length; i++) {
+      const a = actions[i];
       if (a.type === 'markNodeAsReachable') this.markNodeAsReachable(node);
       else if (a.type === 'markNodeForTainting') {
         this.markNodeForTainting(node, a.params?.status as 'False' | 'Unknown');
