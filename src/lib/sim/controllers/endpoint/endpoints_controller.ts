@@ -127,7 +127,8 @@ export function repackSubsets(
     // byAddress's order, each address's key built once.
     const keyed = [...addrs].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
     const list = keyed.map((x) => x[1]);
-    const k = keyed.map(([key, x]) => `${key}:${x.ready}`).join(',');
+    // With one port group there is one address set: no key to build.
+    const k = byPort.size === 1 ? '' : keyed.map(([key, x]) => `${key}:${x.ready}`).join(',');
     if (!bySet.has(k)) bySet.set(k, { addrs: list, ports: [] });
     if (port) bySet.get(k)!.ports.push(port);
   }
@@ -329,6 +330,8 @@ export class EndpointsController implements Controller {
       if (!t) continue;
       podTimes[pod.metadata.name] = t;
       const before = known?.pods[pod.metadata.name];
+      // The same text is the same time: not a change (most pods, on most syncs).
+      if (before === t) continue;
       if ((!before || parseTime(t) > parseTime(before)) && (!min || parseTime(t) < parseTime(min))) min = t;
     }
     const created = svc.metadata.creationTimestamp as string;
