@@ -10,7 +10,6 @@ import type { KubeObject, RequestContext } from '../../api/types';
 import { defineComponent, type Cluster, type Component } from '../../cluster';
 import type { SimEvent } from '../../engine/engine';
 import type { Controller, ControllerHost } from '../controller';
-import { newTokenBucket, takeToken, type TokenBucketState } from '../util/ratelimit';
 
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 export const MANAGED_BY = 'endpointslice-controller.k8s.io';
@@ -365,16 +364,12 @@ function watchKeys(
   ];
 }
 
-/**
- * Reconcile the EndpointSlices of one Service ("namespace/name"). Throws API errors for the caller
- * to retry. `request` is called before each create, update and delete the sync sends.
- */
+/** Reconcile the EndpointSlices of one Service ("namespace/name"). Throws API errors for the caller to retry. */
 export function syncEndpointSlices(
   cluster: Cluster,
   key: string,
   ctx: RequestContext = CTX,
-  index?: SelectedPodsIndex,
-  request: () => void = () => {}
+  index?: SelectedPodsIndex
 ): void {
   const [ns, name] = key.split('/');
   const api = cluster.api;
@@ -392,10 +387,7 @@ export function syncEndpointSlices(
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   if (!svc || !svc.spec?.selector || svc.spec?.type === 'ExternalName') {
     // Slices are garbage-collected through their ownerReference; delete directly when the Service is gone.
-    for (const s of existing) {
-      request();
-      api.delete('EndpointSlice', ns, s.metadata.name, {}, ctx);
-    }
+    for (const s of existing) api.delete('EndpointSlice', ns, s.metadata.name, {}, ctx);
     return;
   }
   const desired: KubeObject[] = [];
@@ -441,7 +433,6 @@ export function syncEndpointSlices(
   desired.forEach((d, i) => {
     const cur = existing[i];
     if (!cur) {
-      request();
       api.create(d, ctx);
       return;
     }
@@ -450,7 +441,6 @@ export function syncEndpointSlices(
       JSON.stringify(cur.ports ?? []) === JSON.stringify(d.ports)
     )
       return;
-    request();
     api.update(
       {
         ...cur,
@@ -461,10 +451,8 @@ export function syncEndpointSlices(
       ctx
     );
   });
-  for (const extra of existing.slice(desired.length)) {
-    request();
+  for (const extra of existing.slice(desired.length))
     api.delete('EndpointSlice', ns, extra.metadata.name, {}, ctx);
-  }
 }
 
 /**
@@ -474,12 +462,11 @@ export function syncEndpointSlices(
 export class EndpointSliceKcmController implements Controller {
   readonly name = 'endpointslice-controller';
   private pods: SelectedPodsIndex;
-  private s: KcmState = {};
-  /** The Service being synced: the slice events its writes cause are this controller's own. */
-  private syncing: string | undefined;
   constructor(private host: ControllerHost) {
     this.pods = new SelectedPodsIndex(host.cluster);
   }
+  /** The Service being synced: the slice events its writes cause are this controller's own. */
+  private syncing: string | undefined;
   watch(): (() => void)[] {
     this.pods = new SelectedPodsIndex(this.host.cluster);
     return [
@@ -492,16 +479,9 @@ export class EndpointSliceKcmController implements Controller {
     ];
   }
   sync(key: string): void {
-    const blocked = this.s.blocked?.[key];
-    if (blocked !== undefined) {
-      // Still waiting for its client: the requeue when a token is free syncs the key.
-      if (blocked > this.host.now()) return;
-      delete this.s.blocked![key];
-    }
-    if (this.waitForClient(key)) return;
     this.syncing = key;
     try {
-      syncEndpointSlices(this.host.cluster, key, this.host.ctx, this.pods, () => this.request());
+      syncEndpointSlices(this.host.cluster, key, this.host.ctx, this.pods);
     } finally {
       this.syncing = undefined;
     }
@@ -509,45 +489,6 @@ export class EndpointSliceKcmController implements Controller {
   resyncKeys(): string[] {
     return this.host.cluster.api.list('Service').map((s) => `${s.metadata.namespace}/${s.metadata.name}`);
   }
-  getState(): unknown {
-    return this.s;
-  }
-  setState(s: unknown): void {
-    this.s = (s ?? {}) as KcmState;
-  }
-
-  /**
-   * The controller's client is rate-limited as every kube-controller-manager client is (20 qps,
-   * burst 30: controllers/util/ratelimit.ts). The reconciler
-   * (staging/src/k8s.io/endpointslice/reconciler.go finalize) sends a sync's creates, updates and
-   * deletes one after another, each reserving a token (client-go's tokenBucketRateLimiter.Wait,
-   * golang.org/x/time/rate Reserve: the bucket may go below zero and the request waits its turn).
-   * Here a sync's writes go out together and the bucket is left in debt; the Service's next sync
-   * waits until a token is free again, as the worker blocked in the client would, and then sees
-   * every change made meanwhile. True when the key has to wait.
-   */
-  private waitForClient(key: string): boolean {
-    const now = this.host.now();
-    const client = (this.s.client ??= newTokenBucket(now));
-    const wait = takeToken({ ...client }, now);
-    if (wait === 0) return false;
-    (this.s.blocked ??= {})[key] = now + wait;
-    this.host.schedule(wait, 'requeue', key);
-    return true;
-  }
-
-  /** One request: a token, or a token owed. */
-  private request(): void {
-    const now = this.host.now();
-    const client = (this.s.client ??= newTokenBucket(now));
-    if (takeToken(client, now) > 0) client.tokens -= 1;
-  }
-}
-
-/** The manager-hosted controller's state: its client's token bucket and the Services waiting for it. */
-interface KcmState {
-  client?: TokenBucketState;
-  blocked?: Record<string, number>;
 }
 
 /** The same controller as a standalone component (`endpointslice-controller`), until the manager hosts it. */
