@@ -7,7 +7,10 @@
  * Run alone: `npx tsx bench/lab-host.ts [scenario.yaml [wallSeconds [speed]]]`
  * (default scenarios/two-hundred-nodes.yaml, 30 s, 60×); `node --cpu-prof --import tsx …`
  * profiles it. `--jump [runs]` times a jump back at 100 nodes (below); `--settle [file [s]]` the
- * simulation alone until the cluster is up (at 200 nodes that is many minutes of CPU).
+ * simulation alone until the cluster is up (at 200 nodes that is many minutes of CPU); `--boot
+ * [file [s]]` the simulation alone over the scenario's first s virtual seconds (default 110: at
+ * 200 nodes, while web's 2,200 pods start), CPU per 10 virtual s (`node --cpu-prof --import tsx
+ * bench/lab-host.ts --boot` profiles that part of the boot).
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -140,6 +143,27 @@ export function settleFigures(file: string, steadyS: number): string {
   return lines.join('\n');
 }
 
+/** The simulation alone over the first `untilS` virtual seconds: CPU s per 10 virtual s and in all. */
+export function bootFigures(file: string, untilS: number): string {
+  const scenario = readFileSync(file, 'utf8');
+  const c0 = cpuSeconds();
+  const { cluster } = createCluster(scenario, { fileName: basename(file) });
+  const parts = [`built ${(cpuSeconds() - c0).toFixed(1)}`];
+  let t = cpuSeconds();
+  while (cluster.now < untilS * 1000) {
+    cluster.runUntil(Math.min(cluster.now + 10_000, untilS * 1000));
+    const c = cpuSeconds();
+    parts.push(`${cluster.now / 1000}: ${(c - t).toFixed(1)}`);
+    t = c;
+  }
+  const pods = cluster.api.list('Pod');
+  const running = pods.filter((p) => p.status?.phase === 'Running').length;
+  return (
+    `${basename(file)}, first ${untilS} virtual s: ${(t - c0).toFixed(1)} s CPU (per 10 virtual s: ` +
+    `${parts.join(', ')}); ${pods.length} pods, ${running} Running`
+  );
+}
+
 /**
  * A time-travel jump as the lab's e2e test makes it (tests/e2e/lab-jump.spec.ts): 100 nodes /
  * 3,000 pods opened at 2 min, three "+1 minute", then back one minute. Wall ms of the jump's
@@ -214,6 +238,10 @@ export function jumpFigures(runs: number): string[] {
 
 if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === '--jump') {
   for (const line of jumpFigures(Number(process.argv[3] ?? 4))) console.log(line);
+} else if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === '--boot') {
+  console.log(
+    bootFigures(process.argv[3] ?? 'scenarios/two-hundred-nodes.yaml', Number(process.argv[4] ?? 110))
+  );
 } else if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === '--settle') {
   console.log(
     settleFigures(process.argv[3] ?? 'scenarios/two-hundred-nodes.yaml', Number(process.argv[4] ?? 120))

@@ -16,7 +16,7 @@
  */
 import { parse } from 'yaml';
 import { ApiError, ConnectionError } from '../api/errors';
-import type { KubeObject, RequestContext } from '../api/types';
+import { copySharingFrozen, type KubeObject, type RequestContext } from '../api/types';
 import { defineComponent, defineFault, FaultError, type Cluster, type Component } from '../cluster';
 import type { SimEvent } from '../engine/engine';
 import { syncTime } from './costmodel';
@@ -221,6 +221,22 @@ export function writeProxyMode(cluster: Cluster, mode: ProxyMode): void {
   if (next === text) return;
   cluster.api.patch('ConfigMap', namespace, name, { data: { [key]: next } }, { component: 'kubeadm' });
 }
+
+/** A service port's key in kube-proxy's map: `ns/name:port/protocol`. */
+function portKey(p: ServicePortInfo): string {
+  return `${portNameString(p)}/${p.protocol}`;
+}
+
+/** JSON of a frozen (shared) service port, built once. */
+const frozenJson = new WeakMap<ServicePortInfo, string>();
+
+function portJson(p: ServicePortInfo): string {
+  if (!Object.isFrozen(p)) return JSON.stringify(p);
+  let j = frozenJson.get(p);
+  if (j === undefined) frozenJson.set(p, (j = JSON.stringify(p)));
+  return j;
+}
+
 /** "Never" as a JSON-safe time. */
 const NEVER = -1e15;
 
@@ -449,19 +465,33 @@ export class KubeProxy implements Component {
       this.state.needFullSync ||
       modeChanged ||
       now - this.state.lastFullSync >= KUBE_PROXY_DEFAULTS.fullSyncPeriod;
-    const before = new Map(
-      this.state.ports.map((p) => [`${portNameString(p)}/${p.protocol}`, JSON.stringify(p)])
-    );
-    const after = new Map(ports.map((p) => [`${portNameString(p)}/${p.protocol}`, JSON.stringify(p)]));
-    const changed = [...new Set([...before.keys(), ...after.keys()])]
-      .filter((k) => before.get(k) !== after.get(k))
-      .sort();
-    const endpoints = ports.reduce((n, p) => n + p.endpoints.length, 0);
+    // What changed since the last sync, by service port. An unchanged port keeps its object, so
+    // the proxier sees at a glance what it can keep; ports built from the same stored objects are
+    // the same (shared, frozen) objects, and others are compared as JSON.
+    const old = new Map<string, ServicePortInfo>();
+    for (const p of this.state.ports) old.set(portKey(p), p);
+    const changedKeys = new Set<string>();
+    const kept: ServicePortInfo[] = new Array(ports.length);
+    let endpoints = 0;
+    for (let i = 0; i < ports.length; i++) {
+      const p = ports[i];
+      const k = portKey(p);
+      const o = old.get(k);
+      endpoints += p.endpoints.length;
+      if (o !== undefined && (o === p || portJson(o) === portJson(p))) kept[i] = o;
+      else {
+        kept[i] = p;
+        changedKeys.add(k);
+      }
+      old.delete(k);
+    }
+    for (const k of old.keys()) changedKeys.add(k);
+    const changed = [...changedKeys].sort();
     const record: SyncRecord = {
       t: now,
       mode: this.state.mode,
       full,
-      changed: full ? ports.map((p) => `${portNameString(p)}/${p.protocol}`) : changed,
+      changed: full ? ports.map(portKey) : changed,
       servicePorts: ports.length,
       endpoints,
       durationMs: syncTime(this.state.mode, ports.length, ports.length ? endpoints / ports.length : 0, {
@@ -469,12 +499,7 @@ export class KubeProxy implements Component {
         changedServices: changed.length
       })
     };
-    // Unchanged service ports keep their object, so the proxier sees at a glance what it can keep.
-    const old = new Map(this.state.ports.map((p) => [`${portNameString(p)}/${p.protocol}`, p]));
-    this.state.ports = ports.map((p) => {
-      const k = `${portNameString(p)}/${p.protocol}`;
-      return before.get(k) === after.get(k) ? (old.get(k) ?? p) : p;
-    });
+    this.state.ports = kept;
     this.state.dirty = [];
     this.state.programmedMode = this.state.mode;
     this.state.lastSync = now;
@@ -514,7 +539,8 @@ export class KubeProxy implements Component {
   }
 
   setState(s: unknown): void {
-    this.state = structuredClone(s) as KubeProxyState;
+    // The service ports are frozen and shared (model.ts); the rest is copied.
+    this.state = copySharingFrozen(s) as KubeProxyState;
   }
 
   dispose(): void {

@@ -18,6 +18,7 @@ import { isApiError } from '../../api/errors';
 import type { Cluster } from '../../cluster';
 import type { Controller, ControllerHost } from '../controller';
 import { jsonEqual } from '../util/jsonequal';
+import { newTokenBucket, takeToken, type TokenBucketState } from '../util/ratelimit';
 import {
   SelectedPodsIndex,
   resolveTargetPort,
@@ -61,6 +62,15 @@ interface TriggerState {
 
 interface State {
   triggers: Record<string, TriggerState>;
+  /** The controller's own client (--kube-api-qps 20, --kube-api-burst 30): one token per request. */
+  client?: TokenBucketState;
+  /**
+   * Services whose sync waits for a client token, with the virtual ms when it comes: the worker
+   * holding the key is blocked in the client, so changes meanwhile only mark the key dirty and it
+   * is synced once when the token comes (client-go's workqueue: a key being processed is not
+   * handed out again; Done queues it again if it was added meanwhile).
+   */
+  blocked?: Record<string, number>;
 }
 
 function readyCondition(pod: KubeObject): { status: string; lastTransitionTime?: string } | undefined {
@@ -116,7 +126,8 @@ export function repackSubsets(
     // byAddress's order, each address's key built once.
     const keyed = [...addrs].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
     const list = keyed.map((x) => x[1]);
-    const k = keyed.map(([key, x]) => `${key}:${x.ready}`).join(',');
+    // With one port group there is one address set: no key to build.
+    const k = byPort.size === 1 ? '' : keyed.map(([key, x]) => `${key}:${x.ready}`).join(',');
     if (!bySet.has(k)) bySet.set(k, { addrs: list, ports: [] });
     if (port) bySet.get(k)!.ports.push(port);
   }
@@ -296,8 +307,16 @@ export class EndpointsController implements Controller {
     this.s = s as State;
   }
 
-  /** ComputeEndpointLastChangeTriggerTime: the earliest change not yet seen, or the Service's creation when new. */
-  private triggerTime(key: string, svc: KubeObject, pods: KubeObject[]): string | undefined {
+  /**
+   * ComputeEndpointLastChangeTriggerTime: the earliest change not yet seen, or the Service's
+   * creation when new. Returns the tracker's next state for the Service too; the caller keeps it
+   * once the sync went through (a sync that waits for a client token has seen nothing yet).
+   */
+  private triggerTime(
+    key: string,
+    svc: KubeObject,
+    pods: KubeObject[]
+  ): { time: string | undefined; next: TriggerState } {
     const known = this.s.triggers[key];
     const podTimes: Record<string, string> = {};
     let min: string | undefined;
@@ -306,23 +325,55 @@ export class EndpointsController implements Controller {
       if (!t) continue;
       podTimes[pod.metadata.name] = t;
       const before = known?.pods[pod.metadata.name];
+      // The same text is the same time: not a change (most pods, on most syncs).
+      if (before === t) continue;
       if ((!before || parseTime(t) > parseTime(before)) && (!min || parseTime(t) < parseTime(min))) min = t;
     }
     const created = svc.metadata.creationTimestamp as string;
     if (!known || parseTime(created) > parseTime(known.service)) {
       if (!min || parseTime(created) < parseTime(min)) min = created;
     }
-    this.s.triggers[key] = { service: created, pods: podTimes };
-    return known ? min : created;
+    return { time: known ? min : created, next: { service: created, pods: podTimes } };
+  }
+
+  /**
+   * The client's rate limiter (pkg/controller/endpoint/endpoints_controller.go sends each Create,
+   * Update and Delete through the controller's clientset, whose client-side limiter blocks the
+   * worker until a token is free). While the bucket is empty a sync would wait in the client, so
+   * the key waits for the next token before it is synced (and then sees the changes made while it
+   * waited, as the sync after a blocked write does upstream): true when it has to wait.
+   */
+  private waitForClient(key: string): boolean {
+    const now = this.host.now();
+    const client = (this.s.client ??= newTokenBucket(now));
+    const wait = takeToken({ ...client }, now);
+    if (wait === 0) return false;
+    (this.s.blocked ??= {})[key] = now + wait;
+    this.host.schedule(wait, 'requeue', key);
+    return true;
+  }
+
+  /** One request: a token is free (waitForClient said so at the start of this sync). */
+  private request(): void {
+    const now = this.host.now();
+    takeToken((this.s.client ??= newTokenBucket(now)), now);
   }
 
   sync(key: string): void {
     const { cluster, ctx } = this.host;
     const api = cluster.api;
     const [ns, name] = key.split('/');
+    const blocked = this.s.blocked?.[key];
+    if (blocked !== undefined) {
+      // Still waiting for its client token: the requeue when it comes syncs the key.
+      if (blocked > this.host.now()) return;
+      delete this.s.blocked![key];
+    }
+    if (this.waitForClient(key)) return;
     const svc = api.tryGet<KubeObject>('Service', ns, name);
     if (!svc) {
       // The Service is gone: delete its Endpoints.
+      this.request();
       delete this.s.triggers[key];
       try {
         api.delete('Endpoints', ns, name, {}, ctx);
@@ -334,7 +385,7 @@ export class EndpointsController implements Controller {
     if (svc.spec?.type === 'ExternalName') return;
     const pods = selectedPods(cluster, svc, this.pods);
     if (!pods) return;
-    const trigger = this.triggerTime(key, svc, pods);
+    const { time: trigger, next } = this.triggerTime(key, svc, pods);
     const subsets = desiredSubsets(cluster, svc, pods);
     const current = api.tryGet<KubeObject>('Endpoints', ns, name);
     const svcLabels = (svc.metadata.labels ?? {}) as Record<string, string>;
@@ -347,8 +398,13 @@ export class EndpointsController implements Controller {
       );
       const capacityOk =
         count <= ENDPOINTS_MAX_CAPACITY ? !current.metadata.annotations?.[OVER_CAPACITY] : false;
-      if (jsonEqual(current.subsets ?? [], subsets) && sameLabels(compare, svcLabels) && capacityOk) return;
+      if (jsonEqual(current.subsets ?? [], subsets) && sameLabels(compare, svcLabels) && capacityOk) {
+        this.s.triggers[key] = next;
+        return;
+      }
     }
+    this.request();
+    this.s.triggers[key] = next;
     const annotations: Record<string, string> = { ...(current?.metadata.annotations ?? {}) };
     if (trigger) annotations[LAST_CHANGE_TRIGGER_TIME] = trigger;
     else delete annotations[LAST_CHANGE_TRIGGER_TIME];
