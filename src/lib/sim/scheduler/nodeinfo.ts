@@ -89,11 +89,13 @@ export function newPodInfo(pod: KubeObject): PodInfo {
 /** The last NodeInfo.podLabelsVersion handed out (process-wide, so no two pod sets share one). */
 let podLabelsVersions = 0;
 
-export function newNodeInfo(node: KubeObject): NodeInfo {
-  const images = new Map<string, number>();
-  for (const img of node.status?.images ?? []) {
-    for (const n of img.names ?? []) images.set(n, img.sizeBytes ?? 0);
-  }
+export function newNodeInfo(node: KubeObject, known?: Map<string, number>): NodeInfo {
+  // `known`: the image map of the same stored image list (a status report keeps that list).
+  const images = known ?? new Map<string, number>();
+  if (!known)
+    for (const img of node.status?.images ?? []) {
+      for (const n of img.names ?? []) images.set(n, img.sizeBytes ?? 0);
+    }
   return {
     name: node.metadata.name,
     node,
@@ -120,7 +122,9 @@ export function newNodeInfo(node: KubeObject): NodeInfo {
  * costs the node's own fields; `old` is then the cache's no longer.
  */
 export function withNode(old: NodeInfo, node: KubeObject): NodeInfo {
-  const ni = newNodeInfo(node);
+  const imgs = node.status?.images;
+  const sameImages = !!imgs && Object.isFrozen(imgs) && old.node.status?.images === imgs;
+  const ni = newNodeInfo(node, sameImages ? old.images : undefined);
   ni.pods = old.pods.slice();
   ni.requested = { ...old.requested, scalar: { ...old.requested.scalar } };
   ni.nonZeroRequested = { ...old.nonZeroRequested };
