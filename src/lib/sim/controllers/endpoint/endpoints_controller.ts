@@ -23,7 +23,8 @@ import {
   SelectedPodsIndex,
   resolveTargetPort,
   selectedPods,
-  servicesOfPod
+  servicesOfPod,
+  servicesToUpdateOnPodChange
 } from '../endpointslice/controller';
 
 export const LAST_CHANGE_TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time';
@@ -280,8 +281,12 @@ export class EndpointsController implements Controller {
     return [
       this.pods.watch(),
       cluster.api.watch('Service', (_t, o) => this.host.enqueue(key(o))),
-      cluster.api.watch('Pod', (_t, o, old) => {
-        for (const k of servicesOfPod(cluster, o, old)) this.host.enqueue(k);
+      cluster.api.watch('Pod', (t, o, old) => {
+        const keys =
+          t === 'MODIFIED' && old
+            ? servicesToUpdateOnPodChange(cluster, o, old)
+            : servicesOfPod(cluster, o, old);
+        for (const k of keys) this.host.enqueue(k);
       }),
       cluster.api.watch('Endpoints', (t, o) => {
         if (t === 'DELETED') this.host.enqueue(key(o));

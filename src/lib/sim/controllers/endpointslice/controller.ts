@@ -140,6 +140,68 @@ export function servicesOfPod(cluster: Cluster, pod: KubeObject, old?: KubeObjec
   return keys;
 }
 
+/** The pod's IPs (status.podIPs, or status.podIP alone). */
+function podIPs(pod: KubeObject): string[] {
+  const ips = pod.status?.podIPs as { ip: string }[] | undefined;
+  if (ips) return ips.map((x) => x.ip);
+  const ip = pod.status?.podIP as string | undefined;
+  return ip ? [ip] : [];
+}
+
+function sameStrings(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  const x = Object.keys(a ?? {});
+  if (x.length !== Object.keys(b ?? {}).length) return false;
+  for (const k of x) if (!b || !Object.hasOwn(b, k) || a![k] !== b[k]) return false;
+  return true;
+}
+
+/**
+ * endpointslice/util podEndpointsChanged: whether a pod update may change its endpoint (deletion
+ * timestamp, readiness, IPs) and whether it may change which Services select it (labels, hostname,
+ * subdomain). NodeName is set before the pod has an IP, and name, namespace and UID never change.
+ */
+export function podEndpointsChanged(
+  old: KubeObject,
+  cur: KubeObject
+): { podChanged: boolean; labelsChanged: boolean } {
+  const labelsChanged =
+    !sameStrings(old.metadata.labels, cur.metadata.labels) ||
+    old.spec?.hostname !== cur.spec?.hostname ||
+    old.spec?.subdomain !== cur.spec?.subdomain;
+  // Upstream compares the two *metav1.Time pointers, which differ whenever either is set.
+  if (old.metadata.deletionTimestamp !== undefined || cur.metadata.deletionTimestamp !== undefined)
+    return { podChanged: true, labelsChanged };
+  if (podReady(old) !== podReady(cur)) return { podChanged: true, labelsChanged };
+  const a = podIPs(old);
+  const b = podIPs(cur);
+  const podChanged = a.length !== b.length || a.some((ip, i) => ip !== b[i]);
+  return { podChanged, labelsChanged };
+}
+
+/**
+ * The Services a pod watch event concerns, as the Endpoints and EndpointSlice controllers' pod
+ * handlers find them (staging/src/k8s.io/endpointslice/util/controller_utils.go
+ * GetServicesToUpdateOnPodChange): an added or deleted pod concerns the Services selecting it; an
+ * update only when podEndpointsChanged says so, and then the Services selecting the pod now or
+ * before (with only its labels changed, those that selected it before or now but not both).
+ */
+export function servicesToUpdateOnPodChange(cluster: Cluster, pod: KubeObject, old?: KubeObject): string[] {
+  if (!old) return servicesOfPod(cluster, pod);
+  if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return [];
+  const { podChanged, labelsChanged } = podEndpointsChanged(old, pod);
+  if (!podChanged && !labelsChanged) return [];
+  const keys: string[] = [];
+  for (const svc of cluster.api.list('Service', { namespace: pod.metadata.namespace })) {
+    const sel = serviceSelector(svc);
+    if (!sel) continue;
+    const now = matchRequirements(sel.reqs, pod.metadata.labels);
+    const before = labelsChanged ? matchRequirements(sel.reqs, old.metadata.labels) : now;
+    if (podChanged ? now || before : now !== before)
+      keys.push(`${svc.metadata.namespace}/${svc.metadata.name}`);
+  }
+  return keys;
+}
+
 function podReady(pod: KubeObject): boolean {
   return ((pod.status?.conditions ?? []) as { type: string; status: string }[]).some(
     (c) => c.type === 'Ready' && c.status === 'True'
@@ -269,18 +331,35 @@ function endpointsJson(endpoints: unknown[]): string {
   return j;
 }
 
-/** The Service keys an object change concerns (informer event handlers of the real controller). */
-function watchKeys(cluster: Cluster, enqueue: (key: string) => void): (() => void)[] {
+/**
+ * The Service keys an object change concerns (informer event handlers of the real controller).
+ * `own` says whether a slice event comes from this controller's own write: upstream's
+ * endpointSliceTracker (staging/src/k8s.io/endpointslice/util/endpointslice_tracker.go, used by
+ * pkg/controller/endpointslice/endpointslice_controller.go onEndpointSliceAdd / Update / Delete)
+ * remembers the generation of every slice the controller wrote or deleted, and ShouldSync queues
+ * the Service again only for a slice someone else changed.
+ */
+function watchKeys(
+  cluster: Cluster,
+  enqueue: (key: string) => void,
+  own: (key: string) => boolean = () => false
+): (() => void)[] {
   const api = cluster.api;
   return [
     api.watch('Service', (_t, o) => enqueue(`${o.metadata.namespace}/${o.metadata.name}`)),
-    api.watch('Pod', (_t, o, old) => {
-      for (const k of servicesOfPod(cluster, o, old)) enqueue(k);
+    api.watch('Pod', (t, o, old) => {
+      const keys =
+        t === 'MODIFIED' && old
+          ? servicesToUpdateOnPodChange(cluster, o, old)
+          : servicesOfPod(cluster, o, old);
+      for (const k of keys) enqueue(k);
     }),
     api.watch('EndpointSlice', (_t, o) => {
       const svc = o.metadata.labels?.['kubernetes.io/service-name'];
-      if (svc && o.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === MANAGED_BY)
-        enqueue(`${o.metadata.namespace}/${svc}`);
+      if (svc && o.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === MANAGED_BY) {
+        const key = `${o.metadata.namespace}/${svc}`;
+        if (!own(key)) enqueue(key);
+      }
     })
   ];
 }
@@ -386,12 +465,26 @@ export class EndpointSliceKcmController implements Controller {
   constructor(private host: ControllerHost) {
     this.pods = new SelectedPodsIndex(host.cluster);
   }
+  /** The Service being synced: the slice events its writes cause are this controller's own. */
+  private syncing: string | undefined;
   watch(): (() => void)[] {
     this.pods = new SelectedPodsIndex(this.host.cluster);
-    return [this.pods.watch(), ...watchKeys(this.host.cluster, (k) => this.host.enqueue(k))];
+    return [
+      this.pods.watch(),
+      ...watchKeys(
+        this.host.cluster,
+        (k) => this.host.enqueue(k),
+        (k) => k === this.syncing
+      )
+    ];
   }
   sync(key: string): void {
-    syncEndpointSlices(this.host.cluster, key, this.host.ctx, this.pods);
+    this.syncing = key;
+    try {
+      syncEndpointSlices(this.host.cluster, key, this.host.ctx, this.pods);
+    } finally {
+      this.syncing = undefined;
+    }
   }
   resyncKeys(): string[] {
     return this.host.cluster.api.list('Service').map((s) => `${s.metadata.namespace}/${s.metadata.name}`);

@@ -53,8 +53,12 @@ describe('/metrics pages', () => {
         'workqueue_adds_total{name="daemonset"} 52',
         'workqueue_adds_total{name="deployment"} 24',
         'workqueue_adds_total{name="disruption"} 10',
-        'workqueue_adds_total{name="endpoint"} 9',
-        'workqueue_adds_total{name="endpoint_slice"} 13',
+        // A pod update queues its Services only when it may change an endpoint or the Services
+        // that select it (GetServicesToUpdateOnPodChange), and the EndpointSlice controller's own
+        // slice writes queue nothing (endpointSliceTracker.ShouldSync): pkg/controller/endpoint,
+        // pkg/controller/endpointslice/endpointslice_controller.go.
+        'workqueue_adds_total{name="endpoint"} 7',
+        'workqueue_adds_total{name="endpoint_slice"} 7',
         'workqueue_adds_total{name="garbage_collector_attempt_to_delete"} 29',
         'workqueue_adds_total{name="node_lifecycle_controller"} 33',
         'workqueue_adds_total{name="noexec_taint_pod"} 59',
