@@ -118,13 +118,14 @@ export class SchedulerCache {
   assume(pi: PodInfo, nodeName: string): PodInfo {
     const ni = this.infos.get(nodeName);
     const version = ni?.podLabelsVersion;
-    const was = this.podNode.get(pi.key) === nodeName ? ni?.pods.find((p) => p.key === pi.key) : undefined;
-    this.removePod(pi.key);
+    const sameNode = this.podNode.get(pi.key) === nodeName;
+    // Replaced on the same node, the node's columns are written once, after the add.
+    const was = this.removePod(pi.key, !(sameNode && ni));
     this.podNode.set(pi.key, nodeName);
     if (ni) {
       addPod(ni, pi);
       // An update of a pod on the same node that selectors see alike (a status write).
-      const alike = !!was && sameToSelectors(was, pi);
+      const alike = sameNode && !!was && sameToSelectors(was, pi);
       if (alike) ni.podLabelsVersion = version!;
       this.h?.columns?.update(ni, !alike);
       if (pi.hasAffinityTerms) this.stats.podsWithAffinity++;
@@ -137,19 +138,24 @@ export class SchedulerCache {
     return pi;
   }
 
-  removePod(key: string): void {
+  /**
+   * Take the pod out of its node's accounting; returns what was accounted, if any. `columns`
+   * false leaves the node's columns to the caller (assume rewrites them right after).
+   */
+  removePod(key: string, columns = true): PodInfo | undefined {
     const node = this.podNode.get(key);
-    if (node === undefined) return;
+    if (node === undefined) return undefined;
     this.podNode.delete(key);
     const ni = this.infos.get(node);
     const pi = ni ? removePod(ni, key) : undefined;
-    if (ni) this.h?.columns?.update(ni);
+    if (ni && columns) this.h?.columns?.update(ni);
     if (pi?.hasAffinityTerms) this.stats.podsWithAffinity--;
     if (pi?.hasRequiredAntiAffinity) this.stats.podsWithRequiredAntiAffinity--;
     if (!ni) {
       const l = (this.orphans.get(node) ?? []).filter((p) => p.key !== key);
       this.orphans.set(node, l);
     }
+    return pi;
   }
 
   nodeOfPod(key: string): string | undefined {

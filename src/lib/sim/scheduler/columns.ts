@@ -10,9 +10,8 @@
 import type { NodeInfo } from './types';
 
 export const FLAG_UNSCHEDULABLE = 1;
-const NO_CHANGES: readonly number[] = Object.freeze([]);
-const n = (c: NodeColumns) => c.flags.length;
 export const FLAG_TAINTED = 2;
+const NO_CHANGES: readonly number[] = Object.freeze([]);
 
 export class NodeColumns {
   readonly allocCpu: Float64Array;
@@ -88,7 +87,7 @@ export class NodeColumns {
     this.nonZeroMemory[i] = ni.nonZeroRequested.memory;
     this.flags[i] = (ni.unschedulable ? FLAG_UNSCHEDULABLE : 0) | (ni.taints.length ? FLAG_TAINTED : 0);
     if (this.building || !logged) return;
-    if (this.log.length >= 4 * n(this) + 1024) {
+    if (this.log.length >= 4 * this.flags.length + 1024) {
       this.logBase += this.log.length;
       this.log = [];
     }

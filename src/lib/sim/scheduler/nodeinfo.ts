@@ -89,13 +89,17 @@ export function newPodInfo(pod: KubeObject): PodInfo {
 /** The last NodeInfo.podLabelsVersion handed out (process-wide, so no two pod sets share one). */
 let podLabelsVersions = 0;
 
-export function newNodeInfo(node: KubeObject, known?: Map<string, number>): NodeInfo {
-  // `known`: the image map of the same stored image list (a status report keeps that list).
-  const images = known ?? new Map<string, number>();
-  if (!known)
-    for (const img of node.status?.images ?? []) {
-      for (const n of img.names ?? []) images.set(n, img.sizeBytes ?? 0);
-    }
+/** Image name → size, from the Node's status.images. */
+function imagesOf(node: KubeObject): Map<string, number> {
+  const images = new Map<string, number>();
+  for (const img of node.status?.images ?? []) {
+    for (const n of img.names ?? []) images.set(n, img.sizeBytes ?? 0);
+  }
+  return images;
+}
+
+/** `images`: the map of the same stored image list when it is known (a status report keeps it). */
+export function newNodeInfo(node: KubeObject, images = imagesOf(node)): NodeInfo {
   return {
     name: node.metadata.name,
     node,
@@ -124,7 +128,7 @@ export function newNodeInfo(node: KubeObject, known?: Map<string, number>): Node
 export function withNode(old: NodeInfo, node: KubeObject): NodeInfo {
   const imgs = node.status?.images;
   const sameImages = !!imgs && Object.isFrozen(imgs) && old.node.status?.images === imgs;
-  const ni = newNodeInfo(node, sameImages ? old.images : undefined);
+  const ni = newNodeInfo(node, sameImages ? old.images : imagesOf(node));
   ni.pods = old.pods.slice();
   ni.requested = { ...old.requested, scalar: { ...old.requested.scalar } };
   ni.nonZeroRequested = { ...old.nonZeroRequested };
@@ -298,9 +302,6 @@ export function sourceReaders(src: SnapshotSources): Pick<Handle, 'namespaceLabe
   };
 }
 
-/** The last index built, with the namespaces and selector objects it was built from, in order. */
-let lastIndex: { sig: unknown[]; index: Map<string, IndexedSelector[]> } | null = null;
-
 interface IndexedSelector {
   /** Position in the order DefaultSelector reads them: Services, RCs, then ReplicaSets and StatefulSets. */
   order: number;
@@ -314,30 +315,7 @@ interface IndexedSelector {
  * its own labels instead of every Service and ReplicaSet in the cluster.
  */
 function selectorIndex(src: SnapshotSources): Map<string, IndexedSelector[]> {
-  // The sources are listed again on every Service or ReplicaSet event, most of them status writes
-  // that keep the stored selector objects: the index is built again only when one of those changed.
-  const sig: unknown[] = [];
-  // Only stored (frozen) selectors can be known unchanged by identity.
-  let frozen = true;
-  const note = (o: KubeObject, sel: unknown) => {
-    if (sel && !Object.isFrozen(sel)) frozen = false;
-    sig.push(o.metadata.namespace, sel);
-  };
-  for (const s of src.services ?? []) note(s, s.spec?.selector);
-  sig.push(0);
-  for (const rc of src.replicationControllers ?? []) note(rc, rc.spec?.selector);
-  sig.push(0);
-  for (const o of src.replicaSets ?? []) note(o, o.spec?.selector?.matchLabels);
-  for (const o of src.statefulSets ?? []) note(o, o.spec?.selector?.matchLabels);
-  if (
-    frozen &&
-    lastIndex &&
-    lastIndex.sig.length === sig.length &&
-    lastIndex.sig.every((x, i) => x === sig[i])
-  )
-    return lastIndex.index;
   const index = new Map<string, IndexedSelector[]>();
-  lastIndex = frozen ? { sig, index } : null;
   let order = 0;
   const file = (o: KubeObject, sel: Record<string, string> | undefined) => {
     order++;

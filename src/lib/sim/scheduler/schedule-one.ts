@@ -175,14 +175,10 @@ export function scheduleOne(
         else verdicts.fill(null, 0, chunk);
         const out = verdicts;
         fw.runFilterBatch(state, pod, cand, out, h, active, pos);
-        if (attempt)
-          for (let k = 0; k < chunk; k++) {
-            const st = out[k];
-            attempt.node(cand[k].name, st?.plugin, st?.code ?? 'Success', st ? st.reasons : null);
-          }
         let passed = 0;
         for (let k = 0; k < chunk; k++) {
           const st = out[k];
+          if (attempt) attempt.node(cand[k].name, st?.plugin, st?.code ?? 'Success', st ? st.reasons : null);
           if (st) statuses.set(cand[k].name, st);
           else passed++;
         }

@@ -36,11 +36,6 @@ function readChanged(old: KubeObject, cur: KubeObject): boolean {
   );
 }
 
-/** The same JSON: the same stored subtree, or an equal one. */
-function sameJson(a: unknown, b: unknown): boolean {
-  return a === b || jsonEqual(a, b);
-}
-
 const SOURCE = { component: 'daemonset-controller' };
 const NO_PODS: readonly KubeObject[] = Object.freeze([]);
 const FAILED_POD_BACKOFF_MS = 1000;
@@ -173,8 +168,8 @@ export class DaemonSetsController implements Controller {
         if (
           type !== 'MODIFIED' ||
           !old ||
-          !sameJson(node.metadata.labels, old.metadata.labels) ||
-          !sameJson(node.spec?.taints, old.spec?.taints)
+          !jsonEqual(node.metadata.labels, old.metadata.labels) ||
+          !jsonEqual(node.spec?.taints, old.spec?.taints)
         )
           this.nodeEpoch++;
         if (type === 'ADDED') {
@@ -185,8 +180,8 @@ export class DaemonSetsController implements Controller {
         // No handler for a deleted node upstream: its pods' deletion (pod GC) wakes the DaemonSet.
         if (type === 'DELETED' || !old) return;
         if (
-          sameJson(node.metadata.labels, old.metadata.labels) &&
-          sameJson(node.spec?.taints, old.spec?.taints)
+          jsonEqual(node.metadata.labels, old.metadata.labels) &&
+          jsonEqual(node.spec?.taints, old.spec?.taints)
         )
           return;
         for (const ds of api.list<KubeObject>('DaemonSet')) {

@@ -22,6 +22,7 @@ import { newTokenBucket, takeToken, type TokenBucketState } from '../util/rateli
 import {
   SelectedPodsIndex,
   resolveTargetPort,
+  sameStrings,
   selectedPods,
   servicesOfPod,
   servicesToUpdateOnPodChange
@@ -258,12 +259,6 @@ function parseTime(t: string): number {
   return v;
 }
 
-function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
-  const x = Object.entries(a ?? {}).sort();
-  const y = Object.entries(b ?? {}).sort();
-  return JSON.stringify(x) === JSON.stringify(y);
-}
-
 export class EndpointsController implements Controller {
   readonly name = 'endpoints-controller';
   private s: State = { triggers: {} };
@@ -403,7 +398,7 @@ export class EndpointsController implements Controller {
       );
       const capacityOk =
         count <= ENDPOINTS_MAX_CAPACITY ? !current.metadata.annotations?.[OVER_CAPACITY] : false;
-      if (jsonEqual(current.subsets ?? [], subsets) && sameLabels(compare, svcLabels) && capacityOk) {
+      if (jsonEqual(current.subsets ?? [], subsets) && sameStrings(compare, svcLabels) && capacityOk) {
         this.s.triggers[key] = next;
         return;
       }

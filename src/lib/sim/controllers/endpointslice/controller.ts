@@ -148,7 +148,11 @@ function podIPs(pod: KubeObject): string[] {
   return ip ? [ip] : [];
 }
 
-function sameStrings(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+/** Two string maps (labels) with the same keys and values, in any order. */
+export function sameStrings(
+  a: Record<string, string> | undefined,
+  b: Record<string, string> | undefined
+): boolean {
   const x = Object.keys(a ?? {});
   if (x.length !== Object.keys(b ?? {}).length) return false;
   for (const k of x) if (!b || !Object.hasOwn(b, k) || a![k] !== b[k]) return false;

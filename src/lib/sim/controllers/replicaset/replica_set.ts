@@ -69,6 +69,8 @@ export class ReplicaSetController implements Controller {
   private waiting = new Map<string, WaitingForToken>();
   /** Bumped by every watch event of a pod without a controller (a pod a ReplicaSet may adopt). */
   private orphanEvents = 0;
+  /** Set by `throttled` when a sync runs out of tokens. */
+  private wasThrottled = false;
 
   constructor(private host: ControllerHost) {}
 
@@ -89,8 +91,6 @@ export class ReplicaSetController implements Controller {
     }
     return wait > 0;
   }
-  /** Set by `throttled` when a sync runs out of tokens. */
-  private wasThrottled = false;
 
   watch(): (() => void)[] {
     const api = this.host.cluster.api;

@@ -171,8 +171,9 @@ function specKey(pod: PodInfo): { selection: string; tolerations: string } {
 
 /**
  * Every node's matching pods for `cs[i]`, summed per domain (`labels[key] ?? ''`), over the nodes
- * that have all of `cs`' keys (when `requireAll`) and are included for `pod`; null when the handle
- * has no columns to follow (a preemption dry run's copied nodes): the caller walks the nodes.
+ * that have all of `cs`' keys (when `requireAll`) and are included for `pod`: the kept sums, or a
+ * walk of every node when the handle has no columns to follow (a preemption dry run's copied
+ * nodes). The kept map changes with later cycles: a caller that keeps it copies it.
  */
 function domainTotals(
   table: TotalsTable,
@@ -182,8 +183,17 @@ function domainTotals(
   cs: Constraint[],
   i: number,
   requireAll: boolean
-): Map<string, number> | null {
-  return keptTotals(table, counted, h, pod, cs, i, requireAll, true)?.totals ?? null;
+): Map<string, number> {
+  const kept = keptTotals(table, counted, h, pod, cs, i, requireAll, true);
+  if (kept) return kept.totals;
+  const c = cs[i];
+  const totals = new Map<string, number>();
+  for (const node of h.nodes) {
+    if ((requireAll && !hasAllKeys(node, cs)) || !included(c, pod, node)) continue;
+    const v = node.labels[c.key] ?? '';
+    totals.set(v, (totals.get(v) ?? 0) + countMatching(counted, node, c, pod.namespace));
+  }
+  return totals;
 }
 
 /**
@@ -372,6 +382,40 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
     }
     return (newNode ? is : was) ? 'Queue' : 'QueueSkip';
   };
+  /**
+   * Score (and scoreAll): `cnt × weight + maxSkew − 1` per constraint the node has the key of. With
+   * `at`, the hostname key's per-node counts are read by position from the kept figures.
+   */
+  const scoreNodes: NonNullable<Plugin['scoreAll']> = (state, pod, nodes, out, h, at) => {
+    const s = state.get(psKey) as PreScoreState;
+    const cs = s.constraints;
+    // Score's per-node counts for the hostname key, kept by node position like the domain sums.
+    const perNode = cs.map((c, i) =>
+      at && c.key === HOSTNAME_LABEL ? keptTotals(totalsTable, counted, h, pod, cs, i, false, false) : null
+    );
+    for (let k = 0; k < nodes.length; k++) {
+      const node = nodes[k];
+      if (s.ignored.size && s.ignored.has(node.name)) {
+        out[k] = 0;
+        continue;
+      }
+      let score = 0;
+      for (let i = 0; i < cs.length; i++) {
+        const c = cs[i];
+        const v = node.labels[c.key];
+        if (v === undefined) continue;
+        const kept = perNode[i];
+        const cnt =
+          c.key === HOSTNAME_LABEL
+            ? kept
+              ? kept.count[at![k]]
+              : countMatching(counted, node, c, pod.namespace)
+            : (s.counts[i].get(v) ?? 0);
+        score += cnt * s.weights[i] + (c.maxSkew - 1);
+      }
+      out[k] = Math.round(score);
+    }
+  };
   return {
     name: Name,
     eventsToRegister: () => [
@@ -392,32 +436,15 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
     preFilter(state, pod, h) {
       const cs = constraintsFor(pod, 'DoNotSchedule', h);
       if (!cs.length) return status('Skip');
-      const counts = cs.map((_, i) => {
-        const totals = domainTotals(totalsTable, counted, h, pod, cs, i, true);
-        return totals ? new Map(totals) : null;
-      });
-      if (counts.some((m) => !m)) {
-        for (let i = 0; i < cs.length; i++) counts[i] ??= new Map<string, number>();
-        for (const node of h.nodes) {
-          if (!hasAllKeys(node, cs)) continue;
-          for (let i = 0; i < cs.length; i++) {
-            if (!included(cs[i], pod, node)) continue;
-            const v = node.labels[cs[i].key];
-            counts[i]!.set(v, (counts[i]!.get(v) ?? 0) + countMatching(counted, node, cs[i], pod.namespace));
-          }
-        }
-      }
+      // Every domain with a counted node (a copy: the kept sums move on with later cycles).
+      const counts = cs.map((_, i) => new Map(domainTotals(totalsTable, counted, h, pod, cs, i, true)));
       const min = cs.map((c, i) => {
-        if (counts[i]!.size < c.minDomains) return 0;
+        if (counts[i].size < c.minDomains) return 0;
         let m = Infinity;
-        for (const v of counts[i]!.values()) if (v < m) m = v;
+        for (const v of counts[i].values()) if (v < m) m = v;
         return m;
       });
-      state.set(pfKey, {
-        constraints: cs,
-        counts: counts as Map<string, number>[],
-        min
-      } satisfies PreFilterState);
+      state.set(pfKey, { constraints: cs, counts, min } satisfies PreFilterState);
       return null;
     },
     filter(state, pod, node) {
@@ -459,78 +486,20 @@ export function create(args: PodTopologySpreadArgs = {}): Plugin {
         Math.log((c.key === HOSTNAME_LABEL ? nodes.length - ignored.size : size[i]) + 2)
       );
       // The domains' counts over all nodes (per-node counts for the hostname key are Score's).
-      let walk = false;
       for (let i = 0; i < cs.length; i++) {
         if (cs[i].key === HOSTNAME_LABEL) continue;
         const totals = domainTotals(totalsTable, counted, h, pod, cs, i, requireAll);
-        if (!totals) {
-          walk = true;
-          break;
-        }
         for (const v of counts[i].keys()) counts[i].set(v, totals.get(v) ?? 0);
-      }
-      if (walk) {
-        for (const m of counts) for (const v of m.keys()) m.set(v, 0);
-        for (const n of h.nodes) {
-          if (requireAll && !hasAllKeys(n, cs)) continue;
-          for (let i = 0; i < cs.length; i++) {
-            if (cs[i].key === HOSTNAME_LABEL || !included(cs[i], pod, n)) continue;
-            const v = n.labels[cs[i].key] ?? '';
-            const cur = counts[i].get(v);
-            if (cur === undefined) continue;
-            counts[i].set(v, cur + countMatching(counted, n, cs[i], pod.namespace));
-          }
-        }
       }
       state.set(psKey, { constraints: cs, counts, weights, ignored } satisfies PreScoreState);
       return null;
     },
-    score(state, pod, node) {
-      const s = state.get(psKey) as PreScoreState;
-      if (s.ignored.has(node.name)) return 0;
-      let score = 0;
-      for (let i = 0; i < s.constraints.length; i++) {
-        const c = s.constraints[i];
-        const v = node.labels[c.key];
-        if (v === undefined) continue;
-        const cnt =
-          c.key === HOSTNAME_LABEL
-            ? countMatching(counted, node, c, pod.namespace)
-            : (s.counts[i].get(v) ?? 0);
-        score += cnt * s.weights[i] + (c.maxSkew - 1);
-      }
-      return Math.round(score);
+    score(state, pod, node, h) {
+      const out = [0];
+      scoreNodes(state, pod, [node], out, h);
+      return out[0];
     },
-    scoreAll(state, pod, nodes, out, h, at) {
-      const s = state.get(psKey) as PreScoreState;
-      const cs = s.constraints;
-      // Score's per-node counts for the hostname key, kept by node position like the domain sums.
-      const perNode = cs.map((c, i) =>
-        at && c.key === HOSTNAME_LABEL ? keptTotals(totalsTable, counted, h, pod, cs, i, false, false) : null
-      );
-      for (let k = 0; k < nodes.length; k++) {
-        const node = nodes[k];
-        if (s.ignored.size && s.ignored.has(node.name)) {
-          out[k] = 0;
-          continue;
-        }
-        let score = 0;
-        for (let i = 0; i < cs.length; i++) {
-          const c = cs[i];
-          const v = node.labels[c.key];
-          if (v === undefined) continue;
-          const kept = perNode[i];
-          const cnt =
-            c.key === HOSTNAME_LABEL
-              ? kept
-                ? kept.count[at![k]]
-                : countMatching(counted, node, c, pod.namespace)
-              : (s.counts[i].get(v) ?? 0);
-          score += cnt * s.weights[i] + (c.maxSkew - 1);
-        }
-        out[k] = Math.round(score);
-      }
-    },
+    scoreAll: scoreNodes,
     normalizeScore(state, _pod, scores, nodes) {
       const s = state.get(psKey) as PreScoreState;
       let min = Infinity;
