@@ -51,3 +51,21 @@ describe('image registry model', () => {
     expect(!resolveImage(restored, 'registry.example.com/team/app:2.0').ok).toBe(true);
   });
 });
+
+describe('example scenarios', () => {
+  it('name only images the registry serves, so their pods can start', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../../../../scenarios/', import.meta.url);
+    const c = new Cluster();
+    const missing: string[] = [];
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml')))
+      for (const m of readFileSync(new URL(f, dir), 'utf8').matchAll(/^\s*-?\s*image:\s*(\S+)/gm))
+        if (!resolveImage(c, m[1]).ok) missing.push(`${f}: ${m[1]}`);
+    expect(missing).toEqual([]);
+    // The 200-node scenario's node-exporter DaemonSet, which no node could pull before.
+    expect(resolveImage(c, 'quay.io/prometheus/node-exporter:v1.8.2')).toEqual({
+      ok: true,
+      image: { repository: 'quay.io/prometheus/node-exporter', tag: 'v1.8.2', sizeBytes: 11_800_000 }
+    });
+  });
+});

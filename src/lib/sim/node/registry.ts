@@ -61,6 +61,9 @@ const CATALOG: [string, string, number][] = [
   ['nvcr.io/nvidia/cuda', '12.9.1-runtime-ubuntu24.04', 1812.4],
   ['nvcr.io/nvidia/k8s-device-plugin', 'v0.17.4', 147.3],
   ['docker.io/prom/prometheus', 'v3.6.0', 134.9],
+  ['quay.io/prometheus/node-exporter', 'v1.9.1', 12.1],
+  ['quay.io/prometheus/node-exporter', 'v1.8.2', 11.8],
+  ['docker.io/prom/node-exporter', 'v1.9.1', 12.1],
   ['docker.io/grafana/grafana', '12.2.0', 187.6]
 ];
 
