@@ -33,6 +33,11 @@ const slices = (c: Cluster) =>
     .list('EndpointSlice', { labelSelector: 'kubernetes.io/service-name=web' })
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
 
+const sizes = (c: Cluster) =>
+  slices(c)
+    .map((s) => (s.endpoints as unknown[]).length)
+    .sort((a, b) => b - a);
+
 describe('EndpointSlice controller', () => {
   it('publishes ready, not-ready and terminating pods with their conditions, node and zone', () => {
     const c = setup();
@@ -74,7 +79,62 @@ describe('EndpointSlice controller', () => {
       spec: { selector: { app: 'web' }, ports: [{ port: 80 }] }
     });
     c.advance(1);
-    expect(slices(c).map((s) => (s.endpoints as unknown[]).length)).toEqual([100, 100, 30]);
+    expect(sizes(c)).toEqual([100, 100, 30]);
     expect(slices(c).every((s) => s.metadata.name.startsWith('web-'))).toBe(true);
+  });
+
+  // staging/src/k8s.io/endpointslice/reconciler.go reconcileByPortMapping: endpoints stay in the
+  // slice that holds them; a change rewrites that slice only.
+  it('keeps endpoints in place: a change rewrites only the slice it touches', () => {
+    const c = setup();
+    for (let i = 0; i < 230; i++) pod(c, `p${i}`, `10.244.${Math.floor(i / 200)}.${(i % 200) + 2}`);
+    c.api.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80 }] }
+    });
+    c.advance(1);
+    const versions = () => new Map(slices(c).map((s) => [s.metadata.name, s.metadata.resourceVersion]));
+    const holder = (podName: string) =>
+      slices(c).find((s) =>
+        (s.endpoints as { targetRef: { name: string } }[]).some((e) => e.targetRef.name === podName)
+      )!.metadata.name;
+    const changed = (before: Map<string, string | undefined>) =>
+      [...versions()].filter(([n, v]) => before.get(n) !== v).map(([n]) => n);
+
+    // A new pod goes into the slice it fills closest to full (getSliceToFill): the one with 30.
+    const partial = slices(c).find((s) => (s.endpoints as unknown[]).length === 30)!.metadata.name;
+    let before = versions();
+    pod(c, 'a0', '10.244.9.2');
+    c.advance(1);
+    expect(changed(before)).toEqual([partial]);
+    expect(holder('a0')).toBe(partial);
+    expect(sizes(c)).toEqual([100, 100, 31]);
+
+    // A pod that stops being ready is updated where it is: same slice, same position.
+    const slice = holder('p5');
+    const position = (name: string) =>
+      (
+        slices(c).find((s) => s.metadata.name === name)!.endpoints as { targetRef: { name: string } }[]
+      ).findIndex((e) => e.targetRef.name === 'p5');
+    const at = position(slice);
+    before = versions();
+    const p5 = c.api.get<KubeObject>('Pod', 'default', 'p5');
+    c.api.update(
+      { ...p5, status: { ...p5.status, conditions: [{ type: 'Ready', status: 'False' }] } },
+      undefined,
+      { subresource: 'status' }
+    );
+    c.advance(1);
+    expect(changed(before)).toEqual([slice]);
+    expect(position(slice)).toBe(at);
+
+    // A deleted pod leaves its slice one shorter; no other slice is rewritten.
+    before = versions();
+    c.api.delete('Pod', 'default', 'p5', { gracePeriodSeconds: 0 });
+    c.advance(1);
+    expect(changed(before)).toEqual([slice]);
+    expect(sizes(c)).toEqual([100, 99, 31]);
   });
 });

@@ -226,11 +226,16 @@ export function resolveTargetPort(
   return undefined;
 }
 
-/** One pod's endpoint for a Service: its resolved ports (and their key) and the endpoint, as JSON too. */
+/**
+ * One pod's endpoint for a Service: its resolved ports (and their key), the endpoint, its key in
+ * the reconciler's endpoint set, and the endpoint as JSON.
+ */
 interface PodEndpoint {
   ports: SlicePort[];
-  key: string;
+  portsKey: string;
   ep: SliceEndpoint;
+  /** endpointsliceutil hashEndpoint's fields: sorted addresses, hostname, target namespace/name. */
+  key: string;
   json: string;
   zone: string | undefined;
 }
@@ -256,6 +261,13 @@ function podEndpoint(cluster: Cluster, svc: KubeObject, pod: KubeObject): PodEnd
   const built = buildPodEndpoint(svc, pod, nodeName, zone);
   byPod?.set(pod, built);
   return built;
+}
+
+/** hashEndpoint (staging/src/k8s.io/endpointslice/util/endpointset.go): what makes two endpoints the same one. */
+function endpointKey(ep: SliceEndpoint): string {
+  const addresses = ep.addresses.length > 1 ? [...ep.addresses].sort() : ep.addresses;
+  const ref = ep.targetRef ? `${ep.targetRef.namespace}/${ep.targetRef.name}` : '';
+  return `${addresses.join(',')}|${(ep as { hostname?: string }).hostname ?? ''}|${ref}`;
 }
 
 function buildPodEndpoint(
@@ -295,44 +307,38 @@ function buildPodEndpoint(
     ep.nodeName = nodeName;
     if (zone) ep.zone = zone;
   }
-  return { ports, key: JSON.stringify(ports), ep, json: JSON.stringify(ep), zone };
+  return { ports, portsKey: JSON.stringify(ports), ep, key: endpointKey(ep), json: JSON.stringify(ep), zone };
 }
 
-interface EndpointGroup {
-  ports: SlicePort[];
-  endpoints: SliceEndpoint[];
-  /** Each endpoint as JSON, in the same order. */
-  json: string[];
-}
-
-/** The desired endpoints of a Service, grouped by resolved port set (pods with different named ports get separate slices). */
-export function desiredEndpoints(
+/** The desired endpoints of a Service by resolved port set (pods with different named ports get separate slices), each set by endpoint key in pod-name order. */
+function desiredEndpoints(
   cluster: Cluster,
   svc: KubeObject,
   index?: SelectedPodsIndex
-): Map<string, EndpointGroup> {
-  const groups = new Map<string, EndpointGroup>();
+): Map<string, { ports: SlicePort[]; set: Map<string, PodEndpoint> }> {
+  const groups = new Map<string, { ports: SlicePort[]; set: Map<string, PodEndpoint> }>();
   const pods = selectedPods(cluster, svc, index);
   if (!pods) return groups;
   for (const pod of pods) {
     const e = podEndpoint(cluster, svc, pod);
     if (!e) continue;
-    let g = groups.get(e.key);
-    if (!g) groups.set(e.key, (g = { ports: e.ports, endpoints: [], json: [] }));
-    g.endpoints.push(e.ep);
-    g.json.push(e.json);
+    let g = groups.get(e.portsKey);
+    if (!g) groups.set(e.portsKey, (g = { ports: e.ports, set: new Map() }));
+    g.set.set(e.key, e);
   }
   return groups;
 }
 
-/** JSON of a stored slice's endpoints, once per stored (frozen) array. */
-const storedJson = new WeakMap<object, string>();
+/** A stored endpoint's key and JSON, once per stored (frozen) endpoint. */
+const storedEndpoints = new WeakMap<object, { key: string; json: string }>();
 
-function endpointsJson(endpoints: unknown[]): string {
-  if (!Object.isFrozen(endpoints)) return JSON.stringify(endpoints);
-  let j = storedJson.get(endpoints);
-  if (j === undefined) storedJson.set(endpoints, (j = JSON.stringify(endpoints)));
-  return j;
+function storedEndpoint(ep: SliceEndpoint): { key: string; json: string } {
+  let s = Object.isFrozen(ep) ? storedEndpoints.get(ep) : undefined;
+  if (!s) {
+    s = { key: endpointKey(ep), json: JSON.stringify(ep) };
+    if (Object.isFrozen(ep)) storedEndpoints.set(ep, s);
+  }
+  return s;
 }
 
 /**
@@ -368,7 +374,110 @@ function watchKeys(
   ];
 }
 
-/** Reconcile the EndpointSlices of one Service ("namespace/name"). Throws API errors for the caller to retry. */
+/** A slice the reconciler works on: the stored one, or a copy with new endpoints or labels. */
+interface WorkSlice {
+  stored?: KubeObject;
+  labels: Record<string, string>;
+  ports: SlicePort[];
+  endpoints: SliceEndpoint[];
+}
+
+/** The Service's slice labels (setEndpointSliceLabels): managed-by, service-name, headless. */
+function sliceLabels(svc: KubeObject): Record<string, string> {
+  return {
+    'endpointslice.kubernetes.io/managed-by': MANAGED_BY,
+    'kubernetes.io/service-name': svc.metadata.name,
+    ...(svc.spec?.clusterIP === 'None' ? { 'service.kubernetes.io/headless': '' } : {})
+  };
+}
+
+/**
+ * reconcileByPortMapping (staging/src/k8s.io/endpointslice/reconciler.go) for one port set:
+ * 1. each existing slice keeps the endpoints still desired, in place (an endpoint whose conditions,
+ *    node or zone changed is replaced where it is); a slice that lost or changed one is updated, one
+ *    left empty is deleted;
+ * 2. endpoints still to place fill the slices being updated, fullest first;
+ * 3. what is left goes into the unchanged slice it fills closest to full (getSliceToFill) when
+ *    fewer than a slice's worth remain, else into new slices.
+ * The set's "any" endpoint is the first in pod-name order, so the result is the same every run.
+ */
+function reconcileByPortMapping(
+  svc: KubeObject,
+  existing: KubeObject[],
+  desired: { ports: SlicePort[]; set: Map<string, PodEndpoint> },
+  out: { create: WorkSlice[]; update: WorkSlice[]; delete: KubeObject[] }
+): void {
+  const labels = sliceLabels(svc);
+  const toUpdate: WorkSlice[] = [];
+  const unchanged: WorkSlice[] = [];
+  const set = desired.set;
+  for (const slice of existing) {
+    const eps = (slice.endpoints ?? []) as SliceEndpoint[];
+    const kept: SliceEndpoint[] = [];
+    let updated = false;
+    for (const ep of eps) {
+      const s = storedEndpoint(ep);
+      const got = set.get(s.key);
+      if (!got) continue;
+      // EndpointsEqualBeyondHash: the stored endpoint stays as it is when nothing else changed.
+      if (got.json === s.json) kept.push(ep);
+      else {
+        kept.push(got.ep);
+        updated = true;
+      }
+      set.delete(s.key);
+    }
+    const labelsChanged = !sameStrings(slice.metadata.labels, labels);
+    const work: WorkSlice = { stored: slice, labels, ports: desired.ports, endpoints: kept };
+    if (updated || kept.length !== eps.length) {
+      if (kept.length === 0) out.delete.push(slice);
+      else toUpdate.push(work);
+    } else if (labelsChanged) {
+      toUpdate.push({ ...work, endpoints: [...eps] });
+    } else unchanged.push({ ...work, endpoints: eps });
+  }
+  const rest = [...set.values()];
+  let next = 0;
+  // 2. Fill the slices being updated, fullest first.
+  if (rest.length && toUpdate.length) {
+    const fullestFirst = [...toUpdate].sort((a, b) => b.endpoints.length - a.endpoints.length);
+    for (const w of fullestFirst)
+      while (next < rest.length && w.endpoints.length < MAX_ENDPOINTS_PER_SLICE)
+        w.endpoints.push(rest[next++].ep);
+  }
+  // 3. The rest: into the unchanged slice it fills closest to full, or new slices.
+  while (next < rest.length) {
+    const left = rest.length - next;
+    let fill: WorkSlice | undefined;
+    if (left < MAX_ENDPOINTS_PER_SLICE && unchanged.length) {
+      let closest = MAX_ENDPOINTS_PER_SLICE;
+      for (const w of unchanged) {
+        const diff = MAX_ENDPOINTS_PER_SLICE - (left + w.endpoints.length);
+        if (diff >= 0 && diff < closest) {
+          closest = diff;
+          fill = w;
+          if (diff === 0) break;
+        }
+      }
+    }
+    if (fill) {
+      unchanged.splice(unchanged.indexOf(fill), 1);
+      fill.endpoints = [...fill.endpoints];
+      toUpdate.push(fill);
+    } else {
+      fill = { labels, ports: desired.ports, endpoints: [] };
+      out.create.push(fill);
+    }
+    while (next < rest.length && fill.endpoints.length < MAX_ENDPOINTS_PER_SLICE)
+      fill.endpoints.push(rest[next++].ep);
+  }
+  out.update.push(...toUpdate);
+}
+
+/**
+ * Reconcile the EndpointSlices of one Service ("namespace/name"), as the reconciler's
+ * reconcileByAddressType and finalize do (IPv4 only). Throws API errors for the caller to retry.
+ */
 export function syncEndpointSlices(
   cluster: Cluster,
   key: string,
@@ -394,69 +503,89 @@ export function syncEndpointSlices(
     for (const s of existing) api.delete('EndpointSlice', ns, s.metadata.name, {}, ctx);
     return;
   }
-  const desired: KubeObject[] = [];
-  const groups = desiredEndpoints(cluster, svc, index);
-  // A Service with no matching pods still gets one placeholder slice without endpoints.
-  if (!groups.size) groups.set('[]', { ports: [], endpoints: [], json: [] });
-  /** The JSON of each desired slice's endpoints (JSON.stringify of the array, from its parts). */
-  const desiredJson: string[] = [];
-  for (const g of groups.values()) {
-    for (let i = 0; i < Math.max(1, Math.ceil(g.endpoints.length / MAX_ENDPOINTS_PER_SLICE)); i++) {
-      desired.push({
-        apiVersion: 'discovery.k8s.io/v1',
-        kind: 'EndpointSlice',
-        metadata: {
-          name: '',
-          generateName: `${name}-`,
-          namespace: ns,
-          labels: {
-            'endpointslice.kubernetes.io/managed-by': MANAGED_BY,
-            'kubernetes.io/service-name': name,
-            ...(svc.spec.clusterIP === 'None' ? { 'service.kubernetes.io/headless': '' } : {})
-          },
-          ownerReferences: [
-            {
-              apiVersion: 'v1',
-              kind: 'Service',
-              name,
-              uid: svc.metadata.uid!,
-              controller: true,
-              blockOwnerDeletion: true
-            }
-          ]
-        },
-        addressType: 'IPv4',
-        endpoints: g.endpoints.slice(i * MAX_ENDPOINTS_PER_SLICE, (i + 1) * MAX_ENDPOINTS_PER_SLICE),
-        ports: g.ports
-      });
-      desiredJson.push(
-        `[${g.json.slice(i * MAX_ENDPOINTS_PER_SLICE, (i + 1) * MAX_ENDPOINTS_PER_SLICE).join(',')}]`
-      );
-    }
+  const existingByPorts = new Map<string, KubeObject[]>();
+  for (const s of existing) {
+    const k = JSON.stringify(s.ports ?? []);
+    const list = existingByPorts.get(k);
+    if (list) list.push(s);
+    else existingByPorts.set(k, [s]);
   }
-  desired.forEach((d, i) => {
-    const cur = existing[i];
-    if (!cur) {
-      api.create(d, ctx);
-      return;
-    }
-    if (
-      endpointsJson((cur.endpoints ?? []) as unknown[]) === desiredJson[i] &&
-      JSON.stringify(cur.ports ?? []) === JSON.stringify(d.ports)
-    )
-      return;
+  const out = { create: [] as WorkSlice[], update: [] as WorkSlice[], delete: [] as KubeObject[] };
+  const groups = desiredEndpoints(cluster, svc, index);
+  for (const [k, g] of groups) reconcileByPortMapping(svc, existingByPorts.get(k) ?? [], g, out);
+  // Port sets no longer desired: their slices go.
+  for (const [k, slices] of existingByPorts) if (!groups.has(k)) out.delete.push(...slices);
+  // When no slice would be left, a placeholder without endpoints or ports stands for the Service
+  // (kept as it is when it is the one slice about to be deleted).
+  if (existing.length === out.delete.length && out.create.length < 1) {
+    const only = out.delete.length === 1 ? out.delete[0] : undefined;
+    const isPlaceholder =
+      only &&
+      !((only.endpoints as unknown[] | undefined) ?? []).length &&
+      !((only.ports as unknown[] | undefined) ?? []).length &&
+      sameStrings(only.metadata.labels, sliceLabels(svc));
+    if (isPlaceholder) out.delete.length = 0;
+    else out.create.push({ labels: sliceLabels(svc), ports: [], endpoints: [] });
+  }
+  finalize(cluster, svc, out, ctx);
+}
+
+/**
+ * finalize (reconciler.go): a slice to create takes the place of one about to be deleted (an
+ * update instead of a create and a delete); then the creates (none while the Service is being
+ * deleted), the updates and the deletes.
+ */
+function finalize(
+  cluster: Cluster,
+  svc: KubeObject,
+  out: { create: WorkSlice[]; update: WorkSlice[]; delete: KubeObject[] },
+  ctx: RequestContext
+): void {
+  const api = cluster.api;
+  const ns = svc.metadata.namespace!;
+  const name = svc.metadata.name;
+  for (let i = 0; i < out.delete.length && out.create.length;) {
+    const gone = out.delete[i];
+    if (gone.addressType === 'IPv4') {
+      out.update.push({ ...out.create.pop()!, stored: gone });
+      out.delete.splice(i, 1);
+    } else i++;
+  }
+  const body = (w: WorkSlice): KubeObject => ({
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: {
+      name: '',
+      generateName: `${name}-`,
+      namespace: ns,
+      labels: w.labels,
+      ownerReferences: [
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          name,
+          uid: svc.metadata.uid!,
+          controller: true,
+          blockOwnerDeletion: true
+        }
+      ]
+    },
+    addressType: 'IPv4',
+    endpoints: w.endpoints,
+    ports: w.ports
+  });
+  if (!svc.metadata.deletionTimestamp) for (const w of out.create) api.create(body(w), ctx);
+  for (const w of out.update)
     api.update(
       {
-        ...cur,
-        metadata: { ...cur.metadata, labels: d.metadata.labels },
-        endpoints: d.endpoints,
-        ports: d.ports
+        ...w.stored!,
+        metadata: { ...w.stored!.metadata, labels: w.labels },
+        endpoints: w.endpoints,
+        ports: w.ports
       },
       ctx
     );
-  });
-  for (const extra of existing.slice(desired.length))
-    api.delete('EndpointSlice', ns, extra.metadata.name, {}, ctx);
+  for (const s of out.delete) api.delete('EndpointSlice', ns, s.metadata.name, {}, ctx);
 }
 
 /**
