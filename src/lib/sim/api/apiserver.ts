@@ -871,8 +871,9 @@ const STATUS_WRITE_KEEPS = new Set(['labels', 'annotations', 'finalizers', 'owne
  * ones the write takes from `old` (filled in from `old` by the caller right after, at the same
  * place): the spec and the metadata `STATUS_WRITE_KEEPS` of a status write, the status of a spec
  * write of a kind with a status subresource. A spec that is the stored one itself (a patch that
- * did not touch it) stays the stored one. The rest of a status write's status keeps the stored
- * version's frozen subtrees where it holds them (a patch's untouched parts).
+ * did not touch it) stays the stored one; any other spec is copied whole (admission may default
+ * it in place). Everything else keeps its frozen subtrees (the stored version's, or the writer's
+ * own deep-frozen parts) and copies the rest.
  */
 function copyForWrite(
   input: KubeObject,
@@ -905,7 +906,10 @@ function copyForWrite(
       out[k] = meta;
     } else if (k === 'spec') out[k] = toStatus || v === old.spec ? old.spec : clone(v);
     else if (k === 'status' && statusKind) out[k] = toStatus ? copyKeepingStored(v, old.status) : old.status;
-    else out[k] = clone(v);
+    // The other fields (an Endpoints object's subsets, an EndpointSlice's endpoints, a ConfigMap's
+    // data) keep their frozen parts too: a controller that writes back the stored endpoints it
+    // keeps, and its own frozen ones, is not copied a thousand addresses at a time.
+    else out[k] = copyKeepingStored(v, (old as Record<string, unknown>)[k]);
   }
   return out as KubeObject;
 }

@@ -13,7 +13,7 @@
  * whoever owns them (the API server for `default/kubernetes`). The Endpoints object has no owner
  * reference; the controller deletes it when its Service is gone.
  */
-import type { KubeObject } from '../../api/types';
+import { deepFreeze, type KubeObject } from '../../api/types';
 import { isApiError } from '../../api/errors';
 import type { Cluster } from '../../cluster';
 import type { Controller, ControllerHost } from '../controller';
@@ -230,6 +230,8 @@ function podEntries(svc: KubeObject, pod: KubeObject): PodEntry[] {
   const nodeName = pod.spec?.nodeName as string | undefined;
   if (nodeName) address.nodeName = nodeName;
   const ready = publishNotReady || readyCondition(pod)?.status === 'True';
+  // Frozen: the Endpoints object shares it with its stored versions instead of copying it.
+  deepFreeze(address);
   const akey = addressKey(address);
   if (!svcPorts.length) {
     // A headless Service may have no ports; its addresses are listed without any.
@@ -242,10 +244,13 @@ function podEntries(svc: KubeObject, pod: KubeObject): PodEntry[] {
     const ep: EndpointPort = { port, protocol: sp.protocol ?? 'TCP' };
     if (sp.name) ep.name = sp.name;
     if (sp.appProtocol) ep.appProtocol = sp.appProtocol;
-    entries.push({ address, ready, port: ep, akey, pkey: portKey(ep) });
+    entries.push({ address, ready, port: Object.freeze(ep), akey, pkey: portKey(ep) });
   }
   return entries;
 }
+
+/** How many pods a trigger tracker's record of pod times holds (kept beside it, not counted each sync). */
+const timesCount = new WeakMap<Record<string, string>, number>();
 
 /** Date.parse of the RFC 3339 times the trigger tracker compares, remembered (they repeat across pods). */
 const parsedTimes = new Map<string, number>();
@@ -309,31 +314,46 @@ export class EndpointsController implements Controller {
 
   /**
    * ComputeEndpointLastChangeTriggerTime: the earliest change not yet seen, or the Service's
-   * creation when new. Returns the tracker's next state for the Service too; the caller keeps it
-   * once the sync went through (a sync that waits for a client token has seen nothing yet).
+   * creation when new. Also brings the tracker's memory of the Service up to date (every sync that
+   * gets here goes through: one waiting for a client token returned before). The pods' times are
+   * updated in place, so a sync that sees one pod change does not build a record of every pod.
    */
-  private triggerTime(
-    key: string,
-    svc: KubeObject,
-    pods: KubeObject[]
-  ): { time: string | undefined; next: TriggerState } {
+  private triggerTime(key: string, svc: KubeObject, pods: KubeObject[]): string | undefined {
     const known = this.s.triggers[key];
-    const podTimes: Record<string, string> = {};
+    let times: Record<string, string> = known ? known.pods : {};
+    if (Object.isFrozen(times)) times = { ...times };
+    let count = timesCount.get(times) ?? Object.keys(times).length;
+    let seen = 0;
     let min: string | undefined;
     for (const pod of pods) {
       const t = readyCondition(pod)?.lastTransitionTime;
       if (!t) continue;
-      podTimes[pod.metadata.name] = t;
-      const before = known?.pods[pod.metadata.name];
+      seen++;
+      const name = pod.metadata.name;
+      const before = times[name];
       // The same text is the same time: not a change (most pods, on most syncs).
       if (before === t) continue;
+      if (before === undefined) count++;
+      times[name] = t;
       if ((!before || parseTime(t) > parseTime(before)) && (!min || parseTime(t) < parseTime(min))) min = t;
     }
+    if (count !== seen) {
+      // Pods gone (or no longer with a Ready condition) since the last sync: forget them.
+      const kept: Record<string, string> = {};
+      for (const pod of pods) {
+        const t = times[pod.metadata.name];
+        if (t !== undefined && readyCondition(pod)?.lastTransitionTime) kept[pod.metadata.name] = t;
+      }
+      times = kept;
+      count = seen;
+    }
+    timesCount.set(times, count);
     const created = svc.metadata.creationTimestamp as string;
     if (!known || parseTime(created) > parseTime(known.service)) {
       if (!min || parseTime(created) < parseTime(min)) min = created;
     }
-    return { time: known ? min : created, next: { service: created, pods: podTimes } };
+    this.s.triggers[key] = { service: created, pods: times };
+    return known ? min : created;
   }
 
   /**
@@ -385,7 +405,7 @@ export class EndpointsController implements Controller {
     if (svc.spec?.type === 'ExternalName') return;
     const pods = selectedPods(cluster, svc, this.pods);
     if (!pods) return;
-    const { time: trigger, next } = this.triggerTime(key, svc, pods);
+    const trigger = this.triggerTime(key, svc, pods);
     const subsets = desiredSubsets(cluster, svc, pods);
     const current = api.tryGet<KubeObject>('Endpoints', ns, name);
     const svcLabels = (svc.metadata.labels ?? {}) as Record<string, string>;
@@ -398,13 +418,9 @@ export class EndpointsController implements Controller {
       );
       const capacityOk =
         count <= ENDPOINTS_MAX_CAPACITY ? !current.metadata.annotations?.[OVER_CAPACITY] : false;
-      if (jsonEqual(current.subsets ?? [], subsets) && sameStrings(compare, svcLabels) && capacityOk) {
-        this.s.triggers[key] = next;
-        return;
-      }
+      if (jsonEqual(current.subsets ?? [], subsets) && sameStrings(compare, svcLabels) && capacityOk) return;
     }
     this.request();
-    this.s.triggers[key] = next;
     const annotations: Record<string, string> = { ...(current?.metadata.annotations ?? {}) };
     if (trigger) annotations[LAST_CHANGE_TRIGGER_TIME] = trigger;
     else delete annotations[LAST_CHANGE_TRIGGER_TIME];

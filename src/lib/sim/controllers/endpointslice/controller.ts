@@ -6,7 +6,7 @@
  */
 import { ApiError, ConnectionError } from '../../api/errors';
 import { matchRequirements, parseLabelSelector, type Requirement } from '../../api/selectors';
-import type { KubeObject, RequestContext } from '../../api/types';
+import { deepFreeze, type KubeObject, type RequestContext } from '../../api/types';
 import { defineComponent, type Cluster, type Component } from '../../cluster';
 import type { SimEvent } from '../../engine/engine';
 import type { Controller, ControllerHost } from '../controller';
@@ -89,8 +89,7 @@ export class SelectedPodsIndex {
     });
   }
 
-  /** The pods `reqs` (the selector `text`) selects in `namespace`, sorted by name. */
-  select(namespace: string, text: string, reqs: Requirement[]): KubeObject[] {
+  private selection(namespace: string, text: string, reqs: Requirement[]): Selection {
     const key = `${namespace}/${text}`;
     let s = this.selections.get(key);
     if (!s) {
@@ -99,6 +98,17 @@ export class SelectedPodsIndex {
         if (matchRequirements(reqs, p.metadata.labels)) pods.set(p.metadata.name, p);
       this.selections.set(key, (s = { namespace, reqs, pods }));
     }
+    return s;
+  }
+
+  /** The pods `reqs` (the selector `text`) selects in `namespace`, by name, as the index holds them (read only). */
+  pods(namespace: string, text: string, reqs: Requirement[]): ReadonlyMap<string, KubeObject> {
+    return this.selection(namespace, text, reqs).pods;
+  }
+
+  /** The pods `reqs` (the selector `text`) selects in `namespace`, sorted by name. */
+  select(namespace: string, text: string, reqs: Requirement[]): KubeObject[] {
+    const s = this.selection(namespace, text, reqs);
     const names = (s.names ??= [...s.pods.keys()].sort());
     const out: KubeObject[] = new Array(names.length);
     for (let i = 0; i < names.length; i++) out[i] = s.pods.get(names[i])!;
@@ -238,6 +248,8 @@ interface PodEndpoint {
   key: string;
   json: string;
   zone: string | undefined;
+  /** The reconcile that found it in an existing slice (reconcileByPortMapping's desiredSet.Delete). */
+  placed?: number;
 }
 
 /**
@@ -307,26 +319,108 @@ function buildPodEndpoint(
     ep.nodeName = nodeName;
     if (zone) ep.zone = zone;
   }
+  // Frozen: the slices that list it share it with the stored versions instead of copying it.
+  deepFreeze(ep);
+  deepFreeze(ports);
   return { ports, portsKey: JSON.stringify(ports), ep, key: endpointKey(ep), json: JSON.stringify(ep), zone };
 }
 
-/** The desired endpoints of a Service by resolved port set (pods with different named ports get separate slices), each set by endpoint key in pod-name order. */
-function desiredEndpoints(
+/** A Service's desired endpoints for one resolved port set, by endpoint key. */
+interface EndpointGroup {
+  ports: SlicePort[];
+  set: Map<string, PodEndpoint>;
+}
+
+/** The desired endpoints of a Service by resolved port set (pods with different named ports get separate slices). */
+export function desiredEndpoints(
   cluster: Cluster,
   svc: KubeObject,
   index?: SelectedPodsIndex
-): Map<string, { ports: SlicePort[]; set: Map<string, PodEndpoint> }> {
-  const groups = new Map<string, { ports: SlicePort[]; set: Map<string, PodEndpoint> }>();
+): Map<string, EndpointGroup> {
+  const groups = new Map<string, EndpointGroup>();
   const pods = selectedPods(cluster, svc, index);
   if (!pods) return groups;
   for (const pod of pods) {
     const e = podEndpoint(cluster, svc, pod);
-    if (!e) continue;
-    let g = groups.get(e.portsKey);
-    if (!g) groups.set(e.portsKey, (g = { ports: e.ports, set: new Map() }));
-    g.set.set(e.key, e);
+    if (e) addEndpoint(groups, e);
   }
   return groups;
+}
+
+function addEndpoint(groups: Map<string, EndpointGroup>, e: PodEndpoint): void {
+  let g = groups.get(e.portsKey);
+  if (!g) groups.set(e.portsKey, (g = { ports: e.ports, set: new Map() }));
+  g.set.set(e.key, e);
+}
+
+function removeEndpoint(groups: Map<string, EndpointGroup>, e: PodEndpoint): void {
+  const g = groups.get(e.portsKey);
+  if (g?.set.get(e.key) !== e) return;
+  g.set.delete(e.key);
+  if (!g.set.size) groups.delete(e.portsKey);
+}
+
+/** One Service's desired endpoints as the last sync left them, with the stored pods they came from. */
+interface DesiredMemo {
+  svc: KubeObject;
+  zones: number;
+  pods: Map<string, { pod: KubeObject; pe: PodEndpoint | null }>;
+  groups: Map<string, EndpointGroup>;
+}
+
+/**
+ * The desired endpoints of each Service, kept between syncs: a sync rebuilds the endpoints of the
+ * pods whose stored object changed since the last one (a new version of a pod, a pod added or gone)
+ * instead of every selected pod's. The result is the same as building them all (the reconciler
+ * places new endpoints in pod-name order either way); a new Service object, or a Node whose zone
+ * may have changed (an endpoint carries its node's zone), starts over.
+ */
+export class DesiredEndpointsCache {
+  private memos = new Map<string, DesiredMemo>();
+  private zones = 0;
+
+  constructor(
+    private cluster: Cluster,
+    private index: SelectedPodsIndex
+  ) {}
+
+  watch(): () => void {
+    const zone = (n: KubeObject | undefined) => n?.metadata.labels?.['topology.kubernetes.io/zone'];
+    return this.cluster.api.watch('Node', (t, o, old) => {
+      if (t !== 'MODIFIED' || (o.metadata.labels !== old?.metadata.labels && zone(o) !== zone(old)))
+        this.zones++;
+    });
+  }
+
+  desired(key: string, svc: KubeObject): Map<string, EndpointGroup> {
+    const sel = serviceSelector(svc);
+    if (!sel) return new Map();
+    const pods = this.index.pods(svc.metadata.namespace ?? 'default', sel.text, sel.reqs);
+    let m = this.memos.get(key);
+    if (!m || m.svc !== svc || m.zones !== this.zones) {
+      m = { svc, zones: this.zones, pods: new Map(), groups: new Map() };
+      this.memos.set(key, m);
+    }
+    for (const [name, pod] of pods) {
+      const prev = m.pods.get(name);
+      if (prev?.pod === pod) continue;
+      const pe = podEndpoint(this.cluster, svc, pod);
+      if (prev?.pe) removeEndpoint(m.groups, prev.pe);
+      if (pe) addEndpoint(m.groups, pe);
+      m.pods.set(name, { pod, pe });
+    }
+    if (m.pods.size !== pods.size)
+      for (const [name, prev] of m.pods)
+        if (!pods.has(name)) {
+          if (prev.pe) removeEndpoint(m.groups, prev.pe);
+          m.pods.delete(name);
+        }
+    return m.groups;
+  }
+
+  forget(key: string): void {
+    this.memos.delete(key);
+  }
 }
 
 /** A stored endpoint's key and JSON, once per stored (frozen) endpoint. */
@@ -391,6 +485,9 @@ function sliceLabels(svc: KubeObject): Record<string, string> {
   };
 }
 
+/** Reconciles so far: each marks the desired endpoints it found in existing slices with its number. */
+let reconciles = 0;
+
 /**
  * reconcileByPortMapping (staging/src/k8s.io/endpointslice/reconciler.go) for one port set:
  * 1. each existing slice keeps the endpoints still desired, in place (an endpoint whose conditions,
@@ -404,13 +501,14 @@ function sliceLabels(svc: KubeObject): Record<string, string> {
 function reconcileByPortMapping(
   svc: KubeObject,
   existing: KubeObject[],
-  desired: { ports: SlicePort[]; set: Map<string, PodEndpoint> },
+  desired: EndpointGroup,
   out: { create: WorkSlice[]; update: WorkSlice[]; delete: KubeObject[] }
 ): void {
   const labels = sliceLabels(svc);
   const toUpdate: WorkSlice[] = [];
   const unchanged: WorkSlice[] = [];
   const set = desired.set;
+  const stamp = ++reconciles;
   for (const slice of existing) {
     const eps = (slice.endpoints ?? []) as SliceEndpoint[];
     const kept: SliceEndpoint[] = [];
@@ -418,14 +516,14 @@ function reconcileByPortMapping(
     for (const ep of eps) {
       const s = storedEndpoint(ep);
       const got = set.get(s.key);
-      if (!got) continue;
+      if (!got || got.placed === stamp) continue;
       // EndpointsEqualBeyondHash: the stored endpoint stays as it is when nothing else changed.
       if (got.json === s.json) kept.push(ep);
       else {
         kept.push(got.ep);
         updated = true;
       }
-      set.delete(s.key);
+      got.placed = stamp;
     }
     const labelsChanged = !sameStrings(slice.metadata.labels, labels);
     const work: WorkSlice = { stored: slice, labels, ports: desired.ports, endpoints: kept };
@@ -436,7 +534,13 @@ function reconcileByPortMapping(
       toUpdate.push({ ...work, endpoints: [...eps] });
     } else unchanged.push({ ...work, endpoints: eps });
   }
-  const rest = [...set.values()];
+  // The endpoints no slice holds yet, in pod-name order.
+  const rest: PodEndpoint[] = [];
+  for (const e of set.values()) if (e.placed !== stamp) rest.push(e);
+  if (rest.length > 1)
+    rest.sort((a, b) =>
+      a.ep.targetRef.name < b.ep.targetRef.name ? -1 : a.ep.targetRef.name > b.ep.targetRef.name ? 1 : 0
+    );
   let next = 0;
   // 2. Fill the slices being updated, fullest first.
   if (rest.length && toUpdate.length) {
@@ -482,7 +586,8 @@ export function syncEndpointSlices(
   cluster: Cluster,
   key: string,
   ctx: RequestContext = CTX,
-  index?: SelectedPodsIndex
+  index?: SelectedPodsIndex,
+  cache?: DesiredEndpointsCache
 ): void {
   const [ns, name] = key.split('/');
   const api = cluster.api;
@@ -500,6 +605,7 @@ export function syncEndpointSlices(
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   if (!svc || !svc.spec?.selector || svc.spec?.type === 'ExternalName') {
     // Slices are garbage-collected through their ownerReference; delete directly when the Service is gone.
+    cache?.forget(key);
     for (const s of existing) api.delete('EndpointSlice', ns, s.metadata.name, {}, ctx);
     return;
   }
@@ -511,7 +617,7 @@ export function syncEndpointSlices(
     else existingByPorts.set(k, [s]);
   }
   const out = { create: [] as WorkSlice[], update: [] as WorkSlice[], delete: [] as KubeObject[] };
-  const groups = desiredEndpoints(cluster, svc, index);
+  const groups = cache ? cache.desired(key, svc) : desiredEndpoints(cluster, svc, index);
   for (const [k, g] of groups) reconcileByPortMapping(svc, existingByPorts.get(k) ?? [], g, out);
   // Port sets no longer desired: their slices go.
   for (const [k, slices] of existingByPorts) if (!groups.has(k)) out.delete.push(...slices);
@@ -595,15 +701,19 @@ function finalize(
 export class EndpointSliceKcmController implements Controller {
   readonly name = 'endpointslice-controller';
   private pods: SelectedPodsIndex;
+  private desired: DesiredEndpointsCache;
   constructor(private host: ControllerHost) {
     this.pods = new SelectedPodsIndex(host.cluster);
+    this.desired = new DesiredEndpointsCache(host.cluster, this.pods);
   }
   /** The Service being synced: the slice events its writes cause are this controller's own. */
   private syncing: string | undefined;
   watch(): (() => void)[] {
     this.pods = new SelectedPodsIndex(this.host.cluster);
+    this.desired = new DesiredEndpointsCache(this.host.cluster, this.pods);
     return [
       this.pods.watch(),
+      this.desired.watch(),
       ...watchKeys(
         this.host.cluster,
         (k) => this.host.enqueue(k),
@@ -614,7 +724,7 @@ export class EndpointSliceKcmController implements Controller {
   sync(key: string): void {
     this.syncing = key;
     try {
-      syncEndpointSlices(this.host.cluster, key, this.host.ctx, this.pods);
+      syncEndpointSlices(this.host.cluster, key, this.host.ctx, this.pods, this.desired);
     } finally {
       this.syncing = undefined;
     }

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { Cluster } from '../../cluster';
+import { defaultConfig } from '../../config';
+import type { KubeObject } from '../../api/types';
+import { DesiredEndpointsCache, SelectedPodsIndex, desiredEndpoints } from './controller';
+
+/** Groups as comparable text: port set → endpoint keys (sorted) with each endpoint's JSON. */
+function text(groups: ReturnType<typeof desiredEndpoints>): string[] {
+  return [...groups]
+    .map(
+      ([k, g]) =>
+        `${k} ${[...g.set]
+          .map(([key, e]) => `${key}=${e.json}`)
+          .sort()
+          .join(' ')}`
+    )
+    .sort();
+}
+
+describe('the EndpointSlice controller’s kept desired endpoints', () => {
+  it('equal the endpoints built from every pod after each of 400 random changes', () => {
+    const c = new Cluster(defaultConfig(3));
+    for (const [n, zone] of [
+      ['w1', 'zone-a'],
+      ['w2', 'zone-b']
+    ])
+      c.api.create({
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: n, labels: { 'topology.kubernetes.io/zone': zone } },
+        spec: {},
+        status: {}
+      });
+    const svc = c.api.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        selector: { app: 'web' },
+        ports: [
+          { name: 'http', port: 80, targetPort: 'http' },
+          { name: 'metrics', port: 9090 }
+        ]
+      }
+    });
+    const index = new SelectedPodsIndex(c);
+    const cache = new DesiredEndpointsCache(c, index);
+    index.watch();
+    cache.watch();
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const names: string[] = [];
+    for (let step = 0; step < 400; step++) {
+      const op = rnd(7);
+      const name = names.length ? names[rnd(names.length)] : undefined;
+      const pod = name ? c.api.tryGet<KubeObject>('Pod', 'default', name) : undefined;
+      if (op === 0 || !pod) {
+        const n = `p${step}`;
+        names.push(n);
+        c.api.create({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: n, namespace: 'default', labels: { app: rnd(5) ? 'web' : 'other' } },
+          spec: {
+            nodeName: rnd(2) ? 'w1' : 'w2',
+            containers: [
+              { name: 'c', image: 'nginx:1.27', ports: rnd(3) ? [{ name: 'http', containerPort: 8080 }] : [] }
+            ]
+          },
+          status: { phase: 'Pending' }
+        });
+      } else if (op === 1) {
+        c.api.delete('Pod', 'default', name!, { gracePeriodSeconds: 0 });
+        names.splice(names.indexOf(name!), 1);
+      } else if (op === 2 || op === 3) {
+        // An IP, readiness flipping, or a status write that changes neither.
+        const ready = rnd(2) === 0;
+        c.api.update(
+          {
+            ...pod,
+            status: {
+              phase: 'Running',
+              podIP: pod.status?.podIP ?? `10.244.${rnd(2)}.${step % 250}`,
+              conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }]
+            }
+          },
+          undefined,
+          { subresource: 'status' }
+        );
+      } else if (op === 4) {
+        c.api.update({ ...pod, metadata: { ...pod.metadata, labels: { app: rnd(3) ? 'web' : 'other' } } });
+      } else if (op === 5) {
+        c.api.delete('Pod', 'default', name!, { gracePeriodSeconds: 30 });
+      } else {
+        const node = c.api.get<KubeObject>('Node', undefined, rnd(2) ? 'w1' : 'w2');
+        const zone = rnd(2) ? 'zone-a' : 'zone-c';
+        c.api.update({
+          ...node,
+          metadata: { ...node.metadata, labels: { 'topology.kubernetes.io/zone': zone } }
+        });
+      }
+      expect(text(cache.desired('default/web', svc)), `step ${step}`).toEqual(
+        text(desiredEndpoints(c, svc, index))
+      );
+    }
+    expect(names.length).toBeGreaterThan(20);
+  });
+});
