@@ -10,7 +10,9 @@
  * simulation alone until the cluster is up (at 200 nodes that is many minutes of CPU); `--boot
  * [file [s]]` the simulation alone over the scenario's first s virtual seconds (default 110: at
  * 200 nodes, while web's 2,200 pods start), CPU per 10 virtual s (`node --cpu-prof --import tsx
- * bench/lab-host.ts --boot` profiles that part of the boot).
+ * bench/lab-host.ts --boot` profiles that part of the boot). `--up [file [wallSeconds [speed]]]`
+ * opens the lab on a recording at the virtual time the cluster is up (found first, without the
+ * host) and measures the speed from there.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -40,7 +42,13 @@ export interface HostFigures {
   windows: number[];
 }
 
-export async function measureHost(file: string, wallS: number, speed: Speed): Promise<HostFigures> {
+export async function measureHost(
+  file: string,
+  wallS: number,
+  speed: Speed,
+  /** Open on a recording at this virtual ms (the lab reopened on a cluster that is up) instead of the warm-up. */
+  openAtMs?: number
+): Promise<HostFigures> {
   const scenario = readFileSync(file, 'utf8');
   let cloneMs = 0;
   let frames = 0;
@@ -69,7 +77,14 @@ export async function measureHost(file: string, wallS: number, speed: Speed): Pr
   let id = 0;
   const send = (command: unknown) => host.receive({ id: ++id, command });
   const i0 = performance.now();
-  send({ type: 'init', init: { scenario, fileName: basename(file), warmupMs: DEFAULT_WARMUP_MS } });
+  const fileName = basename(file);
+  send({
+    type: 'init',
+    init:
+      openAtMs === undefined
+        ? { scenario, fileName, warmupMs: DEFAULT_WARMUP_MS }
+        : { scenario, fileName, recording: { scenario, fileName, t: openAtMs, actions: [] } }
+  });
   const initMs = performance.now() - i0;
   send({ type: 'speed', speed });
   const fromS = host.cluster!.now / 1000;
@@ -114,6 +129,13 @@ export async function measureHost(file: string, wallS: number, speed: Speed): Pr
     initMs,
     windows
   };
+}
+
+/** The virtual ms at which the scenario's cluster is up (every node Ready, no pod Pending), in 10 s steps. */
+export function upAtMs(file: string): number {
+  const { cluster } = createCluster(readFileSync(file, 'utf8'), { fileName: basename(file) });
+  while (!clusterUp(cluster) && cluster.now < 900_000) cluster.runUntil(cluster.now + 10_000);
+  return cluster.now;
 }
 
 /**
@@ -247,12 +269,16 @@ if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === '--ju
     settleFigures(process.argv[3] ?? 'scenarios/two-hundred-nodes.yaml', Number(process.argv[4] ?? 120))
   );
 } else if (import.meta.url === `file://${process.argv[1]}`) {
-  const file = process.argv[2] ?? 'scenarios/two-hundred-nodes.yaml';
-  const wallS = Number(process.argv[3] ?? 30);
-  const speed = (process.argv[4] === 'max' ? 'max' : Number(process.argv[4] ?? 60)) as Speed;
-  const f = await measureHost(file, wallS, speed);
+  // `--up`: first find when the cluster is up, then open the lab there (as a saved lab reopens).
+  const up = process.argv[2] === '--up';
+  const args = up ? process.argv.slice(3) : process.argv.slice(2);
+  const file = args[0] ?? 'scenarios/two-hundred-nodes.yaml';
+  const wallS = Number(args[1] ?? 30);
+  const speed = (args[2] === 'max' ? 'max' : Number(args[2] ?? 60)) as Speed;
+  const openAt = up ? upAtMs(file) : undefined;
+  const f = await measureHost(file, wallS, speed, openAt);
   console.log(
-    `${basename(file)} at ${speed}×: opened at ${f.fromS.toFixed(0)} s after ${(f.initMs / 1000).toFixed(1)} s; ` +
+    `${basename(file)} at ${speed}×: opened at ${f.fromS.toFixed(0)} s ${up ? '(the cluster up) ' : ''}after ${(f.initMs / 1000).toFixed(1)} s; ` +
       `${f.wallS.toFixed(1)} s wall → ${f.toS.toFixed(0)} s, achieved ${f.speed.toFixed(1)}×; ` +
       `per 10 s ${f.windows.map((w) => w.toFixed(1)).join(', ')}; ` +
       `ticks ${(f.tickMs / 1000).toFixed(1)} s (longest ${f.longestTickMs.toFixed(0)} ms), ` +

@@ -114,6 +114,26 @@ export interface LabView {
 
 const BAR_RESOURCES = ['cpu', 'memory', 'pods'];
 
+/** Virtual ms of a node Lease's renewTime. */
+function renewedAt(cluster: Cluster, lease: object | undefined): number | undefined {
+  const t = (lease as Lease | undefined)?.spec?.renewTime;
+  return t ? cluster.api.timeOf(t) : undefined;
+}
+
+/**
+ * Whether two views of a node differ only in their Lease's renewTime (the parts the builder keeps
+ * when they did not change are the same objects).
+ */
+export function onlyHeartbeatChanged(a: NodeView, b: NodeView): boolean {
+  if (a.leaseRenewedAt === b.leaseRenewedAt) return false;
+  for (const k of Object.keys(a) as (keyof NodeView)[]) {
+    if (k === 'leaseRenewedAt' || a[k] === b[k]) continue;
+    if (k === 'kubeProxy' && JSON.stringify(a.kubeProxy) === JSON.stringify(b.kubeProxy)) continue;
+    return false;
+  }
+  return Object.keys(b).length === Object.keys(a).length;
+}
+
 /** Whether the last Stop/Start (or Remove/Install, Partition/Heal) fault for `target` left it stopped. */
 export function stoppedByFaults(
   faults: readonly { action: string; target?: string }[],
@@ -320,13 +340,17 @@ export class ViewBuilder {
       memo &&
       !memo.timed &&
       memo.node === node &&
-      memo.lease === lease &&
       memo.host === hostKey + proxyKey &&
       memo.faults === faults &&
       memo.partitioned === partitioned &&
       sameItems(memo.pods, pods)
-    )
+    ) {
+      if (memo.lease === lease) return memo.view;
+      // Only the heartbeat: the same view with the new renewTime (a Lease renews every 10 s).
+      memo.lease = lease;
+      memo.view = { ...memo.view, leaseRenewedAt: renewedAt(cluster, lease) };
       return memo.view;
+    }
     const taints = (node?.spec?.taints ?? []) as Taint[];
     const labels = { ...(node?.metadata.labels ?? {}) } as Record<string, string>;
     const podViews = pods.map((p) => this.pod(p, taints)).sort((a, b) => (a.key < b.key ? -1 : 1));
@@ -369,9 +393,7 @@ export class ViewBuilder {
         ? { kubeProxy: { mode: kp.mode, running: kp.running, ...(kp.unit ? { unit: true } : {}) } }
         : {}),
       partitioned,
-      leaseRenewedAt: (lease as Lease | undefined)?.spec?.renewTime
-        ? cluster.api.timeOf((lease as Lease).spec!.renewTime!)
-        : undefined
+      leaseRenewedAt: renewedAt(cluster, lease)
     };
     // Keep the previous parts that did not change, so a card re-renders only what did.
     const prev = memo?.view;

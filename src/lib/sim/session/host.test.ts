@@ -218,6 +218,23 @@ describe('the session host', () => {
     ).toBe(0);
   });
 
+  it('sends a renewed Lease as the node’s heartbeat time, not as its whole view with its pods', () => {
+    const { host, send, frames } = harness();
+    send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml' } });
+    send({ type: 'advance', ms: 120_000 });
+    const from = frames().length;
+    // 10 s: every kubelet renews its Lease once (renewInterval 10 s); nothing else changes.
+    send({ type: 'advance', ms: 10_000 });
+    const after = frames().slice(from);
+    const beats = Object.assign({}, ...after.map((f) => f.heartbeats ?? {})) as Record<string, number>;
+    const nodes = host.cluster!.api.list('Node').map((n) => n.metadata.name);
+    expect(nodes.length).toBe(4);
+    expect(Object.keys(beats).sort()).toEqual(nodes.sort());
+    expect(after.flatMap((f) => f.nodes ?? []).map((n) => n.name)).toEqual([]);
+    // The page's view of a node is its last full view with the new time.
+    for (const t of Object.values(beats)) expect(t).toBeGreaterThan(120_000);
+  });
+
   it('plays at the chosen speed from the wall clock, within its frame budget', () => {
     let wall = 0;
     const { host, send } = harness(() => wall);

@@ -24,7 +24,7 @@ import { LessonRunner } from '../../lessons/runner';
 import { buildCpModel, type CpModel } from '../observe/controlplane';
 import { alertMarks, healthModel } from '../observe/health';
 import { prometheus } from '../monitoring/prometheus';
-import { ViewBuilder, type LabView, type NodeView } from '../observe/cluster-map';
+import { ViewBuilder, onlyHeartbeatChanged, type LabView, type NodeView } from '../observe/cluster-map';
 import { networkModel, type NetworkModel } from '../observe/network';
 import { enableTraffic, trafficModel } from '../observe/traffic';
 import { nodeSequence, podSequence, type ObjectSequence } from '../observe/sequence';
@@ -714,16 +714,24 @@ export class SessionHost {
       sent.order = order;
     }
     const changed: NodeView[] = [];
+    const heartbeats: Record<string, number | null> = {};
+    let beats = 0;
     const names = new Set<string>();
     for (const n of view.nodes) {
       names.add(n.name);
-      if (sent.nodes.get(n.name) !== n) {
-        changed.push(n);
+      const was = sent.nodes.get(n.name);
+      if (was !== n) {
+        // A renewed Lease alone goes as its time, not as the node's whole view with its pods.
+        if (was && onlyHeartbeatChanged(was, n)) {
+          heartbeats[n.name] = n.leaseRenewedAt ?? null;
+          beats++;
+        } else changed.push(n);
         sent.nodes.set(n.name, n);
       }
     }
     for (const name of [...sent.nodes.keys()]) if (!names.has(name)) sent.nodes.delete(name);
     if (changed.length) msg.nodes = changed;
+    if (beats) msg.heartbeats = heartbeats;
     if (view.pendingPods !== sent.pending) msg.pendingPods = sent.pending = view.pendingPods as never;
     if (view.controlPlane !== sent.controlPlane)
       msg.controlPlane = sent.controlPlane = view.controlPlane as never;

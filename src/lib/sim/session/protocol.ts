@@ -308,6 +308,8 @@ export interface FrameMessage {
   nodeOrder?: string[];
   /** NodeViews that changed since the last frame. */
   nodes?: NodeView[];
+  /** Nodes whose view changed only in its Lease's renewTime: the new `leaseRenewedAt` (null: none). */
+  heartbeats?: Record<string, number | null>;
   pendingPods?: PodView[];
   controlPlane?: ControlPlaneView;
   proxyMode?: string;

@@ -418,6 +418,12 @@ export class Lab {
       this.nodes.set(n.name, kept);
       nodesChanged = true;
     }
+    for (const [name, t] of Object.entries(f.heartbeats ?? {})) {
+      const cur = this.nodes.get(name);
+      if (!cur) continue;
+      this.nodes.set(name, { ...cur, leaseRenewedAt: t ?? undefined });
+      nodesChanged = true;
+    }
     if (f.pendingPods) this.pendingPods = keepUnchanged(f.pendingPods, pendingBefore);
     if (f.controlPlane) this.controlPlane = f.controlPlane;
     if (f.proxyMode !== undefined) this.proxyMode = f.proxyMode;

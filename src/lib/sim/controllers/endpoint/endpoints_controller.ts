@@ -23,7 +23,7 @@ import {
   SelectedPodsIndex,
   resolveTargetPort,
   sameStrings,
-  selectedPods,
+  selectedPodsByName,
   servicesOfPod,
   servicesToUpdateOnPodChange
 } from '../endpointslice/controller';
@@ -178,18 +178,35 @@ export function truncateSubsets(subsets: EndpointSubset[]): boolean {
 /** The subsets the Service's selected pods give (before truncation). */
 export function desiredSubsets(cluster: Cluster, svc: KubeObject, pods: KubeObject[]): EndpointSubset[] {
   const entries: PodEntry[] = [];
+  for (const pod of pods) for (const e of entriesOf(svc, pod)) entries.push(e);
+  return repackSubsets(entries);
+}
+
+/** The pod's entries for the Service, built once per stored Service and stored pod. */
+function entriesOf(svc: KubeObject, pod: KubeObject): PodEntry[] {
   const cacheable = Object.isFrozen(svc);
   let byPod = cacheable ? builtEntries.get(svc) : undefined;
   if (cacheable && !byPod) builtEntries.set(svc, (byPod = new WeakMap()));
-  for (const pod of pods) {
-    let es = byPod?.get(pod);
-    if (!es) {
-      es = podEntries(svc, pod);
-      if (Object.isFrozen(pod)) byPod?.set(pod, es);
-    }
-    for (const e of es) entries.push(e);
+  let es = byPod?.get(pod);
+  if (!es) {
+    es = podEntries(svc, pod);
+    if (Object.isFrozen(pod)) byPod?.set(pod, es);
   }
-  return repackSubsets(entries);
+  return es;
+}
+
+/**
+ * What one Service's last sync saw: the stored Service, each selected pod's stored object, the
+ * trigger tracker's record it brought up to date, and the pods in the order of their addresses.
+ * The next sync looks again only at the pods whose stored object changed (the informer's update
+ * events), and gives the same trigger time and subsets as looking at every pod.
+ */
+interface SyncMemo {
+  svc: KubeObject;
+  pods: Map<string, KubeObject>;
+  times: Record<string, string>;
+  /** Pod names by their address key as last sorted (pods without an address left out). */
+  order: string[];
 }
 
 /** A pod's address with each Service port it offers, and their keys. */
@@ -249,6 +266,37 @@ function podEntries(svc: KubeObject, pod: KubeObject): PodEntry[] {
   return entries;
 }
 
+function byAddressKey(a: PodEntry, b: PodEntry): number {
+  return a.akey < b.akey ? -1 : a.akey > b.akey ? 1 : 0;
+}
+
+/**
+ * Entries sorted by address for repackSubsets. With pods offering different port sets, the order
+ * in which repackSubsets meets the ports decides the order of subsets that start with the same
+ * address: those entries go in pod-name order, as the selected pods are listed.
+ */
+function inPodOrderIfMixed(entries: PodEntry[]): PodEntry[] {
+  for (let i = 1; i < entries.length; i++)
+    if (entries[i].pkey !== entries[0].pkey)
+      return entries.sort((a, b) => {
+        const x = a.address.targetRef.name;
+        const y = b.address.targetRef.name;
+        return x < y ? -1 : x > y ? 1 : 0;
+      });
+  return entries;
+}
+
+/** The pods of sorted entries, each once, in order. */
+function podOrder(entries: PodEntry[]): string[] {
+  const names: string[] = [];
+  let last: string | undefined;
+  for (const e of entries) {
+    const n = e.address.targetRef.name;
+    if (n !== last) names.push((last = n));
+  }
+  return names;
+}
+
 /** How many pods a trigger tracker's record of pod times holds (kept beside it, not counted each sync). */
 const timesCount = new WeakMap<Record<string, string>, number>();
 
@@ -267,6 +315,8 @@ function parseTime(t: string): number {
 export class EndpointsController implements Controller {
   readonly name = 'endpoints-controller';
   private s: State = { triggers: {} };
+  /** Each Service's last sync (derived from the pods and the state, so not part of either). */
+  private memos = new Map<string, SyncMemo>();
   /** The pods each Service selects, from the pod watch (the informer cache). */
   private pods: SelectedPodsIndex;
 
@@ -278,6 +328,7 @@ export class EndpointsController implements Controller {
     const { cluster } = this.host;
     const key = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
     this.pods = new SelectedPodsIndex(cluster);
+    this.memos.clear();
     return [
       this.pods.watch(),
       cluster.api.watch('Service', (_t, o) => this.host.enqueue(key(o))),
@@ -310,6 +361,7 @@ export class EndpointsController implements Controller {
 
   setState(s: unknown): void {
     this.s = s as State;
+    this.memos.clear();
   }
 
   /**
@@ -318,7 +370,7 @@ export class EndpointsController implements Controller {
    * gets here goes through: one waiting for a client token returned before). The pods' times are
    * updated in place, so a sync that sees one pod change does not build a record of every pod.
    */
-  private triggerTime(key: string, svc: KubeObject, pods: KubeObject[]): string | undefined {
+  private triggerTime(key: string, svc: KubeObject, pods: Iterable<KubeObject>): string | undefined {
     const known = this.s.triggers[key];
     let times: Record<string, string> = known ? known.pods : {};
     if (Object.isFrozen(times)) times = { ...times };
@@ -348,12 +400,114 @@ export class EndpointsController implements Controller {
       count = seen;
     }
     timesCount.set(times, count);
+    return this.triggerResult(key, svc, known, times, min);
+  }
+
+  private triggerResult(
+    key: string,
+    svc: KubeObject,
+    known: TriggerState | undefined,
+    times: Record<string, string>,
+    min: string | undefined
+  ): string | undefined {
     const created = svc.metadata.creationTimestamp as string;
     if (!known || parseTime(created) > parseTime(known.service)) {
       if (!min || parseTime(created) < parseTime(min)) min = created;
     }
     this.s.triggers[key] = { service: created, pods: times };
     return known ? min : created;
+  }
+
+  /**
+   * triggerTime for a sync that knows which pods changed since the last one (`changed`: their new
+   * stored objects; `gone`: pods no longer selected); the others kept their times.
+   */
+  private triggerTimeOfChanges(
+    key: string,
+    svc: KubeObject,
+    times: Record<string, string>,
+    changed: KubeObject[],
+    gone: string[]
+  ): string | undefined {
+    const known = this.s.triggers[key];
+    let min: string | undefined;
+    let count = timesCount.get(times)!;
+    for (const name of gone)
+      if (times[name] !== undefined) {
+        delete times[name];
+        count--;
+      }
+    for (const pod of changed) {
+      const name = pod.metadata.name;
+      const t = readyCondition(pod)?.lastTransitionTime;
+      const before = times[name];
+      if (!t) {
+        if (before !== undefined) {
+          delete times[name];
+          count--;
+        }
+        continue;
+      }
+      if (before === t) continue;
+      if (before === undefined) count++;
+      times[name] = t;
+      if ((!before || parseTime(t) > parseTime(before)) && (!min || parseTime(t) < parseTime(min))) min = t;
+    }
+    timesCount.set(times, count);
+    return this.triggerResult(key, svc, known, times, min);
+  }
+
+  /**
+   * The trigger time and the desired subsets of a Service, from the pods that changed since its
+   * last sync when that sync's memo still holds (the same Service object and tracker record).
+   */
+  private desired(
+    key: string,
+    svc: KubeObject
+  ): { trigger: string | undefined; subsets: EndpointSubset[] } | undefined {
+    const live = selectedPodsByName(svc, this.pods);
+    if (!live) return undefined;
+    let memo = this.memos.get(key);
+    const known = this.s.triggers[key];
+    if (!memo || memo.svc !== svc || !known || memo.times !== known.pods || !timesCount.has(memo.times)) {
+      // Every pod, as a first sync does.
+      const pods = [...live.values()];
+      const trigger = this.triggerTime(key, svc, pods);
+      const entries: PodEntry[] = [];
+      for (const pod of pods) for (const e of entriesOf(svc, pod)) entries.push(e);
+      entries.sort(byAddressKey);
+      memo = { svc, pods: new Map(live), times: this.s.triggers[key].pods, order: podOrder(entries) };
+      this.memos.set(key, memo);
+      return { trigger, subsets: repackSubsets(inPodOrderIfMixed(entries)) };
+    }
+    const changed: KubeObject[] = [];
+    for (const [name, pod] of live)
+      if (memo.pods.get(name) !== pod) {
+        changed.push(pod);
+        memo.pods.set(name, pod);
+      }
+    const gone: string[] = [];
+    if (memo.pods.size !== live.size)
+      for (const name of memo.pods.keys())
+        if (!live.has(name)) {
+          gone.push(name);
+          memo.pods.delete(name);
+        }
+    const trigger = this.triggerTimeOfChanges(key, svc, memo.times, changed, gone);
+    // The entries in the last order, the changed pods' after them: nearly sorted, so the sort is short.
+    const entries: PodEntry[] = [];
+    const placed = new Set<string>();
+    for (const name of memo.order) {
+      const pod = memo.pods.get(name);
+      if (!pod) continue;
+      placed.add(name);
+      for (const e of entriesOf(svc, pod)) entries.push(e);
+    }
+    for (const pod of changed)
+      if (!placed.has(pod.metadata.name)) for (const e of entriesOf(svc, pod)) entries.push(e);
+    entries.sort(byAddressKey);
+    memo.order = podOrder(entries);
+    return { trigger, subsets: repackSubsets(inPodOrderIfMixed(entries)) };
   }
 
   /**
@@ -395,6 +549,7 @@ export class EndpointsController implements Controller {
       // The Service is gone: delete its Endpoints.
       this.request();
       delete this.s.triggers[key];
+      this.memos.delete(key);
       try {
         api.delete('Endpoints', ns, name, {}, ctx);
       } catch (e) {
@@ -403,10 +558,9 @@ export class EndpointsController implements Controller {
       return;
     }
     if (svc.spec?.type === 'ExternalName') return;
-    const pods = selectedPods(cluster, svc, this.pods);
-    if (!pods) return;
-    const trigger = this.triggerTime(key, svc, pods);
-    const subsets = desiredSubsets(cluster, svc, pods);
+    const desired = this.desired(key, svc);
+    if (!desired) return;
+    const { trigger, subsets } = desired;
     const current = api.tryGet<KubeObject>('Endpoints', ns, name);
     const svcLabels = (svc.metadata.labels ?? {}) as Record<string, string>;
     if (current) {

@@ -135,6 +135,18 @@ export function selectedPods(
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
 }
 
+/**
+ * The pods a Service selects, by name, as `index` holds them (read only, unordered), or undefined
+ * when the Service has no selector.
+ */
+export function selectedPodsByName(
+  svc: KubeObject,
+  index: SelectedPodsIndex
+): ReadonlyMap<string, KubeObject> | undefined {
+  const sel = serviceSelector(svc);
+  return sel ? index.pods(svc.metadata.namespace ?? 'default', sel.text, sel.reqs) : undefined;
+}
+
 /** The Services in the pod's namespace whose selector matches the pod now or matched it before. */
 export function servicesOfPod(cluster: Cluster, pod: KubeObject, old?: KubeObject): string[] {
   const keys: string[] = [];
