@@ -113,6 +113,8 @@ function portKey(p: EndpointPort): string {
 export function repackSubsets(
   entries: { address: EndpointAddress; ready: boolean; port?: EndpointPort; akey?: string; pkey?: string }[]
 ): EndpointSubset[] {
+  const one = repackOnePortSet(entries);
+  if (one) return one;
   const byPort = new Map<
     string,
     { port?: EndpointPort; addrs: Map<string, { a: EndpointAddress; ready: boolean }> }
@@ -145,6 +147,39 @@ export function repackSubsets(
   }
   const first = (s: EndpointSubset) => addressKey((s.addresses ?? s.notReadyAddresses)![0]);
   return subsets.sort((a, b) => (first(a) < first(b) ? -1 : first(a) > first(b) ? 1 : 0));
+}
+
+/**
+ * repackSubsets when every entry offers the same ports (the usual Service): one subset, its
+ * addresses in address-key order, without grouping. Undefined when the entries are not like that.
+ */
+function repackOnePortSet(
+  entries: { address: EndpointAddress; ready: boolean; port?: EndpointPort; akey?: string; pkey?: string }[]
+): EndpointSubset[] | undefined {
+  if (!entries.length) return [];
+  const pkey = entries[0].pkey;
+  if (pkey === undefined) return undefined;
+  let sorted = true;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    if (e.pkey !== pkey || e.akey === undefined) return undefined;
+    if (i && entries[i - 1].akey! > e.akey) sorted = false;
+  }
+  const list = sorted
+    ? entries
+    : [...entries].sort((a, b) => (a.akey! < b.akey! ? -1 : a.akey! > b.akey! ? 1 : 0));
+  const ready: EndpointAddress[] = [];
+  const notReady: EndpointAddress[] = [];
+  for (let i = 0; i < list.length; i++) {
+    // Of entries with the same address key the last one counts, as a map keyed by it keeps.
+    if (i + 1 < list.length && list[i + 1].akey === list[i].akey) continue;
+    (list[i].ready ? ready : notReady).push(list[i].address);
+  }
+  const subset: EndpointSubset = {};
+  if (ready.length) subset.addresses = ready;
+  if (notReady.length) subset.notReadyAddresses = notReady;
+  if (entries[0].port) subset.ports = [entries[0].port];
+  return [subset];
 }
 
 /** truncateEndpoints: keep at most 1000 addresses, spread over subsets by proportion, ready ones first. */
@@ -197,7 +232,7 @@ function entriesOf(svc: KubeObject, pod: KubeObject): PodEntry[] {
 
 /**
  * What one Service's last sync saw: the stored Service, each selected pod's stored object, the
- * trigger tracker's record it brought up to date, and the pods in the order of their addresses.
+ * trigger tracker's record it brought up to date, and the pods' entries in address order.
  * The next sync looks again only at the pods whose stored object changed (the informer's update
  * events), and gives the same trigger time and subsets as looking at every pod.
  */
@@ -205,8 +240,8 @@ interface SyncMemo {
   svc: KubeObject;
   pods: Map<string, KubeObject>;
   times: Record<string, string>;
-  /** Pod names by their address key as last sorted (pods without an address left out). */
-  order: string[];
+  /** Every selected pod's entries, sorted by address key (a pod's own entries together, in port order). */
+  entries: PodEntry[];
 }
 
 /** A pod's address with each Service port it offers, and their keys. */
@@ -273,12 +308,12 @@ function byAddressKey(a: PodEntry, b: PodEntry): number {
 /**
  * Entries sorted by address for repackSubsets. With pods offering different port sets, the order
  * in which repackSubsets meets the ports decides the order of subsets that start with the same
- * address: those entries go in pod-name order, as the selected pods are listed.
+ * address: then a copy in pod-name order, as the selected pods are listed.
  */
 function inPodOrderIfMixed(entries: PodEntry[]): PodEntry[] {
   for (let i = 1; i < entries.length; i++)
     if (entries[i].pkey !== entries[0].pkey)
-      return entries.sort((a, b) => {
+      return [...entries].sort((a, b) => {
         const x = a.address.targetRef.name;
         const y = b.address.targetRef.name;
         return x < y ? -1 : x > y ? 1 : 0;
@@ -286,15 +321,30 @@ function inPodOrderIfMixed(entries: PodEntry[]): PodEntry[] {
   return entries;
 }
 
-/** The pods of sorted entries, each once, in order. */
-function podOrder(entries: PodEntry[]): string[] {
-  const names: string[] = [];
-  let last: string | undefined;
-  for (const e of entries) {
-    const n = e.address.targetRef.name;
-    if (n !== last) names.push((last = n));
+/** The first position in sorted `entries` whose address key is above `akey`. */
+function upperBound(entries: PodEntry[], akey: string): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (entries[mid].akey <= akey) lo = mid + 1;
+    else hi = mid;
   }
-  return names;
+  return lo;
+}
+
+/** One pod's entries (one address key) into sorted `entries`, after any with the same key. */
+function insertEntries(entries: PodEntry[], add: PodEntry[]): void {
+  if (add.length) entries.splice(upperBound(entries, add[0].akey), 0, ...add);
+}
+
+/** One pod's entries out of sorted `entries`: every entry with its address key (the key holds the pod's UID). */
+function removeEntries(entries: PodEntry[], remove: PodEntry[]): void {
+  if (!remove.length) return;
+  const end = upperBound(entries, remove[0].akey);
+  let start = end;
+  while (start > 0 && entries[start - 1].akey === remove[0].akey) start--;
+  if (end > start) entries.splice(start, end - start);
 }
 
 /** How many pods a trigger tracker's record of pod times holds (kept beside it, not counted each sync). */
@@ -476,37 +526,29 @@ export class EndpointsController implements Controller {
       const entries: PodEntry[] = [];
       for (const pod of pods) for (const e of entriesOf(svc, pod)) entries.push(e);
       entries.sort(byAddressKey);
-      memo = { svc, pods: new Map(live), times: this.s.triggers[key].pods, order: podOrder(entries) };
+      memo = { svc, pods: new Map(live), times: this.s.triggers[key].pods, entries };
       this.memos.set(key, memo);
       return { trigger, subsets: repackSubsets(inPodOrderIfMixed(entries)) };
     }
+    const entries = memo.entries;
     const changed: KubeObject[] = [];
-    for (const [name, pod] of live)
-      if (memo.pods.get(name) !== pod) {
-        changed.push(pod);
-        memo.pods.set(name, pod);
-      }
+    for (const [name, pod] of live) {
+      const was = memo.pods.get(name);
+      if (was === pod) continue;
+      if (was) removeEntries(entries, entriesOf(svc, was));
+      insertEntries(entries, entriesOf(svc, pod));
+      changed.push(pod);
+      memo.pods.set(name, pod);
+    }
     const gone: string[] = [];
     if (memo.pods.size !== live.size)
-      for (const name of memo.pods.keys())
+      for (const [name, was] of memo.pods)
         if (!live.has(name)) {
+          removeEntries(entries, entriesOf(svc, was));
           gone.push(name);
           memo.pods.delete(name);
         }
     const trigger = this.triggerTimeOfChanges(key, svc, memo.times, changed, gone);
-    // The entries in the last order, the changed pods' after them: nearly sorted, so the sort is short.
-    const entries: PodEntry[] = [];
-    const placed = new Set<string>();
-    for (const name of memo.order) {
-      const pod = memo.pods.get(name);
-      if (!pod) continue;
-      placed.add(name);
-      for (const e of entriesOf(svc, pod)) entries.push(e);
-    }
-    for (const pod of changed)
-      if (!placed.has(pod.metadata.name)) for (const e of entriesOf(svc, pod)) entries.push(e);
-    entries.sort(byAddressKey);
-    memo.order = podOrder(entries);
     return { trigger, subsets: repackSubsets(inPodOrderIfMixed(entries)) };
   }
 

@@ -435,6 +435,18 @@ export class DesiredEndpointsCache {
   }
 }
 
+/** The endpoint keys of a stored slice's endpoints, once per stored (frozen) array. */
+const storedSliceKeys = new WeakMap<object, string[]>();
+
+function storedKeys(eps: SliceEndpoint[]): string[] {
+  let keys = Object.isFrozen(eps) ? storedSliceKeys.get(eps) : undefined;
+  if (!keys) {
+    keys = eps.map((ep) => storedEndpoint(ep).key);
+    if (Object.isFrozen(eps)) storedSliceKeys.set(eps, keys);
+  }
+  return keys;
+}
+
 /** A stored endpoint's key and JSON, once per stored (frozen) endpoint. */
 const storedEndpoints = new WeakMap<object, { key: string; json: string }>();
 
@@ -525,12 +537,14 @@ function reconcileByPortMapping(
     const eps = (slice.endpoints ?? []) as SliceEndpoint[];
     const kept: SliceEndpoint[] = [];
     let updated = false;
-    for (const ep of eps) {
-      const s = storedEndpoint(ep);
-      const got = set.get(s.key);
+    const keys = storedKeys(eps);
+    for (let i = 0; i < eps.length; i++) {
+      const ep = eps[i];
+      const got = set.get(keys[i]);
       if (!got || got.placed === stamp) continue;
-      // EndpointsEqualBeyondHash: the stored endpoint stays as it is when nothing else changed.
-      if (got.json === s.json) kept.push(ep);
+      // EndpointsEqualBeyondHash: the stored endpoint stays as it is when nothing else changed
+      // (most often it is the desired endpoint itself, which the slice's last write stored).
+      if (got.ep === ep || got.json === storedEndpoint(ep).json) kept.push(ep);
       else {
         kept.push(got.ep);
         updated = true;
