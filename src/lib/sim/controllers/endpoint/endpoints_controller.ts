@@ -24,6 +24,7 @@ import {
   resolveTargetPort,
   sameStrings,
   selectedPodsByName,
+  selectorOf,
   servicesOfPod,
   servicesToUpdateOnPodChange
 } from '../endpointslice/controller';
@@ -242,6 +243,8 @@ interface SyncMemo {
   times: Record<string, string>;
   /** Every selected pod's entries, sorted by address key (a pod's own entries together, in port order). */
   entries: PodEntry[];
+  /** The pods changed since (the index's follow set). */
+  changes: Set<string>;
 }
 
 /** A pod's address with each Service port it offers, and their keys. */
@@ -411,6 +414,7 @@ export class EndpointsController implements Controller {
 
   setState(s: unknown): void {
     this.s = s as State;
+    for (const key of this.memos.keys()) this.pods.unfollow(key);
     this.memos.clear();
   }
 
@@ -516,38 +520,40 @@ export class EndpointsController implements Controller {
     svc: KubeObject
   ): { trigger: string | undefined; subsets: EndpointSubset[] } | undefined {
     const live = selectedPodsByName(svc, this.pods);
-    if (!live) return undefined;
+    const sel = selectorOf(svc);
+    if (!live || !sel) return undefined;
     let memo = this.memos.get(key);
     const known = this.s.triggers[key];
     if (!memo || memo.svc !== svc || !known || memo.times !== known.pods || !timesCount.has(memo.times)) {
-      // Every pod, as a first sync does.
+      // Every pod, as a first sync does; from now on the index collects the names of changed pods.
+      const changes = this.pods.follow(key, svc.metadata.namespace ?? 'default', sel.text, sel.reqs);
       const pods = [...live.values()];
       const trigger = this.triggerTime(key, svc, pods);
       const entries: PodEntry[] = [];
       for (const pod of pods) for (const e of entriesOf(svc, pod)) entries.push(e);
       entries.sort(byAddressKey);
-      memo = { svc, pods: new Map(live), times: this.s.triggers[key].pods, entries };
+      memo = { svc, pods: new Map(live), times: this.s.triggers[key].pods, entries, changes };
       this.memos.set(key, memo);
       return { trigger, subsets: repackSubsets(inPodOrderIfMixed(entries)) };
     }
     const entries = memo.entries;
     const changed: KubeObject[] = [];
-    for (const [name, pod] of live) {
+    const gone: string[] = [];
+    for (const name of memo.changes) {
+      const pod = live.get(name);
       const was = memo.pods.get(name);
       if (was === pod) continue;
       if (was) removeEntries(entries, entriesOf(svc, was));
+      if (!pod) {
+        gone.push(name);
+        memo.pods.delete(name);
+        continue;
+      }
       insertEntries(entries, entriesOf(svc, pod));
       changed.push(pod);
       memo.pods.set(name, pod);
     }
-    const gone: string[] = [];
-    if (memo.pods.size !== live.size)
-      for (const [name, was] of memo.pods)
-        if (!live.has(name)) {
-          removeEntries(entries, entriesOf(svc, was));
-          gone.push(name);
-          memo.pods.delete(name);
-        }
+    memo.changes.clear();
     const trigger = this.triggerTimeOfChanges(key, svc, memo.times, changed, gone);
     return { trigger, subsets: repackSubsets(inPodOrderIfMixed(entries)) };
   }
@@ -592,6 +598,7 @@ export class EndpointsController implements Controller {
       this.request();
       delete this.s.triggers[key];
       this.memos.delete(key);
+      this.pods.unfollow(key);
       try {
         api.delete('Endpoints', ns, name, {}, ctx);
       } catch (e) {

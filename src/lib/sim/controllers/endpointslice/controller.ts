@@ -63,6 +63,8 @@ interface Selection {
   pods: Map<string, KubeObject>;
   /** The selected pods' names in order, until one is added or removed. */
   names?: string[];
+  /** Names of pods changed, added or removed since each follower last cleared its set. */
+  followers: Set<Set<string>>;
 }
 
 /**
@@ -72,6 +74,8 @@ interface Selection {
  */
 export class SelectedPodsIndex {
   private selections = new Map<string, Selection>();
+  /** Each follower's selection and set of changed names (see follow). */
+  private following = new Map<string, { selection: Selection; changes: Set<string> }>();
 
   constructor(private cluster: Cluster) {}
 
@@ -85,6 +89,8 @@ export class SelectedPodsIndex {
           if (!s.pods.has(name)) s.names = undefined;
           s.pods.set(name, pod);
         } else if (s.pods.delete(name)) s.names = undefined;
+        else continue;
+        for (const changes of s.followers) changes.add(name);
       }
     });
   }
@@ -96,7 +102,7 @@ export class SelectedPodsIndex {
       const pods = new Map<string, KubeObject>();
       for (const p of this.cluster.api.list('Pod', { namespace }))
         if (matchRequirements(reqs, p.metadata.labels)) pods.set(p.metadata.name, p);
-      this.selections.set(key, (s = { namespace, reqs, pods }));
+      this.selections.set(key, (s = { namespace, reqs, pods, followers: new Set() }));
     }
     return s;
   }
@@ -104,6 +110,27 @@ export class SelectedPodsIndex {
   /** The pods `reqs` (the selector `text`) selects in `namespace`, by name, as the index holds them (read only). */
   pods(namespace: string, text: string, reqs: Requirement[]): ReadonlyMap<string, KubeObject> {
     return this.selection(namespace, text, reqs).pods;
+  }
+
+  /**
+   * The names of the pods of a selection that change, are added or are removed from now on, for
+   * `follower` (a Service's key): an empty set the index fills and the follower clears once it has
+   * looked at them. Following another selection stops following the one before.
+   */
+  follow(follower: string, namespace: string, text: string, reqs: Requirement[]): Set<string> {
+    this.unfollow(follower);
+    const selection = this.selection(namespace, text, reqs);
+    const changes = new Set<string>();
+    selection.followers.add(changes);
+    this.following.set(follower, { selection, changes });
+    return changes;
+  }
+
+  unfollow(follower: string): void {
+    const f = this.following.get(follower);
+    if (!f) return;
+    f.selection.followers.delete(f.changes);
+    this.following.delete(follower);
   }
 
   /** The pods `reqs` (the selector `text`) selects in `namespace`, sorted by name. */
@@ -133,6 +160,11 @@ export function selectedPods(
     .list('Pod', { namespace: svc.metadata.namespace })
     .filter((p) => matchRequirements(sel.reqs, p.metadata.labels))
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+}
+
+/** A Service's selector as text and requirements, or undefined when it has none. */
+export function selectorOf(svc: KubeObject): { text: string; reqs: Requirement[] } | undefined {
+  return serviceSelector(svc) ?? undefined;
 }
 
 /**
@@ -378,6 +410,8 @@ interface DesiredMemo {
   zones: number;
   pods: Map<string, { pod: KubeObject; pe: PodEndpoint | null }>;
   groups: Map<string, EndpointGroup>;
+  /** The pods changed since (the index's follow set). */
+  changes: Set<string>;
 }
 
 /**
@@ -407,31 +441,36 @@ export class DesiredEndpointsCache {
   desired(key: string, svc: KubeObject): Map<string, EndpointGroup> {
     const sel = serviceSelector(svc);
     if (!sel) return new Map();
-    const pods = this.index.pods(svc.metadata.namespace ?? 'default', sel.text, sel.reqs);
+    const ns = svc.metadata.namespace ?? 'default';
+    const pods = this.index.pods(ns, sel.text, sel.reqs);
     let m = this.memos.get(key);
+    let names: Iterable<string>;
     if (!m || m.svc !== svc || m.zones !== this.zones) {
-      m = { svc, zones: this.zones, pods: new Map(), groups: new Map() };
+      const changes = this.index.follow(key, ns, sel.text, sel.reqs);
+      m = { svc, zones: this.zones, pods: new Map(), groups: new Map(), changes };
       this.memos.set(key, m);
-    }
-    for (const [name, pod] of pods) {
+      names = pods.keys();
+    } else names = m.changes;
+    for (const name of names) {
+      const pod = pods.get(name);
       const prev = m.pods.get(name);
       if (prev?.pod === pod) continue;
-      const pe = podEndpoint(this.cluster, svc, pod);
       if (prev?.pe) removeEndpoint(m.groups, prev.pe);
+      if (!pod) {
+        m.pods.delete(name);
+        continue;
+      }
+      const pe = podEndpoint(this.cluster, svc, pod);
       if (pe) addEndpoint(m.groups, pe);
       m.pods.set(name, { pod, pe });
     }
-    if (m.pods.size !== pods.size)
-      for (const [name, prev] of m.pods)
-        if (!pods.has(name)) {
-          if (prev.pe) removeEndpoint(m.groups, prev.pe);
-          m.pods.delete(name);
-        }
+    m.changes.clear();
     return m.groups;
   }
 
   forget(key: string): void {
     this.memos.delete(key);
+    this.index.unfollow(key);
   }
 }
 
