@@ -20,6 +20,24 @@ export function podNetwork(nodes: number): string {
     clusterCIDR: 10.0.0.0/${prefix}`;
 }
 
+/** A scenario's pool holds at most this many nodes. */
+const POOL_MAX = 1000;
+
+/** One pool of identical workers (`worker`); past 1,000 nodes, pools of 1,000 (`worker-a`, `worker-b`, …). */
+function pools(nodes: number): string {
+  const pool = (name: string, count: number) => `
+    - name: ${name}
+      count: ${count}
+      capacity: { cpu: "32", memory: 128Gi }
+      maxPods: 110
+      images: [nginx:1.27]`;
+  if (nodes <= POOL_MAX) return pool('worker', nodes);
+  const out: string[] = [];
+  for (let i = 0; i * POOL_MAX < nodes; i++)
+    out.push(pool(`worker-${String.fromCharCode(97 + i)}`, Math.min(POOL_MAX, nodes - i * POOL_MAX)));
+  return out.join('');
+}
+
 export function scenario(nodes: number, pods: number): string {
   const perDeployment = 100;
   const deployments = Math.ceil(pods / perDeployment);
@@ -30,12 +48,7 @@ metadata:
   name: bench-${nodes}
 spec:
   seed: 1
-  nodePools:
-    - name: worker
-      count: ${nodes}
-      capacity: { cpu: "32", memory: 128Gi }
-      maxPods: 110
-      images: [nginx:1.27]${podNetwork(nodes)}`
+  nodePools:${pools(nodes)}${podNetwork(nodes)}`
   ];
   for (let d = 0; d < deployments; d++) {
     const replicas = Math.min(perDeployment, pods - d * perDeployment);
