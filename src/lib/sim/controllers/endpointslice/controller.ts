@@ -294,6 +294,8 @@ interface PodEndpoint {
   zone: string | undefined;
   /** The reconcile that found it in an existing slice (reconcileByPortMapping's desiredSet.Delete). */
   placed?: number;
+  /** The slice the last reconcile put it in (DesiredEndpointsCache marks that slice when it changes). */
+  slice?: string;
 }
 
 /**
@@ -412,6 +414,8 @@ interface DesiredMemo {
   groups: Map<string, EndpointGroup>;
   /** The pods changed since (the index's follow set). */
   changes: Set<string>;
+  /** The Service's slices as the last reconcile left them. */
+  sliceMemo: SliceMemo;
 }
 
 /**
@@ -447,7 +451,14 @@ export class DesiredEndpointsCache {
     let names: Iterable<string>;
     if (!m || m.svc !== svc || m.zones !== this.zones) {
       const changes = this.index.follow(key, ns, sel.text, sel.reqs);
-      m = { svc, zones: this.zones, pods: new Map(), groups: new Map(), changes };
+      m = {
+        svc,
+        zones: this.zones,
+        pods: new Map(),
+        groups: new Map(),
+        changes,
+        sliceMemo: { slices: new Map(), dirty: new Set() }
+      };
       this.memos.set(key, m);
       names = pods.keys();
     } else names = m.changes;
@@ -455,7 +466,11 @@ export class DesiredEndpointsCache {
       const pod = pods.get(name);
       const prev = m.pods.get(name);
       if (prev?.pod === pod) continue;
-      if (prev?.pe) removeEndpoint(m.groups, prev.pe);
+      if (prev?.pe) {
+        removeEndpoint(m.groups, prev.pe);
+        // The slice that holds it is to be looked at again.
+        if (prev.pe.slice !== undefined) m.sliceMemo.dirty.add(prev.pe.slice);
+      }
       if (!pod) {
         m.pods.delete(name);
         continue;
@@ -466,6 +481,11 @@ export class DesiredEndpointsCache {
     }
     m.changes.clear();
     return m.groups;
+  }
+
+  /** The Service's slices as its last reconcile left them (after `desired`, for the same Service). */
+  slices(key: string): SliceMemo | undefined {
+    return this.memos.get(key)?.sliceMemo;
   }
 
   forget(key: string): void {
@@ -537,6 +557,25 @@ interface WorkSlice {
   labels: Record<string, string>;
   ports: SlicePort[];
   endpoints: SliceEndpoint[];
+  /** The desired endpoint each of `endpoints` stands for, in the same order. */
+  pes: PodEndpoint[];
+}
+
+/** What a reconcile decided: slices to create, update, delete, and the ones left as they are. */
+interface Reconciled {
+  create: WorkSlice[];
+  update: WorkSlice[];
+  delete: KubeObject[];
+  unchanged: WorkSlice[];
+}
+
+/**
+ * The slices a Service's last reconcile left, each with the desired endpoints it holds, and the
+ * slices holding an endpoint that changed or went since (see DesiredEndpointsCache).
+ */
+interface SliceMemo {
+  slices: Map<string, { stored: KubeObject; pes: PodEndpoint[] }>;
+  dirty: Set<string>;
 }
 
 /** The Service's slice labels (setEndpointSliceLabels): managed-by, service-name, headless. */
@@ -565,7 +604,8 @@ function reconcileByPortMapping(
   svc: KubeObject,
   existing: KubeObject[],
   desired: EndpointGroup,
-  out: { create: WorkSlice[]; update: WorkSlice[]; delete: KubeObject[] }
+  out: Reconciled,
+  memo?: SliceMemo
 ): void {
   const labels = sliceLabels(svc);
   const toUpdate: WorkSlice[] = [];
@@ -574,7 +614,22 @@ function reconcileByPortMapping(
   const stamp = ++reconciles;
   for (const slice of existing) {
     const eps = (slice.endpoints ?? []) as SliceEndpoint[];
+    // A slice as this controller's last reconcile left it, none of whose endpoints changed since:
+    // each of its endpoints is still desired as it is, so it is unchanged (what the walk below
+    // would find, without looking each one up).
+    const rec = memo?.slices.get(slice.metadata.name);
+    if (
+      rec &&
+      rec.stored === slice &&
+      !memo!.dirty.has(slice.metadata.name) &&
+      sameStrings(slice.metadata.labels, labels)
+    ) {
+      for (const pe of rec.pes) pe.placed = stamp;
+      unchanged.push({ stored: slice, labels, ports: desired.ports, endpoints: eps, pes: rec.pes });
+      continue;
+    }
     const kept: SliceEndpoint[] = [];
+    const keptPes: PodEndpoint[] = [];
     let updated = false;
     const keys = storedKeys(eps);
     for (let i = 0; i < eps.length; i++) {
@@ -588,10 +643,11 @@ function reconcileByPortMapping(
         kept.push(got.ep);
         updated = true;
       }
+      keptPes.push(got);
       got.placed = stamp;
     }
     const labelsChanged = !sameStrings(slice.metadata.labels, labels);
-    const work: WorkSlice = { stored: slice, labels, ports: desired.ports, endpoints: kept };
+    const work: WorkSlice = { stored: slice, labels, ports: desired.ports, endpoints: kept, pes: keptPes };
     if (updated || kept.length !== eps.length) {
       if (kept.length === 0) out.delete.push(slice);
       else toUpdate.push(work);
@@ -611,8 +667,10 @@ function reconcileByPortMapping(
   if (rest.length && toUpdate.length) {
     const fullestFirst = [...toUpdate].sort((a, b) => b.endpoints.length - a.endpoints.length);
     for (const w of fullestFirst)
-      while (next < rest.length && w.endpoints.length < MAX_ENDPOINTS_PER_SLICE)
+      while (next < rest.length && w.endpoints.length < MAX_ENDPOINTS_PER_SLICE) {
+        w.pes.push(rest[next]);
         w.endpoints.push(rest[next++].ep);
+      }
   }
   // 3. The rest: into the unchanged slice it fills closest to full, or new slices.
   while (next < rest.length) {
@@ -632,15 +690,19 @@ function reconcileByPortMapping(
     if (fill) {
       unchanged.splice(unchanged.indexOf(fill), 1);
       fill.endpoints = [...fill.endpoints];
+      fill.pes = [...fill.pes];
       toUpdate.push(fill);
     } else {
-      fill = { labels, ports: desired.ports, endpoints: [] };
+      fill = { labels, ports: desired.ports, endpoints: [], pes: [] };
       out.create.push(fill);
     }
-    while (next < rest.length && fill.endpoints.length < MAX_ENDPOINTS_PER_SLICE)
+    while (next < rest.length && fill.endpoints.length < MAX_ENDPOINTS_PER_SLICE) {
+      fill.pes.push(rest[next]);
       fill.endpoints.push(rest[next++].ep);
+    }
   }
   out.update.push(...toUpdate);
+  out.unchanged.push(...unchanged);
 }
 
 /**
@@ -681,9 +743,10 @@ export function syncEndpointSlices(
     if (list) list.push(s);
     else existingByPorts.set(k, [s]);
   }
-  const out = { create: [] as WorkSlice[], update: [] as WorkSlice[], delete: [] as KubeObject[] };
+  const out: Reconciled = { create: [], update: [], delete: [], unchanged: [] };
   const groups = cache ? cache.desired(key, svc) : desiredEndpoints(cluster, svc, index);
-  for (const [k, g] of groups) reconcileByPortMapping(svc, existingByPorts.get(k) ?? [], g, out);
+  const memo = cache?.slices(key);
+  for (const [k, g] of groups) reconcileByPortMapping(svc, existingByPorts.get(k) ?? [], g, out, memo);
   // Port sets no longer desired: their slices go.
   for (const [k, slices] of existingByPorts) if (!groups.has(k)) out.delete.push(...slices);
   // When no slice would be left, a placeholder without endpoints or ports stands for the Service
@@ -696,9 +759,19 @@ export function syncEndpointSlices(
       !((only.ports as unknown[] | undefined) ?? []).length &&
       sameStrings(only.metadata.labels, sliceLabels(svc));
     if (isPlaceholder) out.delete.length = 0;
-    else out.create.push({ labels: sliceLabels(svc), ports: [], endpoints: [] });
+    else out.create.push({ labels: sliceLabels(svc), ports: [], endpoints: [], pes: [] });
   }
-  finalize(cluster, svc, out, ctx);
+  if (!memo) {
+    finalize(cluster, svc, out, ctx);
+    return;
+  }
+  try {
+    finalize(cluster, svc, out, ctx, memo);
+  } catch (e) {
+    // A write failed half way: what the memo holds is not known any more.
+    cache!.forget(key);
+    throw e;
+  }
 }
 
 /**
@@ -709,8 +782,9 @@ export function syncEndpointSlices(
 function finalize(
   cluster: Cluster,
   svc: KubeObject,
-  out: { create: WorkSlice[]; update: WorkSlice[]; delete: KubeObject[] },
-  ctx: RequestContext
+  out: Reconciled,
+  ctx: RequestContext,
+  memo?: SliceMemo
 ): void {
   const api = cluster.api;
   const ns = svc.metadata.namespace!;
@@ -745,16 +819,30 @@ function finalize(
     endpoints: w.endpoints,
     ports: w.ports
   });
-  if (!svc.metadata.deletionTimestamp) for (const w of out.create) api.create(body(w), ctx);
+  // The memo: every slice as it is stored now, with the endpoints it holds.
+  const record = (stored: KubeObject, pes: PodEndpoint[]) => {
+    if (!memo) return;
+    memo.slices.set(stored.metadata.name, { stored, pes });
+    for (const pe of pes) pe.slice = stored.metadata.name;
+  };
+  if (memo) {
+    memo.slices.clear();
+    memo.dirty.clear();
+  }
+  for (const w of out.unchanged) record(w.stored!, w.pes);
+  if (!svc.metadata.deletionTimestamp) for (const w of out.create) record(api.create(body(w), ctx), w.pes);
   for (const w of out.update)
-    api.update(
-      {
-        ...w.stored!,
-        metadata: { ...w.stored!.metadata, labels: w.labels },
-        endpoints: w.endpoints,
-        ports: w.ports
-      },
-      ctx
+    record(
+      api.update(
+        {
+          ...w.stored!,
+          metadata: { ...w.stored!.metadata, labels: w.labels },
+          endpoints: w.endpoints,
+          ports: w.ports
+        },
+        ctx
+      ),
+      w.pes
     );
   for (const s of out.delete) api.delete('EndpointSlice', ns, s.metadata.name, {}, ctx);
 }
