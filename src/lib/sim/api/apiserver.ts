@@ -329,7 +329,7 @@ export class ApiServer {
     obj.apiVersion = obj.apiVersion || (r.group ? `${r.group}/${r.version}` : r.version);
     obj.metadata.uid = this.engine.random.uid();
     obj.metadata.creationTimestamp = this.timestamp();
-    if (obj.spec !== undefined && obj.kind !== 'Pod' && obj.kind !== 'Node') obj.metadata.generation = 1;
+    if (obj.spec !== undefined && !NO_GENERATION.has(obj.kind)) obj.metadata.generation = 1;
     delete obj.metadata.deletionTimestamp;
     const committed = this.commit('ADDED', obj, undefined) as T;
     if (rec && obj.kind === 'Event') this.logEventAbout(rec, obj);
@@ -862,6 +862,13 @@ function shareWithStored(obj: KubeObject, old: KubeObject): void {
     if (c !== m[k]) m[k] = c;
   }
 }
+
+/**
+ * Kinds with a spec whose registry strategy does not set metadata.generation: Pods and Nodes, and
+ * Leases (pkg/registry/coordination/lease/strategy.go: PrepareForCreate and PrepareForUpdate do
+ * nothing), so a kubelet's renewal every 10 s does not count generations.
+ */
+const NO_GENERATION = new Set(['Pod', 'Node', 'Lease']);
 
 /** Metadata fields a status write takes from the stored version. */
 const STATUS_WRITE_KEEPS = new Set(['labels', 'annotations', 'finalizers', 'ownerReferences']);

@@ -250,3 +250,37 @@ describe('pod update validation (upstream: pkg/apis/core/validation/validation.g
     expect(validateLabels('metadata.labels', good)).toEqual([]);
   });
 });
+
+describe('metadata.generation', () => {
+  // pkg/registry/coordination/lease/strategy.go: PrepareForCreate and PrepareForUpdate set no
+  // generation; pkg/registry/apps/deployment/strategy.go sets 1 and counts spec changes.
+  it('is not kept for a Lease, and counts a Deployment’s spec changes', () => {
+    const c = new Cluster();
+    const lease = c.api.create<KubeObject>({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'w1', namespace: 'kube-node-lease' },
+      spec: { holderIdentity: 'w1', leaseDurationSeconds: 40 }
+    });
+    expect(lease.metadata.generation).toBeUndefined();
+    const renewed = c.api.update<KubeObject>({ ...lease, spec: { ...lease.spec, leaseDurationSeconds: 41 } });
+    expect(renewed.metadata.generation).toBeUndefined();
+    const deploy = c.api.create<KubeObject>({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] }
+        }
+      }
+    });
+    expect(deploy.metadata.generation).toBe(1);
+    expect(
+      c.api.update<KubeObject>({ ...deploy, spec: { ...deploy.spec, replicas: 2 } }).metadata.generation
+    ).toBe(2);
+  });
+});
