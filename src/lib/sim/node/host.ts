@@ -162,8 +162,11 @@ export class NodeHost implements NodeHostView {
   /** containerd or CRI-O over CRI; its log lines go to its own journal unit. */
   get runtime(): ContainerRuntime {
     const rt = this.state.runtime;
-    return new ContainerRuntime(rt, this.cluster.engine, (e) =>
-      this.writeJournal(e.level, e.source, e.message, rt.name === 'cri-o' ? 'crio' : 'containerd')
+    return new ContainerRuntime(
+      rt,
+      this.cluster.engine,
+      (e) => this.writeJournal(e.level, e.source, e.message, rt.name === 'cri-o' ? 'crio' : 'containerd'),
+      () => this.kubelet.wakeHousekeeping()
     );
   }
 

@@ -205,6 +205,25 @@ describe('runtime and network readiness', () => {
     expect(nodeCondition(c, 'Ready').status).toBe('True');
   });
 
+  it("PLEG's last relist is the last housekeeping pass before the runtime stopped, at a pass's instant too", () => {
+    // Housekeeping passes every 2 s from the kubelet's start at 0. A stop at 20 s queued before
+    // the pass's event (at 0) comes first: the last relist is 18 s. One queued after it (at 19 s)
+    // comes after the pass at 20 s. The message shows it once PLEG is past its 3-minute threshold.
+    const messages = [0, 19_000, 20_500].map((queuedAt) => {
+      const { c } = clusterWithNode();
+      c.engine.register('test-stop', () => c.applyFault('StopRuntime', { target: 'worker-1' }));
+      c.advance(queuedAt);
+      c.engine.scheduleAt(Math.max(20_000, queuedAt), 'test-stop', 'stop');
+      c.advance(210_000 - queuedAt);
+      return nodeCondition(c, 'Ready').message;
+    });
+    expect(messages).toEqual([
+      'container runtime is down, PLEG is not healthy: pleg was last seen active 3m12.1s ago; threshold is 3m0s',
+      'container runtime is down, PLEG is not healthy: pleg was last seen active 3m10.1s ago; threshold is 3m0s',
+      'container runtime is down, PLEG is not healthy: pleg was last seen active 3m10.1s ago; threshold is 3m0s'
+    ]);
+  });
+
   it('without CNI config: exact NetworkReady message, pods stay ContainerCreating, hostNetwork pods start', () => {
     const { c, k } = clusterWithNode();
     c.applyFault('RemoveCNI', { target: 'worker-1' });

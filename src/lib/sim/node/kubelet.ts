@@ -11,7 +11,7 @@
 import { kubeletGitVersion } from '../controlplane/managed';
 import { defineComponent, type Cluster, type Component } from '../cluster';
 import type { KubeObject, RequestContext } from '../api/types';
-import type { SimEvent } from '../engine/engine';
+import type { RepeatingEvent, SimEvent } from '../engine/engine';
 import {
   kubeletMachine,
   stepLifecycle,
@@ -47,6 +47,12 @@ export class Kubelet implements Component {
   private epochData: Readonly<{ epoch: number }> | undefined;
   /** The request context of this kubelet's API calls (see `ctx`). */
   private ctxOf: Readonly<RequestContext> | undefined;
+  /**
+   * The housekeeping event while its passes have nothing to do but mark PLEG's relist (the
+   * runtime is up, no relist is pending, no device plugins): the engine queues it again every
+   * period without a pass, and the last relist is the pass before the one queued (`lastRelist`).
+   */
+  private quietHousekeeping: RepeatingEvent | undefined;
 
   constructor(
     readonly cluster: Cluster,
@@ -81,7 +87,7 @@ export class Kubelet implements Component {
         if (obj.spec?.nodeName !== this.name && old?.spec?.nodeName !== this.name) return;
         if (!this.syncing || !this.apiReachable()) {
           // The watch stream is broken: relist once the kubelet is back in touch.
-          this.state.relist = true;
+          this.requestRelist();
           return;
         }
         // Like the kubelet's pod config source, status-only updates (its own writes) are not work.
@@ -170,16 +176,20 @@ export class Kubelet implements Component {
 
   /** Removing the kubelet component removes its machine too (there is one kubelet per host). */
   dispose(): void {
+    this.wakeHousekeeping();
     this.unwatch();
     if (this.cluster.nodeHost(this.name) === this.host) this.cluster.removeNodeHost(this.name);
   }
 
   getState(): unknown {
+    const t = this.quietHousekeeping;
+    if (t) this.state.lastRelist = t.at - t.period;
     return this.state;
   }
 
   /** `state` is the cluster's private copy of a snapshot's state (Cluster.restore copies it). */
   setState(state: unknown): void {
+    this.wakeHousekeeping();
     this.state = state as KubeletState;
     // Older snapshots kept the machine (runtime, journal, CNI config...) in the kubelet's state.
     const old = this.state as Partial<NodeHostState> & KubeletState;
@@ -224,6 +234,7 @@ export class Kubelet implements Component {
   startService(): void {
     if (this.running || this.host.state.poweredOff) return;
     const s = this.state;
+    this.wakeHousekeeping();
     this.lifecycle({ type: 'START', at: this.now });
     s.epoch++;
     this.host.state.kubeletPid = 1000 + this.cluster.engine.random.int(60000);
@@ -249,6 +260,7 @@ export class Kubelet implements Component {
 
   stopService(): void {
     if (!this.running) return;
+    this.wakeHousekeeping();
     this.lifecycle({ type: 'STOP', at: this.now });
     this.state.epoch++;
     this.host.state.kubeletSince = this.now;
@@ -301,7 +313,17 @@ export class Kubelet implements Component {
         return;
       case 'housekeeping':
         housekeeping(this);
-        this.schedule(HOUSEKEEPING_PERIOD, 'housekeeping');
+        if (this.host.state.runtime.running && !this.args.devices && !this.state.relist) {
+          // The next passes would only mark the relist: the engine keeps the event's times and
+          // places (see RepeatingEvent) until something gives them work (wakeHousekeeping).
+          this.quietHousekeeping = this.cluster.engine.scheduleRepeating(
+            HOUSEKEEPING_PERIOD,
+            this.id,
+            'housekeeping',
+            ev.data,
+            HOUSEKEEPING_PERIOD
+          );
+        } else this.schedule(HOUSEKEEPING_PERIOD, 'housekeeping');
         return;
       case 'wake':
         if (this.syncing && data.key) {
@@ -317,6 +339,31 @@ export class Kubelet implements Component {
       case 'poweroff':
         return powerOff(this);
     }
+  }
+
+  /** PLEG's last relist (pkg/kubelet/pleg/generic.go): the last housekeeping pass with the runtime up. */
+  get lastRelist(): number {
+    const t = this.quietHousekeeping;
+    return t ? t.at - t.period : this.state.lastRelist;
+  }
+
+  /**
+   * Housekeeping passes have work again, or this run of them ends: the quiet event is dispatched
+   * from its next pass on, and the relist it marked is written down. Called before the runtime
+   * stops, a relist is asked for, or the service starts or stops.
+   */
+  wakeHousekeeping(): void {
+    const t = this.quietHousekeeping;
+    if (!t) return;
+    this.quietHousekeeping = undefined;
+    this.state.lastRelist = t.at - t.period;
+    t.quiet = false;
+  }
+
+  /** Watch events were missed or a write failed: the next housekeeping pass lists pods again. */
+  requestRelist(): void {
+    this.wakeHousekeeping();
+    this.state.relist = true;
   }
 
   // ---- pod work queue ------------------------------------------------------------------------

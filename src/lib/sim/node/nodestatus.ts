@@ -85,7 +85,7 @@ function readyErrors(k: Kubelet): string {
   let errs = '';
   if (s.runtimeLastOk === undefined) errs = 'container runtime status check may not have completed yet';
   else if (k.now - s.runtimeLastOk > k.cfg.runtimeDownThreshold) errs = 'container runtime is down';
-  const sinceRelist = k.now - s.lastRelist;
+  const sinceRelist = k.now - k.lastRelist;
   if (sinceRelist > k.cfg.plegRelistThreshold) {
     errs = joinError(
       errs,
