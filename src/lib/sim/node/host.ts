@@ -105,11 +105,13 @@ export class HostCni {
 
   /** Delete the config (RemoveCNI, `mv` out of the directory). */
   remove(): void {
+    this.host.kubelet.wakeRuntimeCheck();
     this.host.state.cni = {};
   }
 
   /** Write a plugin's config (InstallCNI, the plugin's DaemonSet pod, node repair). */
   install(plugin: Exclude<CniPlugin, 'none'>): void {
+    this.host.kubelet.wakeRuntimeCheck();
     this.host.state.cni = { ...CNI_CONFIGS[plugin] };
   }
 
@@ -166,7 +168,7 @@ export class NodeHost implements NodeHostView {
       rt,
       this.cluster.engine,
       (e) => this.writeJournal(e.level, e.source, e.message, rt.name === 'cri-o' ? 'crio' : 'containerd'),
-      () => this.kubelet.wakeHousekeeping()
+      () => this.kubelet.wakeLoops()
     );
   }
 

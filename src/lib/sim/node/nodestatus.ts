@@ -83,8 +83,9 @@ export function runtimeCheck(k: Kubelet): void {
 function readyErrors(k: Kubelet): string {
   const s = k.state;
   let errs = '';
-  if (s.runtimeLastOk === undefined) errs = 'container runtime status check may not have completed yet';
-  else if (k.now - s.runtimeLastOk > k.cfg.runtimeDownThreshold) errs = 'container runtime is down';
+  const runtimeLastOk = k.runtimeLastOk;
+  if (runtimeLastOk === undefined) errs = 'container runtime status check may not have completed yet';
+  else if (k.now - runtimeLastOk > k.cfg.runtimeDownThreshold) errs = 'container runtime is down';
   const sinceRelist = k.now - k.lastRelist;
   if (sinceRelist > k.cfg.plegRelistThreshold) {
     errs = joinError(
