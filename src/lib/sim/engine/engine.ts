@@ -33,6 +33,19 @@ export interface RepeatingEvent extends SimEvent {
   quiet: boolean;
 }
 
+/** The queue's own RepeatingEvent (told apart from plain events by its class). */
+class Repeating implements RepeatingEvent {
+  quiet = true;
+  constructor(
+    public at: number,
+    public seq: number,
+    readonly target: string,
+    readonly type: string,
+    readonly data: unknown,
+    readonly period: number
+  ) {}
+}
+
 /** An event's data as the queue keeps it: a deep-frozen copy (frozen parts are shared, not copied). */
 function frozenData(data: unknown): unknown {
   return data !== null && typeof data === 'object' ? deepFreeze(copySharingFrozen(data)) : data;
@@ -40,7 +53,7 @@ function frozenData(data: unknown): unknown {
 
 /** The plain, frozen event a queued one stands for (a repeating event's current pass). */
 function plainEvent(ev: SimEvent): SimEvent {
-  if (!('period' in ev)) return ev;
+  if (!(ev instanceof Repeating)) return ev;
   const { at, seq, target, type, data } = ev;
   return Object.freeze(data === undefined ? { at, seq, target, type } : { at, seq, target, type, data });
 }
@@ -121,15 +134,14 @@ export class Engine {
     data: unknown,
     period: number
   ): RepeatingEvent {
-    const ev: RepeatingEvent = {
-      at: this.now + Math.max(0, delayMs),
-      seq: ++this.seq,
+    const ev = new Repeating(
+      this.now + Math.max(0, delayMs),
+      ++this.seq,
       target,
       type,
-      data: frozenData(data),
-      period,
-      quiet: true
-    };
+      frozenData(data),
+      period
+    );
     this.push(ev);
     return ev;
   }
@@ -150,7 +162,7 @@ export class Engine {
     const ev = this.pop();
     if (!ev) return null;
     this.now = ev.at;
-    if ((ev as RepeatingEvent).quiet) return this.repeat(ev as RepeatingEvent);
+    if (ev instanceof Repeating && ev.quiet) return this.repeat(ev);
     this.dispatch(ev);
     return ev;
   }
@@ -163,7 +175,7 @@ export class Engine {
       if (!h.length || this.ats[0] > t) break;
       const ev = this.pop()!;
       this.now = ev.at;
-      if ((ev as RepeatingEvent).quiet) this.repeat(ev as RepeatingEvent);
+      if (ev instanceof Repeating && ev.quiet) this.repeat(ev);
       else this.dispatch(ev);
     }
     if (t > this.now) this.now = t;
