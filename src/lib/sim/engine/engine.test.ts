@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Engine } from './engine';
+import { Engine, type RepeatingEvent } from './engine';
 import { Random } from './random';
 import { parseDuration, formatGoDuration } from './duration';
 
@@ -16,6 +16,69 @@ describe('Engine', () => {
     expect(e.now).toBe(15);
     e.runUntil(100);
     expect(seen).toEqual(['10:first', '10:second', '20:late']);
+  });
+
+  it('a quiet repeating event keeps the times and places a handler rescheduling itself would have', () => {
+    // The same story twice: a 'tick' every 10 ms that only counts, and other events, some at the
+    // tick's instants, scheduled before and after it. The first engine dispatches every tick; the
+    // second lets the tick go quiet between 25 and 75 and reads the last tick from the event.
+    const run = (quiet: boolean) => {
+      const e = new Engine(1);
+      const seen: string[] = [];
+      let lastTick = 0;
+      let timer: RepeatingEvent | undefined;
+      const last = () => (timer ? timer.at - timer.period : lastTick);
+      e.register('tick', (ev) => {
+        lastTick = ev.at;
+        seen.push(`${ev.at}:tick`);
+        if (quiet && ev.at >= 20 && ev.at < 70)
+          timer = e.scheduleRepeating(10, 'tick', 'tick', undefined, 10);
+        else e.schedule(10, 'tick', 'tick');
+      });
+      e.register('other', (ev) => {
+        seen.push(`${ev.at}:${ev.type} last tick ${last()}`);
+        if (ev.type === 'wake' && timer) {
+          lastTick = last();
+          timer.quiet = false;
+          timer = undefined;
+        }
+        if (ev.at < 90) e.schedule(10, 'other', ev.type);
+      });
+      e.schedule(0, 'other', 'before');
+      e.schedule(0, 'tick', 'tick');
+      e.schedule(0, 'other', 'after');
+      e.schedule(5, 'other', 'between');
+      e.scheduleAt(70, 'other', 'wake');
+      const processed: number[] = [];
+      for (let t = 0; t <= 100; t += 10) {
+        e.runUntil(t);
+        processed.push(e.processed, e.pendingCount());
+      }
+      return { seen: seen.filter((l) => quiet || !/^(3|4|5|6)\d:tick$/.test(l)), processed };
+    };
+    const plain = run(false);
+    const quiet = run(true);
+    expect(quiet.seen).toEqual(plain.seen);
+    expect(quiet.processed).toEqual(plain.processed);
+    expect(plain.seen).toContain('40:before last tick 30');
+    expect(plain.seen).toContain('40:after last tick 40');
+  });
+
+  it('a snapshot holds a quiet repeating event as the plain event of its next pass', () => {
+    const e = new Engine(1);
+    const seen: number[] = [];
+    e.register('t', (ev) => seen.push(ev.at));
+    e.runUntil(3);
+    const timer = e.scheduleRepeating(5, 't', 'tick', { epoch: 1 }, 5);
+    e.runUntil(20);
+    expect(seen).toEqual([]);
+    const snap = e.snapshot();
+    expect(snap.queue).toEqual([{ at: 23, seq: timer.seq, target: 't', type: 'tick', data: { epoch: 1 } }]);
+    expect(Object.isFrozen(snap.queue[0])).toBe(true);
+    const restored = Engine.fromSnapshot(snap);
+    restored.register('t', (ev) => seen.push(ev.at));
+    restored.runUntil(30);
+    expect(seen).toEqual([23]);
   });
 
   it('step() jumps to the next event and cancel() drops one', () => {

@@ -21,9 +21,41 @@ export interface SimEvent {
 
 export type EventHandler = (ev: SimEvent) => void;
 
+/**
+ * A periodic event its owner can make quiet (`scheduleRepeating`): while `quiet`, the engine, on
+ * reaching it, dispatches nothing and queues it again `period` ms later with the next seq, which
+ * is what the handler's own reschedule at the end of a pass with nothing to do would have done.
+ * The owner clears `quiet` when the pass would have work again (the next time the event comes
+ * it is dispatched as any other); `at` is always the next pass, so `at - period` is the last one.
+ */
+export interface RepeatingEvent extends SimEvent {
+  readonly period: number;
+  quiet: boolean;
+}
+
+/** The queue's own RepeatingEvent (told apart from plain events by its class). */
+class Repeating implements RepeatingEvent {
+  quiet = true;
+  constructor(
+    public at: number,
+    public seq: number,
+    readonly target: string,
+    readonly type: string,
+    readonly data: unknown,
+    readonly period: number
+  ) {}
+}
+
 /** An event's data as the queue keeps it: a deep-frozen copy (frozen parts are shared, not copied). */
 function frozenData(data: unknown): unknown {
   return data !== null && typeof data === 'object' ? deepFreeze(copySharingFrozen(data)) : data;
+}
+
+/** The plain, frozen event a queued one stands for (a repeating event's current pass). */
+function plainEvent(ev: SimEvent): SimEvent {
+  if (!(ev instanceof Repeating)) return ev;
+  const { at, seq, target, type, data } = ev;
+  return Object.freeze(data === undefined ? { at, seq, target, type } : { at, seq, target, type, data });
 }
 
 export interface EngineSnapshot {
@@ -91,6 +123,29 @@ export class Engine {
     return ev.seq;
   }
 
+  /**
+   * Schedule a periodic event that is quiet from the start (see RepeatingEvent). Its place among
+   * the events of the same instant is the one a plain event scheduled now would have.
+   */
+  scheduleRepeating(
+    delayMs: number,
+    target: string,
+    type: string,
+    data: unknown,
+    period: number
+  ): RepeatingEvent {
+    const ev = new Repeating(
+      this.now + Math.max(0, delayMs),
+      ++this.seq,
+      target,
+      type,
+      frozenData(data),
+      period
+    );
+    this.push(ev);
+    return ev;
+  }
+
   cancel(id: number | undefined): void {
     if (id !== undefined) this.cancelled.add(id);
   }
@@ -107,6 +162,7 @@ export class Engine {
     const ev = this.pop();
     if (!ev) return null;
     this.now = ev.at;
+    if (ev instanceof Repeating && ev.quiet) return this.repeat(ev);
     this.dispatch(ev);
     return ev;
   }
@@ -119,7 +175,8 @@ export class Engine {
       if (!h.length || this.ats[0] > t) break;
       const ev = this.pop()!;
       this.now = ev.at;
-      this.dispatch(ev);
+      if (ev instanceof Repeating && ev.quiet) this.repeat(ev);
+      else this.dispatch(ev);
     }
     if (t > this.now) this.now = t;
   }
@@ -134,7 +191,8 @@ export class Engine {
   }
 
   snapshot(): EngineSnapshot {
-    const queue = this.heap.filter((e) => !this.cancelled.has(e.seq));
+    // A repeating event is queued as the plain event it stands for (a restore dispatches it).
+    const queue = this.heap.filter((e) => !this.cancelled.has(e.seq)).map(plainEvent);
     queue.sort((a, b) => a.at - b.at || a.seq - b.seq);
     return { now: this.now, seq: this.seq, random: this.random.getState(), queue };
   }
@@ -160,6 +218,17 @@ export class Engine {
     // An event for a component that no longer exists (a deleted node's kubelet) is dropped.
     if (h) h(ev);
     if (this.listeners.size) for (const l of this.listeners) l(ev);
+  }
+
+  /** A quiet repeating event reached: counted as processed, queued again one period later. */
+  private repeat(ev: RepeatingEvent): SimEvent {
+    this.processed++;
+    const passed = this.listeners.size ? plainEvent(ev) : ev;
+    ev.at += ev.period;
+    ev.seq = ++this.seq;
+    this.push(ev);
+    if (this.listeners.size) for (const l of this.listeners) l(passed);
+    return passed;
   }
 
   private dropCancelledHead(): void {

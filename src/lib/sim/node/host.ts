@@ -105,11 +105,13 @@ export class HostCni {
 
   /** Delete the config (RemoveCNI, `mv` out of the directory). */
   remove(): void {
+    this.host.kubelet.wakeRuntimeCheck();
     this.host.state.cni = {};
   }
 
   /** Write a plugin's config (InstallCNI, the plugin's DaemonSet pod, node repair). */
   install(plugin: Exclude<CniPlugin, 'none'>): void {
+    this.host.kubelet.wakeRuntimeCheck();
     this.host.state.cni = { ...CNI_CONFIGS[plugin] };
   }
 
@@ -162,8 +164,11 @@ export class NodeHost implements NodeHostView {
   /** containerd or CRI-O over CRI; its log lines go to its own journal unit. */
   get runtime(): ContainerRuntime {
     const rt = this.state.runtime;
-    return new ContainerRuntime(rt, this.cluster.engine, (e) =>
-      this.writeJournal(e.level, e.source, e.message, rt.name === 'cri-o' ? 'crio' : 'containerd')
+    return new ContainerRuntime(
+      rt,
+      this.cluster.engine,
+      (e) => this.writeJournal(e.level, e.source, e.message, rt.name === 'cri-o' ? 'crio' : 'containerd'),
+      () => this.kubelet.wakeLoops()
     );
   }
 

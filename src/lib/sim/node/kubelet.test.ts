@@ -205,6 +205,52 @@ describe('runtime and network readiness', () => {
     expect(nodeCondition(c, 'Ready').status).toBe('True');
   });
 
+  it("PLEG's last relist is the last housekeeping pass before the runtime stopped, at a pass's instant too", () => {
+    // Housekeeping passes every 2 s from the kubelet's start at 0. A stop at 20 s queued before
+    // the pass's event (at 0) comes first: the last relist is 18 s. One queued after it (at 19 s)
+    // comes after the pass at 20 s. The message shows it once PLEG is past its 3-minute threshold.
+    const messages = [0, 19_000, 20_500].map((queuedAt) => {
+      const { c } = clusterWithNode();
+      c.engine.register('test-stop', () => c.applyFault('StopRuntime', { target: 'worker-1' }));
+      c.advance(queuedAt);
+      c.engine.scheduleAt(Math.max(20_000, queuedAt), 'test-stop', 'stop');
+      c.advance(210_000 - queuedAt);
+      return nodeCondition(c, 'Ready').message;
+    });
+    expect(messages).toEqual([
+      'container runtime is down, PLEG is not healthy: pleg was last seen active 3m12.1s ago; threshold is 3m0s',
+      'container runtime is down, PLEG is not healthy: pleg was last seen active 3m10.1s ago; threshold is 3m0s',
+      'container runtime is down, PLEG is not healthy: pleg was last seen active 3m10.1s ago; threshold is 3m0s'
+    ]);
+  });
+
+  it('the runtime check at the instant the runtime stops or the CNI config goes: before or after it, as queued', () => {
+    // Runtime checks every 5 s from 0. A change at 25 s queued at 0 comes before the check at
+    // 25 s; one queued at 24 s comes after it.
+    const run = (fault: 'StopRuntime' | 'RemoveCNI', queuedAt: number) => {
+      const { c } = clusterWithNode();
+      c.engine.register('test-fault', () => c.applyFault(fault, { target: 'worker-1' }));
+      c.advance(queuedAt);
+      c.engine.scheduleAt(25_000, 'test-fault', fault);
+      c.advance(70_000 - queuedAt);
+      const networkLines = c
+        .nodeHost('worker-1')!
+        .journal('kubelet')
+        .filter((e) => e.message.includes('network not ready'))
+        .map((e) => e.t);
+      return { notReady: events(c, 'NodeNotReady', 'Node/worker-1'), networkLines };
+    };
+    expect([run('StopRuntime', 0), run('StopRuntime', 24_000)]).toEqual([
+      { notReady: [[50_100, 'Node worker-1 status is now: NodeNotReady']], networkLines: [] },
+      { notReady: [[60_100, 'Node worker-1 status is now: NodeNotReady']], networkLines: [] }
+    ]);
+    const removed = [run('RemoveCNI', 0), run('RemoveCNI', 24_000)].map((r) => r.networkLines.slice(0, 2));
+    expect(removed).toEqual([
+      [25_000, 30_000],
+      [30_000, 35_000]
+    ]);
+  });
+
   it('without CNI config: exact NetworkReady message, pods stay ContainerCreating, hostNetwork pods start', () => {
     const { c, k } = clusterWithNode();
     c.applyFault('RemoveCNI', { target: 'worker-1' });

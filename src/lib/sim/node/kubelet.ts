@@ -11,7 +11,7 @@
 import { kubeletGitVersion } from '../controlplane/managed';
 import { defineComponent, type Cluster, type Component } from '../cluster';
 import type { KubeObject, RequestContext } from '../api/types';
-import type { SimEvent } from '../engine/engine';
+import type { RepeatingEvent, SimEvent } from '../engine/engine';
 import {
   kubeletMachine,
   stepLifecycle,
@@ -47,6 +47,17 @@ export class Kubelet implements Component {
   private epochData: Readonly<{ epoch: number }> | undefined;
   /** The request context of this kubelet's API calls (see `ctx`). */
   private ctxOf: Readonly<RequestContext> | undefined;
+  /**
+   * The housekeeping event while its passes have nothing to do but mark PLEG's relist (the
+   * runtime is up, no relist is pending, no device plugins): the engine queues it again every
+   * period without a pass, and the last relist is the pass before the one queued (`lastRelist`).
+   */
+  private quietHousekeeping: RepeatingEvent | undefined;
+  /**
+   * The runtime check's event while its checks would only find the runtime up and the network
+   * ready, as the last one did: the last good check is the pass before the one queued.
+   */
+  private quietRuntimeCheck: RepeatingEvent | undefined;
 
   constructor(
     readonly cluster: Cluster,
@@ -81,7 +92,7 @@ export class Kubelet implements Component {
         if (obj.spec?.nodeName !== this.name && old?.spec?.nodeName !== this.name) return;
         if (!this.syncing || !this.apiReachable()) {
           // The watch stream is broken: relist once the kubelet is back in touch.
-          this.state.relist = true;
+          this.requestRelist();
           return;
         }
         // Like the kubelet's pod config source, status-only updates (its own writes) are not work.
@@ -170,16 +181,21 @@ export class Kubelet implements Component {
 
   /** Removing the kubelet component removes its machine too (there is one kubelet per host). */
   dispose(): void {
+    this.wakeLoops();
     this.unwatch();
     if (this.cluster.nodeHost(this.name) === this.host) this.cluster.removeNodeHost(this.name);
   }
 
   getState(): unknown {
+    // What the quiet loops' passes would have written.
+    if (this.quietHousekeeping) this.state.lastRelist = this.lastRelist;
+    if (this.quietRuntimeCheck) this.state.runtimeLastOk = this.runtimeLastOk;
     return this.state;
   }
 
   /** `state` is the cluster's private copy of a snapshot's state (Cluster.restore copies it). */
   setState(state: unknown): void {
+    this.wakeLoops();
     this.state = state as KubeletState;
     // Older snapshots kept the machine (runtime, journal, CNI config...) in the kubelet's state.
     const old = this.state as Partial<NodeHostState> & KubeletState;
@@ -224,6 +240,7 @@ export class Kubelet implements Component {
   startService(): void {
     if (this.running || this.host.state.poweredOff) return;
     const s = this.state;
+    this.wakeLoops();
     this.lifecycle({ type: 'START', at: this.now });
     s.epoch++;
     this.host.state.kubeletPid = 1000 + this.cluster.engine.random.int(60000);
@@ -249,6 +266,7 @@ export class Kubelet implements Component {
 
   stopService(): void {
     if (!this.running) return;
+    this.wakeLoops();
     this.lifecycle({ type: 'STOP', at: this.now });
     this.state.epoch++;
     this.host.state.kubeletSince = this.now;
@@ -291,17 +309,38 @@ export class Kubelet implements Component {
         syncNodeStatus(this);
         this.schedule(this.cfg.nodeStatusUpdateFrequency, 'status');
         return;
-      case 'runtime-check':
+      case 'runtime-check': {
         runtimeCheck(this);
-        this.schedule(this.cfg.runtimeCheckPeriod, 'runtime-check');
+        const period = this.cfg.runtimeCheckPeriod;
+        if (this.host.state.runtime.running && !this.state.networkError && this.host.cni.installed) {
+          // The next checks would find the same: quiet until the runtime or the CNI config changes.
+          this.quietRuntimeCheck = this.cluster.engine.scheduleRepeating(
+            period,
+            this.id,
+            'runtime-check',
+            ev.data,
+            period
+          );
+        } else this.schedule(period, 'runtime-check');
         return;
+      }
       case 'eviction':
         evictionTick(this);
         this.schedule(this.cfg.evictionMonitoringPeriod, 'eviction');
         return;
       case 'housekeeping':
         housekeeping(this);
-        this.schedule(HOUSEKEEPING_PERIOD, 'housekeeping');
+        if (this.host.state.runtime.running && !this.args.devices && !this.state.relist) {
+          // The next passes would only mark the relist: the engine keeps the event's times and
+          // places (see RepeatingEvent) until something gives them work (wakeHousekeeping).
+          this.quietHousekeeping = this.cluster.engine.scheduleRepeating(
+            HOUSEKEEPING_PERIOD,
+            this.id,
+            'housekeeping',
+            ev.data,
+            HOUSEKEEPING_PERIOD
+          );
+        } else this.schedule(HOUSEKEEPING_PERIOD, 'housekeeping');
         return;
       case 'wake':
         if (this.syncing && data.key) {
@@ -317,6 +356,52 @@ export class Kubelet implements Component {
       case 'poweroff':
         return powerOff(this);
     }
+  }
+
+  /** PLEG's last relist (pkg/kubelet/pleg/generic.go): the last housekeeping pass with the runtime up. */
+  get lastRelist(): number {
+    const t = this.quietHousekeeping;
+    return t ? t.at - t.period : this.state.lastRelist;
+  }
+
+  /** The last runtime check that found the runtime up (updateRuntimeUp's lastBaseRuntimeSync). */
+  get runtimeLastOk(): number | undefined {
+    const t = this.quietRuntimeCheck;
+    return t ? t.at - t.period : this.state.runtimeLastOk;
+  }
+
+  /**
+   * Housekeeping passes have work again, or this run of them ends: the quiet event is dispatched
+   * from its next pass on, and the relist it marked is written down. Called before a relist is
+   * asked for (and by `wakeLoops`).
+   */
+  wakeHousekeeping(): void {
+    const t = this.quietHousekeeping;
+    if (!t) return;
+    this.quietHousekeeping = undefined;
+    this.state.lastRelist = t.at - t.period;
+    t.quiet = false;
+  }
+
+  /** The runtime check has something to find again (the CNI config changed, or `wakeLoops`). */
+  wakeRuntimeCheck(): void {
+    const t = this.quietRuntimeCheck;
+    if (!t) return;
+    this.quietRuntimeCheck = undefined;
+    this.state.runtimeLastOk = t.at - t.period;
+    t.quiet = false;
+  }
+
+  /** Before the runtime stops, and when the service starts or stops: both loops are dispatched again. */
+  wakeLoops(): void {
+    this.wakeHousekeeping();
+    this.wakeRuntimeCheck();
+  }
+
+  /** Watch events were missed or a write failed: the next housekeeping pass lists pods again. */
+  requestRelist(): void {
+    this.wakeHousekeeping();
+    this.state.relist = true;
   }
 
   // ---- pod work queue ------------------------------------------------------------------------

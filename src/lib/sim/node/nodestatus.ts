@@ -83,9 +83,10 @@ export function runtimeCheck(k: Kubelet): void {
 function readyErrors(k: Kubelet): string {
   const s = k.state;
   let errs = '';
-  if (s.runtimeLastOk === undefined) errs = 'container runtime status check may not have completed yet';
-  else if (k.now - s.runtimeLastOk > k.cfg.runtimeDownThreshold) errs = 'container runtime is down';
-  const sinceRelist = k.now - s.lastRelist;
+  const runtimeLastOk = k.runtimeLastOk;
+  if (runtimeLastOk === undefined) errs = 'container runtime status check may not have completed yet';
+  else if (k.now - runtimeLastOk > k.cfg.runtimeDownThreshold) errs = 'container runtime is down';
+  const sinceRelist = k.now - k.lastRelist;
   if (sinceRelist > k.cfg.plegRelistThreshold) {
     errs = joinError(
       errs,
@@ -133,7 +134,12 @@ export function computeConditions(k: Kubelet, live?: KubeObject): ConditionState
   const s = k.state;
   // The kubelet's last conditions (one per type), copied only when the Node's differ.
   let prev = s.conditions;
-  const liveConditions = live?.status?.conditions as Record<string, string>[] | undefined;
+  const liveStatus = live?.status;
+  const seen = liveSeen.get(k);
+  // The same stored status against the same conditions as the last sync that found them equal
+  // (both are replaced, never changed in place): equal again, without reading them.
+  const known = seen !== undefined && seen.status === liveStatus && seen.conditions === prev;
+  const liveConditions = known ? undefined : (liveStatus?.conditions as Record<string, string>[] | undefined);
   if (liveConditions)
     for (let i = 0; i < liveConditions.length; i++) {
       const c = liveConditions[i];
@@ -152,6 +158,12 @@ export function computeConditions(k: Kubelet, live?: KubeObject): ConditionState
       if (at >= 0) prev[at] = theirs;
       else prev.push(theirs);
     }
+  if (liveStatus !== undefined && !known && prev === s.conditions) {
+    if (seen) {
+      seen.status = liveStatus;
+      seen.conditions = prev;
+    } else liveSeen.set(k, { status: liveStatus, conditions: prev });
+  }
   const errs = readyErrors(k);
   // Nothing moved since the last sync (the usual heartbeat): the same conditions, no allocation.
   if (prev === s.conditions && unchangedConditions(k, prev, errs)) return prev;
@@ -183,6 +195,12 @@ export function computeConditions(k: Kubelet, live?: KubeObject): ConditionState
 }
 
 const READY_MESSAGE = 'kubelet is posting ready status';
+
+/**
+ * The live Node status a kubelet's last sync found to hold its own conditions as it had them
+ * (`conditions`, the array it compared with). Not state: a restored kubelet reads them again.
+ */
+const liveSeen = new WeakMap<Kubelet, { status: unknown; conditions: ConditionState[] }>();
 
 function indexOfType(conditions: readonly ConditionState[], type: string): number {
   for (let i = 0; i < conditions.length; i++) if (conditions[i].type === type) return i;
@@ -451,7 +469,7 @@ export function syncNodeStatus(k: Kubelet): void {
       last &&
       last.live === cur.status &&
       last.body === body &&
-      sameConditions(last.conditions, s.conditions)
+      (last.conditions === s.conditions || sameConditions(last.conditions, s.conditions))
     )
       return;
     recordRebootEvent(k, cur);

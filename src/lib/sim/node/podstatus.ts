@@ -241,7 +241,7 @@ export function writeStatus(k: Kubelet, pod: KubeObject, rec: PodRec, initDone: 
     return true;
   } catch (e) {
     rec.posted = undefined;
-    k.state.relist = true;
+    k.requestRelist();
     k.journal(
       'E',
       'status_manager.go:919',

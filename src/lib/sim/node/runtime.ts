@@ -99,7 +99,9 @@ export class ContainerRuntime {
     readonly state: RuntimeState,
     private engine: Engine,
     /** Write a line to the runtime's journal unit. */
-    readonly log: (e: Omit<JournalEntry, 't' | 'unit'>) => void
+    readonly log: (e: Omit<JournalEntry, 't' | 'unit'>) => void,
+    /** Called before the service stops (the kubelet's PLEG stops relisting). */
+    private onStop?: () => void
   ) {}
 
   static initial(name: RuntimeName, kubernetesVersion: string, now: number): RuntimeState {
@@ -140,6 +142,7 @@ export class ContainerRuntime {
 
   /** The service stops (systemctl stop, power off): the containers' shims keep them running. */
   stopService(): void {
+    this.onStop?.();
     this.state.running = false;
     this.state.since = this.engine.now;
     this.state.pid = undefined;
