@@ -92,17 +92,9 @@ export class EventRecorder {
     fieldPath?: string
   ): boolean {
     const ns = obj.metadata.namespace || 'default';
-    const key = [
-      obj.kind,
-      ns,
-      obj.metadata.name,
-      obj.metadata.uid ?? '',
-      reason,
-      message,
-      source.component,
-      source.host ?? '',
-      fieldPath ?? ''
-    ].join('\u0000');
+    // The correlation key (getEventKey in client-go tools/record/events_cache.go), NUL-separated
+    // (as a join of the parts: a missing part is empty).
+    const key = `${obj.kind ?? ''}\0${ns}\0${obj.metadata.name ?? ''}\0${obj.metadata.uid ?? ''}\0${reason}\0${message}\0${source.component}\0${source.host ?? ''}\0${fieldPath ?? ''}`;
     const now = this.timestamp();
     const c = ctx ?? { component: source.component, node: source.host };
     let count = 1;

@@ -554,7 +554,7 @@ export class KubeScheduler implements Component {
     }
     this.cache.addPod({ ...pod, spec: { ...pod.spec, nodeName: node } }, node);
     try {
-      const cur = clone(api.get<KubeObject>('Pod', namespace, name));
+      const cur = withOwnStatus(api.get<KubeObject>('Pod', namespace, name));
       setCondition(cur, {
         type: 'PodScheduled',
         status: 'True',
@@ -595,7 +595,7 @@ export class KubeScheduler implements Component {
       this.ctx
     );
     try {
-      const cur = clone(api.get<KubeObject>('Pod', namespace, name));
+      const cur = withOwnStatus(api.get<KubeObject>('Pod', namespace, name));
       cur.status = cur.status ?? {};
       setCondition(cur, {
         type: 'PodScheduled',
@@ -677,6 +677,20 @@ function readAttempt(r: AttemptRecord): SchedulingAttempt {
 function errorText(e: unknown): string {
   if (e instanceof ApiError || e instanceof ConnectionError) return e.message;
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * A status write's request from the stored pod: the pod and its status are new objects and the
+ * condition list a new array (setCondition and the callers change those), everything else is the
+ * stored version's; the API server copies what a status write keeps.
+ */
+function withOwnStatus(stored: KubeObject): KubeObject {
+  const pod: KubeObject = { ...stored };
+  if (stored.status) {
+    pod.status = { ...stored.status };
+    if (stored.status.conditions) pod.status.conditions = [...stored.status.conditions];
+  }
+  return pod;
 }
 
 function setCondition(pod: KubeObject, cond: Record<string, unknown>): void {
