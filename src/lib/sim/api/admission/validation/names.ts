@@ -35,8 +35,25 @@ export function nameProblems(name: string, rule: NameRule): string[] {
 }
 
 export function validateName(field: string, name: string, rule: NameRule): Causes {
-  return nameProblems(name, rule).map((p) => invalidValue(field, name, p));
+  // A name is checked on every write of its object: the names that passed are remembered, a few
+  // thousand per rule (the check is a function of the text).
+  const ok = validNames[rule];
+  if (ok.has(name)) return [];
+  const problems = nameProblems(name, rule);
+  if (problems.length === 0) {
+    if (ok.size >= VALID_NAMES_KEPT) ok.clear();
+    ok.add(name);
+    return [];
+  }
+  return problems.map((p) => invalidValue(field, name, p));
 }
+
+const VALID_NAMES_KEPT = 8192;
+const validNames: Record<NameRule, Set<string>> = {
+  subdomain: new Set(),
+  label: new Set(),
+  dns1035: new Set()
+};
 
 /** IsQualifiedName: an optional DNS subdomain prefix and a name part of at most 63 characters. */
 function qualifiedNameProblems(key: string): string[] {

@@ -26,7 +26,7 @@ function validateContainers(
 ): Causes {
   // A stored (frozen) list that passed before passes again; its names still count for duplicates.
   const first = names.size === 0;
-  if (first && containers && passedBefore.containers.has(containers)) {
+  if (first && containers && passedAlready(passedBefore.containers, containers)) {
     for (const c of containers) names.add(c.name!);
     return [];
   }
@@ -74,7 +74,7 @@ interface TolerationLike {
 }
 
 export function validateTolerations(field: string, tolerations: TolerationLike[] | undefined): Causes {
-  if (tolerations && passedBefore.tolerations.has(tolerations)) return [];
+  if (tolerations && passedAlready(passedBefore.tolerations, tolerations)) return [];
   const out = tolerationCauses(field, tolerations);
   remember(passedBefore.tolerations, tolerations, out);
   return out;
@@ -125,7 +125,9 @@ function tolerationCauses(field: string, tolerations: TolerationLike[] | undefin
  * Stored objects are frozen and never change, so a frozen part that passed validation once passes
  * every time (validation is a function of the value; the field path only names where a cause is).
  * Only passes are remembered: anything with causes is validated again, with its messages built
- * as ever.
+ * as ever. A part that passed while not yet frozen counts once it is frozen: the API server
+ * validates its own copy of a request and freezes that copy, unchanged, when it stores it (a pod
+ * created from a template is validated once more at its binding otherwise).
  */
 const passedBefore = {
   containers: new WeakSet<object>(),
@@ -135,13 +137,18 @@ const passedBefore = {
 };
 
 function remember(set: WeakSet<object>, v: unknown, causes: Causes): void {
-  if (causes.length === 0 && v !== null && typeof v === 'object' && Object.isFrozen(v)) set.add(v);
+  if (causes.length === 0 && v !== null && typeof v === 'object') set.add(v);
+}
+
+/** A part that passed before and is frozen (so it is still the value that passed). */
+function passedAlready(set: WeakSet<object>, v: object): boolean {
+  return Object.isFrozen(v) && set.has(v);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function validatePodSpec(field: string, spec: any, opts: { template?: boolean } = {}): Causes {
   const passed = opts.template ? passedBefore.templateSpec : passedBefore.podSpec;
-  if (spec && passed.has(spec)) return [];
+  if (spec && passedAlready(passed, spec)) return [];
   const out = podSpecCauses(field, spec, opts);
   remember(passed, spec, out);
   return out;
