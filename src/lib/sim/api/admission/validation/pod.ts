@@ -80,45 +80,71 @@ export function validateTolerations(field: string, tolerations: TolerationLike[]
   return out;
 }
 
+/**
+ * The tolerations that passed, by their fields (string or absent fields only; the seconds count
+ * only as set or not): every pod gets the same DefaultTolerationSeconds pair, each a new object.
+ */
+const validTolerations = new Set<string>();
+const VALID_TOLERATIONS_KEPT = 4096;
+
+function tolerationText(t: TolerationLike): string | undefined {
+  const { key, operator, value, effect, tolerationSeconds } = t;
+  for (const v of [key, operator, value, effect])
+    if (v !== undefined && typeof v !== 'string') return undefined;
+  const seconds = tolerationSeconds === undefined || tolerationSeconds === null ? '' : 's';
+  return JSON.stringify([key ?? null, operator ?? null, value ?? null, effect ?? null, seconds]);
+}
+
 function tolerationCauses(field: string, tolerations: TolerationLike[] | undefined): Causes {
   const out: Causes = [];
   (tolerations ?? []).forEach((t, i) => {
-    const p = `${field}[${i}]`;
-    if (t.key) out.push(...validateLabels(`${p}.key`, { [t.key]: '' }));
-    if (!t.key && t.operator !== 'Exists') {
-      out.push(
-        invalidValue(
-          `${p}.operator`,
-          t.operator ?? '',
-          'operator must be Exists when `key` is empty, which means "match all values and all keys"'
-        )
-      );
+    const text = t !== null && typeof t === 'object' ? tolerationText(t) : undefined;
+    if (text !== undefined && validTolerations.has(text)) return;
+    const before = out.length;
+    oneTolerationCauses(out, field, t, i);
+    if (text !== undefined && out.length === before) {
+      if (validTolerations.size >= VALID_TOLERATIONS_KEPT) validTolerations.clear();
+      validTolerations.add(text);
     }
-    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') {
-      out.push(
-        invalidValue(
-          `${p}.effect`,
-          t.effect ?? '',
-          "effect must be 'NoExecute' when `tolerationSeconds` is set"
-        )
-      );
-    }
-    switch (t.operator ?? '') {
-      case '':
-      case 'Equal':
-        if (t.value) out.push(...validateLabels(`${p}.value`, { k: t.value }));
-        break;
-      case 'Exists':
-        if (t.value)
-          out.push(invalidValue(`${p}.operator`, t.value, "value must be empty when `operator` is 'Exists'"));
-        break;
-      default:
-        out.push(notSupported(`${p}.operator`, t.operator, ['Equal', 'Exists']));
-    }
-    if (t.effect && !TAINT_EFFECTS.includes(t.effect))
-      out.push(notSupported(`${p}.effect`, t.effect, TAINT_EFFECTS));
   });
   return out;
+}
+
+function oneTolerationCauses(out: Causes, field: string, t: TolerationLike, i: number): void {
+  const p = `${field}[${i}]`;
+  if (t.key) out.push(...validateLabels(`${p}.key`, { [t.key]: '' }));
+  if (!t.key && t.operator !== 'Exists') {
+    out.push(
+      invalidValue(
+        `${p}.operator`,
+        t.operator ?? '',
+        'operator must be Exists when `key` is empty, which means "match all values and all keys"'
+      )
+    );
+  }
+  if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') {
+    out.push(
+      invalidValue(
+        `${p}.effect`,
+        t.effect ?? '',
+        "effect must be 'NoExecute' when `tolerationSeconds` is set"
+      )
+    );
+  }
+  switch (t.operator ?? '') {
+    case '':
+    case 'Equal':
+      if (t.value) out.push(...validateLabels(`${p}.value`, { k: t.value }));
+      break;
+    case 'Exists':
+      if (t.value)
+        out.push(invalidValue(`${p}.operator`, t.value, "value must be empty when `operator` is 'Exists'"));
+      break;
+    default:
+      out.push(notSupported(`${p}.operator`, t.operator, ['Equal', 'Exists']));
+  }
+  if (t.effect && !TAINT_EFFECTS.includes(t.effect))
+    out.push(notSupported(`${p}.effect`, t.effect, TAINT_EFFECTS));
 }
 
 /**
