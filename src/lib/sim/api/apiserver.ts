@@ -295,9 +295,14 @@ export class ApiServer {
 
   // ---- writes ------------------------------------------------------------------------------
 
-  create<T extends KubeObject>(input: T, ctx?: RequestContext): T {
+  /**
+   * POST. The API server stores its own copy of `input`; with `handOver` the caller gives it
+   * `input` itself (a new object it built for this request, shares with nothing and never reads
+   * or writes again), which is then stored without a copy.
+   */
+  create<T extends KubeObject>(input: T, ctx?: RequestContext, opts: { handOver?: boolean } = {}): T {
     const rec = this.begin('create', input.kind, ctx, undefined, input.metadata);
-    const obj = clone(input) as KubeObject;
+    const obj = (opts.handOver ? input : clone(input)) as KubeObject;
     const r = resourceForKind(obj.kind);
     obj.metadata = obj.metadata ?? ({} as KubeObject['metadata']);
     if (r.namespaced) obj.metadata.namespace = obj.metadata.namespace || 'default';

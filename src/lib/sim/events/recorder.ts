@@ -137,7 +137,9 @@ export class EventRecorder {
             reportingComponent: source.component,
             reportingInstance: source.host ?? ''
           },
-          c
+          c,
+          // A new object made for this request alone: stored without another copy.
+          { handOver: true }
         );
         this.observe(key, Object.freeze([key, Object.freeze({ name, namespace: ns })] as const));
       }
