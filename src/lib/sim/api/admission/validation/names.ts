@@ -90,20 +90,29 @@ export function isValidLabelValue(value: string): boolean {
 /** ValidateLabels: keys are qualified names, values valid label values (63 characters at most). */
 /**
  * Label maps and annotation maps of stored objects are frozen and shared from version to version:
- * one that passed once passes again (only passes are remembered).
+ * one that passed once passes again (only passes are remembered). A map that passed as the API
+ * server's own copy of a request counts once it is frozen (stored as it passed).
  */
 const passedLabels = new WeakSet<object>();
 const passedAnnotationKeys = new WeakSet<object>();
 
-function passed(set: WeakSet<object>, v: object | undefined, run: () => Causes): Causes {
-  if (v && set.has(v)) return [];
+function passed(set: WeakSet<object>, v: object | undefined, ownCopy: boolean, run: () => Causes): Causes {
+  if (v && Object.isFrozen(v) && set.has(v)) return [];
   const out = run();
-  if (out.length === 0 && v !== null && typeof v === 'object' && Object.isFrozen(v)) set.add(v);
+  if (out.length === 0 && v !== null && typeof v === 'object' && (ownCopy || Object.isFrozen(v))) set.add(v);
   return out;
 }
 
-export function validateLabels(field: string, labels: Record<string, unknown> | undefined): Causes {
-  return passed(passedLabels, labels, () => labelCauses(field, labels));
+/**
+ * `ownCopy`: `labels` is the API server's own copy of a request's map, which it stores (frozen)
+ * unchanged if the write goes through; a pass is then remembered before it is frozen.
+ */
+export function validateLabels(
+  field: string,
+  labels: Record<string, unknown> | undefined,
+  ownCopy = false
+): Causes {
+  return passed(passedLabels, labels, ownCopy, () => labelCauses(field, labels));
 }
 
 function labelCauses(field: string, labels: Record<string, unknown> | undefined): Causes {
@@ -120,9 +129,10 @@ function labelCauses(field: string, labels: Record<string, unknown> | undefined)
 /** Annotation keys are qualified names too. */
 export function validateAnnotationKeys(
   field: string,
-  annotations: Record<string, unknown> | undefined
+  annotations: Record<string, unknown> | undefined,
+  ownCopy = false
 ): Causes {
-  return passed(passedAnnotationKeys, annotations, () => annotationKeyCauses(field, annotations));
+  return passed(passedAnnotationKeys, annotations, ownCopy, () => annotationKeyCauses(field, annotations));
 }
 
 function annotationKeyCauses(field: string, annotations: Record<string, unknown> | undefined): Causes {

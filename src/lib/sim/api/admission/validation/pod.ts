@@ -241,9 +241,10 @@ const POD_UPDATE_FORBIDDEN =
  * additions to tolerations, and the binding (spec.nodeName set once, as the binding subresource does).
  */
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): Causes {
-  const out: Causes = [...validateObjectMeta(pod, 'subdomain')];
+  const meta = validateObjectMeta(pod, 'subdomain');
   // An untouched spec is the stored one itself (copy on write); otherwise compare the JSON.
-  if (pod.spec === old.spec || sameJson(pod.spec, old.spec)) return out;
+  if (pod.spec === old.spec || sameJson(pod.spec, old.spec)) return meta;
+  const out: Causes = [...meta];
   out.push(...validatePodSpec('spec', pod.spec));
   // Copies to take the mutable fields out of: only the levels the deletions below change.
   const a = mutableView(pod.spec ?? {});
