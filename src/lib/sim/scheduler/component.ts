@@ -552,7 +552,11 @@ export class KubeScheduler implements Component {
     } catch (e) {
       return errorText(e);
     }
-    this.cache.addPod({ ...pod, spec: { ...pod.spec, nodeName: node } }, node);
+    // The bound pod is in the cache. The watch has already added it, from the stored version just
+    // written, unless it did not deliver the binding: only then is it added here (the status write
+    // below replaces the entry with the next version).
+    if (this.cache.nodeOfPod(`${namespace ?? 'default'}/${name}`) !== node)
+      this.cache.addPod({ ...pod, spec: { ...pod.spec, nodeName: node } }, node);
     try {
       const cur = withOwnStatus(api.get<KubeObject>('Pod', namespace, name));
       setCondition(cur, {
