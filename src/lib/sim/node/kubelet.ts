@@ -383,10 +383,16 @@ function podChangedForKubelet(a: KubeObject, b: KubeObject): boolean {
   return (
     a.metadata.uid !== b.metadata.uid ||
     a.metadata.deletionTimestamp !== b.metadata.deletionTimestamp ||
+    boundElsewhere(a.spec?.nodeName, b.spec?.nodeName) ||
     jsonDiffers(a.spec, b.spec) ||
     jsonDiffers(a.metadata.annotations, b.metadata.annotations) ||
     jsonDiffers(a.metadata.labels, b.metadata.labels)
   );
+}
+
+/** Node names of which one is a string and the other not the same: the specs' JSON differs (a binding). */
+function boundElsewhere(a: unknown, b: unknown): boolean {
+  return a !== b && (typeof a === 'string' || typeof b === 'string');
 }
 
 function jsonDiffers(a: unknown, b: unknown): boolean {

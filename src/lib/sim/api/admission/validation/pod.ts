@@ -88,11 +88,20 @@ const validTolerations = new Set<string>();
 const VALID_TOLERATIONS_KEPT = 4096;
 
 function tolerationText(t: TolerationLike): string | undefined {
-  const { key, operator, value, effect, tolerationSeconds } = t;
-  for (const v of [key, operator, value, effect])
-    if (v !== undefined && typeof v !== 'string') return undefined;
-  const seconds = tolerationSeconds === undefined || tolerationSeconds === null ? '' : 's';
-  return JSON.stringify([key ?? null, operator ?? null, value ?? null, effect ?? null, seconds]);
+  const key = field(t.key);
+  const operator = field(t.operator);
+  const value = field(t.value);
+  const effect = field(t.effect);
+  if (key === undefined || operator === undefined || value === undefined || effect === undefined)
+    return undefined;
+  const seconds = t.tolerationSeconds === undefined || t.tolerationSeconds === null ? '-' : '+';
+  return key + operator + value + effect + seconds;
+}
+
+/** A string field as `-` (absent) or `+<length>:<text>`, so joined fields never run together. */
+function field(v: unknown): string | undefined {
+  if (v === undefined) return '-';
+  return typeof v === 'string' ? `+${v.length}:${v}` : undefined;
 }
 
 function tolerationCauses(field: string, tolerations: TolerationLike[] | undefined): Causes {
