@@ -822,7 +822,7 @@ export class ApiServer {
       const oldNode = old?.spec?.nodeName as string | undefined;
       const a = node !== undefined ? w.byNode.get(node) : undefined;
       const b = oldNode !== undefined && oldNode !== node ? w.byNode.get(oldNode) : undefined;
-      if (a) list = mergeBySeq(list, a);
+      if (a) list = mergedWithNode(list, a);
       if (b) list = mergeBySeq(list, b);
     }
     if (!list.length) return;
@@ -957,6 +957,20 @@ function requestKey(
     byPlural.set(plural, (k = { resource, key: `${verb} ${resource}` }));
   }
   return k;
+}
+
+/**
+ * mergeBySeq of the all-pods watchers and one node's, kept per node list while both lists are
+ * the same arrays (watch and unwatch replace them): a pod write on a node merges them once, not
+ * on every write.
+ */
+const mergedLists = new WeakMap<Watcher[], { all: Watcher[]; merged: Watcher[] }>();
+function mergedWithNode(all: Watcher[], node: Watcher[]): Watcher[] {
+  const hit = mergedLists.get(node);
+  if (hit?.all === all) return hit.merged;
+  const merged = mergeBySeq(all, node);
+  mergedLists.set(node, { all, merged });
+  return merged;
 }
 
 /** Two watcher lists, each in registration order, as one in registration order. */
