@@ -30,22 +30,27 @@ export function podCIDR(k: Kubelet): string {
  * Where the search for a free address may start, per allocation map (derived, not state): every
  * offset below `from` in `cidr` was taken when the hint was written. A release drops the hint.
  */
-const searchFrom = new WeakMap<Record<string, string>, { cidr: string; from: number }>();
+const searchFrom = new WeakMap<
+  Record<string, string>,
+  { cidr: string; start: number; size: number; from: number }
+>();
 
 /** The lowest free address from .2 up (.1 is the bridge gateway). */
 export function allocateIP(k: Kubelet, rec: PodRec): string {
   const cidr = podCIDR(k);
-  const [base, bitsText] = cidr.split('/');
-  const bits = parseInt(bitsText, 10);
-  const start = ipToInt(base) >>> 0;
-  const size = 2 ** (32 - bits);
   const ips = k.state.ips;
-  const hint = searchFrom.get(ips);
-  for (let i = hint?.cidr === cidr ? Math.max(2, hint.from) : 2; i < size - 1; i++) {
+  let hint = searchFrom.get(ips);
+  if (hint?.cidr !== cidr) {
+    const [base, bitsText] = cidr.split('/');
+    const bits = parseInt(bitsText, 10);
+    hint = { cidr, start: ipToInt(base) >>> 0, size: 2 ** (32 - bits), from: 2 };
+  }
+  const { start, size } = hint;
+  for (let i = Math.max(2, hint.from); i < size - 1; i++) {
     const ip = intToIp((start + i) >>> 0);
     if (!ips[ip]) {
       ips[ip] = rec.key;
-      searchFrom.set(ips, { cidr, from: i + 1 });
+      searchFrom.set(ips, { cidr, start, size, from: i + 1 });
       return ip;
     }
   }
