@@ -341,8 +341,17 @@ export class ApiServer {
     return committed;
   }
 
-  /** PUT. With `subresource: 'status'` only the status changes; otherwise the status is kept. */
-  update<T extends KubeObject>(input: T, ctx?: RequestContext, opts: { subresource?: 'status' } = {}): T {
+  /**
+   * PUT. With `subresource: 'status'` only the status changes; otherwise the status is kept. With
+   * `handOver` on a status write the caller gives the API server the request's status (a new
+   * object it built for this write, shares nothing mutable and never reads or writes again),
+   * which is stored without a copy.
+   */
+  update<T extends KubeObject>(
+    input: T,
+    ctx?: RequestContext,
+    opts: { subresource?: 'status'; handOver?: boolean } = {}
+  ): T {
     this.begin('update', input.kind, ctx, opts.subresource, input.metadata);
     const r = resourceForKind(input.kind);
     const old = this.get(input.kind, input.metadata.namespace, input.metadata.name);
@@ -354,7 +363,7 @@ export class ApiServer {
     // The parts of the request the write keeps, copied (the caller's object is never stored);
     // the parts it takes from the stored version (the spec of a status write, the status of a
     // spec write) are the stored, frozen objects themselves, not copies.
-    const obj = copyForWrite(input, old, statusKind, toStatus);
+    const obj = copyForWrite(input, old, statusKind, toStatus, toStatus && !!opts.handOver);
     obj.apiVersion = old.apiVersion;
     // Identity and system fields cannot be changed by clients.
     obj.metadata.uid = old.metadata.uid;
@@ -878,13 +887,15 @@ const STATUS_WRITE_KEEPS = new Set(['labels', 'annotations', 'finalizers', 'owne
  * write of a kind with a status subresource. A spec that is the stored one itself (a patch that
  * did not touch it) stays the stored one; any other spec is copied whole (admission may default
  * it in place). Everything else keeps its frozen subtrees (the stored version's, or the writer's
- * own deep-frozen parts) and copies the rest.
+ * own deep-frozen parts) and copies the rest; a status handed over (`statusHandedOver`) is taken
+ * as it is.
  */
 function copyForWrite(
   input: KubeObject,
   old: KubeObject,
   statusKind: boolean,
-  toStatus: boolean
+  toStatus: boolean,
+  statusHandedOver = false
 ): KubeObject {
   const src = input as Record<string, unknown>;
   const out: Record<string, unknown> = {};
@@ -910,7 +921,8 @@ function copyForWrite(
       }
       out[k] = meta;
     } else if (k === 'spec') out[k] = toStatus || v === old.spec ? old.spec : clone(v);
-    else if (k === 'status' && statusKind) out[k] = toStatus ? copyKeepingStored(v, old.status) : old.status;
+    else if (k === 'status' && statusKind)
+      out[k] = !toStatus ? old.status : statusHandedOver ? v : copyKeepingStored(v, old.status);
     // The other fields (an Endpoints object's subsets, an EndpointSlice's endpoints, a ConfigMap's
     // data) keep their frozen parts too: a controller that writes back the stored endpoints it
     // keeps, and its own frozen ones, is not copied a thousand addresses at a time.

@@ -234,9 +234,9 @@ export function writeStatus(k: Kubelet, pod: KubeObject, rec: PodRec, initDone: 
   try {
     const cur = k.cluster.api.get<KubeObject>('Pod', rec.namespace, rec.name);
     if (cur.metadata.uid !== rec.uid) return true;
-    // The status subresource keeps the stored spec and metadata, and the API server copies what
-    // it keeps of a request: the stored version with the new status is the request.
-    k.cluster.api.update({ ...cur, status }, k.ctx, { subresource: 'status' });
+    // The status subresource keeps the stored spec and metadata: the stored version with the new
+    // status is the request, and the status, built for this write, is handed over.
+    k.cluster.api.update({ ...cur, status }, k.ctx, { subresource: 'status', handOver: true });
     rec.posted = json;
     return true;
   } catch (e) {

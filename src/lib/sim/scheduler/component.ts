@@ -566,7 +566,7 @@ export class KubeScheduler implements Component {
         lastTransitionTime: api.timestamp()
       });
       if (cur.status?.nominatedNodeName) delete cur.status.nominatedNodeName;
-      api.update(cur, this.ctx, { subresource: 'status' });
+      api.update(cur, this.ctx, { subresource: 'status', handOver: true });
     } catch (e) {
       this.logError(`Error updating pod ${namespace}/${name}: ${errorText(e)}`);
     }
@@ -611,7 +611,7 @@ export class KubeScheduler implements Component {
       });
       if (nominated) cur.status.nominatedNodeName = nominated;
       else if (nominated === '') delete cur.status.nominatedNodeName;
-      api.update(cur, this.ctx, { subresource: 'status' });
+      api.update(cur, this.ctx, { subresource: 'status', handOver: true });
     } catch (e) {
       this.logError(`Error updating pod ${namespace}/${name}: ${errorText(e)}`);
     }
@@ -686,7 +686,7 @@ function errorText(e: unknown): string {
 /**
  * A status write's request from the stored pod: the pod and its status are new objects and the
  * condition list a new array (setCondition and the callers change those), everything else is the
- * stored version's; the API server copies what a status write keeps.
+ * stored version's (frozen). The status is made for the write, so it is handed over.
  */
 function withOwnStatus(stored: KubeObject): KubeObject {
   const pod: KubeObject = { ...stored };
