@@ -160,9 +160,11 @@ function oneTolerationCauses(out: Causes, field: string, t: TolerationLike, i: n
  * Stored objects are frozen and never change, so a frozen part that passed validation once passes
  * every time (validation is a function of the value; the field path only names where a cause is).
  * Only passes are remembered: anything with causes is validated again, with its messages built
- * as ever. A part that passed while not yet frozen counts once it is frozen: the API server
- * validates its own copy of a request and freezes that copy, unchanged, when it stores it (a pod
- * created from a template is validated once more at its binding otherwise).
+ * as ever. A container or toleration list that passed while not yet frozen counts once it is
+ * frozen: the API server validates its own copy of a request and freezes that copy, unchanged,
+ * when it stores it (a pod created from a template has them validated once more at its binding
+ * otherwise). A whole spec is remembered only frozen, as before: a pod's new spec is validated
+ * once (an update that keeps it is not validated again), so remembering it would only hold memory.
  */
 const passedBefore = {
   containers: new WeakSet<object>(),
@@ -171,8 +173,9 @@ const passedBefore = {
   templateSpec: new WeakSet<object>()
 };
 
-function remember(set: WeakSet<object>, v: unknown, causes: Causes): void {
-  if (causes.length === 0 && v !== null && typeof v === 'object') set.add(v);
+function remember(set: WeakSet<object>, v: unknown, causes: Causes, ownCopy = true): void {
+  if (causes.length === 0 && v !== null && typeof v === 'object' && (ownCopy || Object.isFrozen(v)))
+    set.add(v);
 }
 
 /** A part that passed before and is frozen (so it is still the value that passed). */
@@ -185,7 +188,7 @@ export function validatePodSpec(field: string, spec: any, opts: { template?: boo
   const passed = opts.template ? passedBefore.templateSpec : passedBefore.podSpec;
   if (spec && passedAlready(passed, spec)) return [];
   const out = podSpecCauses(field, spec, opts);
-  remember(passed, spec, out);
+  remember(passed, spec, out, false);
   return out;
 }
 
