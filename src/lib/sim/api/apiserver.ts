@@ -295,9 +295,14 @@ export class ApiServer {
 
   // ---- writes ------------------------------------------------------------------------------
 
-  create<T extends KubeObject>(input: T, ctx?: RequestContext): T {
+  /**
+   * POST. The API server stores its own copy of `input`; with `handOver` the caller gives it
+   * `input` itself (a new object it built for this request, shares with nothing and never reads
+   * or writes again), which is then stored without a copy.
+   */
+  create<T extends KubeObject>(input: T, ctx?: RequestContext, opts: { handOver?: boolean } = {}): T {
     const rec = this.begin('create', input.kind, ctx, undefined, input.metadata);
-    const obj = clone(input) as KubeObject;
+    const obj = (opts.handOver ? input : clone(input)) as KubeObject;
     const r = resourceForKind(obj.kind);
     obj.metadata = obj.metadata ?? ({} as KubeObject['metadata']);
     if (r.namespaced) obj.metadata.namespace = obj.metadata.namespace || 'default';
@@ -336,8 +341,17 @@ export class ApiServer {
     return committed;
   }
 
-  /** PUT. With `subresource: 'status'` only the status changes; otherwise the status is kept. */
-  update<T extends KubeObject>(input: T, ctx?: RequestContext, opts: { subresource?: 'status' } = {}): T {
+  /**
+   * PUT. With `subresource: 'status'` only the status changes; otherwise the status is kept. With
+   * `handOver` on a status write the caller gives the API server the request's status (a new
+   * object it built for this write, shares nothing mutable and never reads or writes again),
+   * which is stored without a copy.
+   */
+  update<T extends KubeObject>(
+    input: T,
+    ctx?: RequestContext,
+    opts: { subresource?: 'status'; handOver?: boolean } = {}
+  ): T {
     this.begin('update', input.kind, ctx, opts.subresource, input.metadata);
     const r = resourceForKind(input.kind);
     const old = this.get(input.kind, input.metadata.namespace, input.metadata.name);
@@ -349,7 +363,7 @@ export class ApiServer {
     // The parts of the request the write keeps, copied (the caller's object is never stored);
     // the parts it takes from the stored version (the spec of a status write, the status of a
     // spec write) are the stored, frozen objects themselves, not copies.
-    const obj = copyForWrite(input, old, statusKind, toStatus);
+    const obj = copyForWrite(input, old, statusKind, toStatus, toStatus && !!opts.handOver);
     obj.apiVersion = old.apiVersion;
     // Identity and system fields cannot be changed by clients.
     obj.metadata.uid = old.metadata.uid;
@@ -817,7 +831,7 @@ export class ApiServer {
       const oldNode = old?.spec?.nodeName as string | undefined;
       const a = node !== undefined ? w.byNode.get(node) : undefined;
       const b = oldNode !== undefined && oldNode !== node ? w.byNode.get(oldNode) : undefined;
-      if (a) list = mergeBySeq(list, a);
+      if (a) list = mergedWithNode(list, a);
       if (b) list = mergeBySeq(list, b);
     }
     if (!list.length) return;
@@ -880,13 +894,15 @@ const STATUS_WRITE_KEEPS = new Set(['labels', 'annotations', 'finalizers', 'owne
  * write of a kind with a status subresource. A spec that is the stored one itself (a patch that
  * did not touch it) stays the stored one; any other spec is copied whole (admission may default
  * it in place). Everything else keeps its frozen subtrees (the stored version's, or the writer's
- * own deep-frozen parts) and copies the rest.
+ * own deep-frozen parts) and copies the rest; a status handed over (`statusHandedOver`) is taken
+ * as it is.
  */
 function copyForWrite(
   input: KubeObject,
   old: KubeObject,
   statusKind: boolean,
-  toStatus: boolean
+  toStatus: boolean,
+  statusHandedOver = false
 ): KubeObject {
   const src = input as Record<string, unknown>;
   const out: Record<string, unknown> = {};
@@ -912,7 +928,8 @@ function copyForWrite(
       }
       out[k] = meta;
     } else if (k === 'spec') out[k] = toStatus || v === old.spec ? old.spec : clone(v);
-    else if (k === 'status' && statusKind) out[k] = toStatus ? copyKeepingStored(v, old.status) : old.status;
+    else if (k === 'status' && statusKind)
+      out[k] = !toStatus ? old.status : statusHandedOver ? v : copyKeepingStored(v, old.status);
     // The other fields (an Endpoints object's subsets, an EndpointSlice's endpoints, a ConfigMap's
     // data) keep their frozen parts too: a controller that writes back the stored endpoints it
     // keeps, and its own frozen ones, is not copied a thousand addresses at a time.
@@ -959,6 +976,20 @@ function requestKey(
     byPlural.set(plural, (k = { resource, key: `${verb} ${resource}` }));
   }
   return k;
+}
+
+/**
+ * mergeBySeq of the all-pods watchers and one node's, kept per node list while both lists are
+ * the same arrays (watch and unwatch replace them): a pod write on a node merges them once, not
+ * on every write.
+ */
+const mergedLists = new WeakMap<Watcher[], { all: Watcher[]; merged: Watcher[] }>();
+function mergedWithNode(all: Watcher[], node: Watcher[]): Watcher[] {
+  const hit = mergedLists.get(node);
+  if (hit?.all === all) return hit.merged;
+  const merged = mergeBySeq(all, node);
+  mergedLists.set(node, { all, merged });
+  return merged;
 }
 
 /** Two watcher lists, each in registration order, as one in registration order. */

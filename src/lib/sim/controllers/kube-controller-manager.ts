@@ -70,8 +70,11 @@ export class KubeControllerManager implements Component {
   readonly controllers: Controller[];
   private state: ManagerState = { running: true, held: [], queues: {}, controllers: {}, errors: [] };
   private unwatch: (() => void)[] = [];
-  /** The keys of each waiting queue as a set (derived from the queue's keys, not state). */
-  private dirty = new WeakMap<string[], Set<string>>();
+  /**
+   * The keys of each waiting queue as a set, by controller, with the key list it was built from
+   * (derived from the queue's keys, not state: a drain or a restore gives the queue a new list).
+   */
+  private dirty = new Map<string, { keys: string[]; set: Set<string> }>();
   /** The controllers by name. */
   private byName = new Map<string, Controller>();
   /** Each engine event type seen, split once into its controller and the controller's own type. */
@@ -258,8 +261,9 @@ export class KubeControllerManager implements Component {
   private enqueue(name: string, key: string): void {
     const q = this.state.queues[name];
     // The work queue's dirty set (client-go's workqueue): a key already waiting is not added again.
-    let dirty = this.dirty.get(q.keys);
-    if (!dirty) this.dirty.set(q.keys, (dirty = new Set(q.keys)));
+    let d = this.dirty.get(name);
+    if (d?.keys !== q.keys) this.dirty.set(name, (d = { keys: q.keys, set: new Set(q.keys) }));
+    const dirty = d.set;
     if (!dirty.has(key)) {
       dirty.add(key);
       q.keys.push(key);

@@ -4,6 +4,9 @@
  */
 export type RandomState = [number, number, number, number];
 
+/** Two lower-case hex digits per byte value. */
+const BYTE_HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export class Random {
   private s: RandomState;
 
@@ -54,8 +57,11 @@ export class Random {
   /** Lower-case hex string of `len` characters (container ids, uids). */
   hex(len: number): string {
     let out = '';
-    while (out.length < len) out += this.nextUint32().toString(16).padStart(8, '0');
-    return out.slice(0, len);
+    while (out.length < len) {
+      const n = this.nextUint32();
+      out += BYTE_HEX[n >>> 24] + BYTE_HEX[(n >>> 16) & 255] + BYTE_HEX[(n >>> 8) & 255] + BYTE_HEX[n & 255];
+    }
+    return out.length === len ? out : out.slice(0, len);
   }
 
   /** Kubernetes generateName suffix: 5 characters from the alphabet apimachinery uses. */

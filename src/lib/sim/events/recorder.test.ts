@@ -120,6 +120,25 @@ describe('the correlator cache', () => {
     expect(c.eventLog.filter((e) => e.object === 'Pod/default/p0').map((e) => e.count)).toEqual([1, 1]);
   });
 
+  it('evicts the least recent key through many evictions and refreshes, as an LRU list does', () => {
+    const c = new Cluster();
+    // The reference: an array in recency order (least recent first) and each key's count.
+    const order: number[] = [];
+    const count = new Map<number, number>();
+    let seed = 7;
+    for (let n = 0; n < 3 * MAX_LRU_CACHE_ENTRIES; n++) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      const i = seed % 6000;
+      const at = order.indexOf(i);
+      if (at >= 0) order.splice(at, 1);
+      count.set(i, at >= 0 ? count.get(i)! + 1 : 1);
+      order.push(i);
+      if (order.length > MAX_LRU_CACHE_ENTRIES) count.delete(order.shift()!);
+      pulled(c, i);
+      expect(c.eventLog[c.eventLog.length - 1].count).toBe(count.get(i));
+    }
+  });
+
   it('a restored cluster keeps the cache in its order', () => {
     const c = new Cluster();
     for (let i = 0; i < MAX_LRU_CACHE_ENTRIES; i++) pulled(c, i);

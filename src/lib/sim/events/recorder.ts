@@ -55,6 +55,30 @@ export function eventName(objectName: string, ms: number, seq = 0): string {
   return `${objectName}.${(BigInt(ms) * NANOS_PER_MS + BigInt(seq)).toString(16)}`;
 }
 
+/**
+ * The least recently used key of an LRU map whose insertion order is its recency (a use deletes
+ * and sets again). One Map iterator is kept from eviction to eviction: every entry before its
+ * place was evicted or has moved to the end, so its next key is the oldest. A new iterator for
+ * each eviction would step over the deleted entries' slots at the front of the table every time.
+ */
+class OldestKey<K> {
+  private map: Map<K, unknown> | undefined;
+  private keys: Iterator<K> | undefined;
+
+  of(map: Map<K, unknown>): K {
+    if (this.map !== map || !this.keys) {
+      this.map = map;
+      this.keys = map.keys();
+    }
+    let r = this.keys.next();
+    if (r.done) {
+      this.keys = map.keys();
+      r = this.keys.next();
+    }
+    return r.value as K;
+  }
+}
+
 export class EventRecorder {
   log: EventLogEntry[] = [];
   /**
@@ -66,6 +90,8 @@ export class EventRecorder {
   /** Derived, not state: the last second's timestamp text and the objects' log references. */
   private stamp = { sec: NaN, text: '' };
   private refs = new Map<string, { kind: string; ref: string }>();
+  private oldestSeries = new OldestKey<string>();
+  private oldestRef = new OldestKey<string>();
   private listeners = new Set<(e: EventLogEntry) => void>();
 
   constructor(
@@ -92,17 +118,9 @@ export class EventRecorder {
     fieldPath?: string
   ): boolean {
     const ns = obj.metadata.namespace || 'default';
-    const key = [
-      obj.kind,
-      ns,
-      obj.metadata.name,
-      obj.metadata.uid ?? '',
-      reason,
-      message,
-      source.component,
-      source.host ?? '',
-      fieldPath ?? ''
-    ].join('\u0000');
+    // The correlation key (getEventKey in client-go tools/record/events_cache.go), NUL-separated
+    // (as a join of the parts: a missing part is empty).
+    const key = `${obj.kind ?? ''}\0${ns}\0${obj.metadata.name ?? ''}\0${obj.metadata.uid ?? ''}\0${reason}\0${message}\0${source.component}\0${source.host ?? ''}\0${fieldPath ?? ''}`;
     const now = this.timestamp();
     const c = ctx ?? { component: source.component, node: source.host };
     let count = 1;
@@ -145,7 +163,9 @@ export class EventRecorder {
             reportingComponent: source.component,
             reportingInstance: source.host ?? ''
           },
-          c
+          c,
+          // A new object made for this request alone: stored without another copy.
+          { handOver: true }
         );
         this.observe(key, Object.freeze([key, Object.freeze({ name, namespace: ns })] as const));
       }
@@ -188,7 +208,7 @@ export class EventRecorder {
     if (key) {
       this.refs.delete(key);
       this.refs.set(key, { kind: obj.kind, ref });
-      if (this.refs.size > MAX_LRU_CACHE_ENTRIES) this.refs.delete(this.refs.keys().next().value!);
+      if (this.refs.size > MAX_LRU_CACHE_ENTRIES) this.refs.delete(this.oldestRef.of(this.refs));
     }
     return ref;
   }
@@ -197,7 +217,7 @@ export class EventRecorder {
   private observe(key: string, entry: SeriesEntry): void {
     this.series.delete(key);
     this.series.set(key, entry);
-    if (this.series.size > MAX_LRU_CACHE_ENTRIES) this.series.delete(this.series.keys().next().value!);
+    if (this.series.size > MAX_LRU_CACHE_ENTRIES) this.series.delete(this.oldestSeries.of(this.series));
   }
 
   private nextName(objectName: string): string {

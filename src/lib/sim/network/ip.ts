@@ -6,7 +6,7 @@ export function ipToInt(ip: string): number {
 }
 
 export function intToIp(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+  return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
 }
 
 export interface Cidr {

@@ -130,6 +130,9 @@ export class HostCni {
 
 export class NodeHost implements NodeHostView {
   state: NodeHostState;
+  /** The runtime view last handed out and the engine it was made with (derived, not state). */
+  private runtimeView: ContainerRuntime | undefined;
+  private runtimeEngine: unknown;
   readonly cni: HostCni;
 
   /** A new machine for `kubelet` (created by the kubelet component; see kubelet.ts). */
@@ -164,12 +167,19 @@ export class NodeHost implements NodeHostView {
   /** containerd or CRI-O over CRI; its log lines go to its own journal unit. */
   get runtime(): ContainerRuntime {
     const rt = this.state.runtime;
-    return new ContainerRuntime(
-      rt,
-      this.cluster.engine,
-      (e) => this.writeJournal(e.level, e.source, e.message, rt.name === 'cri-o' ? 'crio' : 'containerd'),
-      () => this.kubelet.wakeLoops()
-    );
+    // One view per runtime state and engine (a restore brings a new state), not a new object on
+    // every call.
+    const engine = this.cluster.engine;
+    if (this.runtimeView?.state !== rt || this.runtimeEngine !== engine) {
+      this.runtimeEngine = engine;
+      this.runtimeView = new ContainerRuntime(
+        rt,
+        engine,
+        (e) => this.writeJournal(e.level, e.source, e.message, rt.name === 'cri-o' ? 'crio' : 'containerd'),
+        () => this.kubelet.wakeLoops()
+      );
+    }
+    return this.runtimeView;
   }
 
   /** kube-proxy on this machine (its DaemonSet pod's process), when the cluster runs one. */

@@ -26,22 +26,40 @@ export function podCIDR(k: Kubelet): string {
   return (node?.spec?.podCIDR as string | undefined) ?? fallbackCIDR(k);
 }
 
+/**
+ * Where the search for a free address may start, per allocation map (derived, not state): every
+ * offset below `from` in `cidr` was taken when the hint was written. A release drops the hint.
+ */
+const searchFrom = new WeakMap<
+  Record<string, string>,
+  { cidr: string; start: number; size: number; from: number }
+>();
+
 /** The lowest free address from .2 up (.1 is the bridge gateway). */
 export function allocateIP(k: Kubelet, rec: PodRec): string {
-  const [base, bitsText] = podCIDR(k).split('/');
-  const bits = parseInt(bitsText, 10);
-  const start = ipToInt(base) >>> 0;
-  const size = 2 ** (32 - bits);
-  for (let i = 2; i < size - 1; i++) {
+  const cidr = podCIDR(k);
+  const ips = k.state.ips;
+  let hint = searchFrom.get(ips);
+  if (hint?.cidr !== cidr) {
+    const [base, bitsText] = cidr.split('/');
+    const bits = parseInt(bitsText, 10);
+    hint = { cidr, start: ipToInt(base) >>> 0, size: 2 ** (32 - bits), from: 2 };
+  }
+  const { start, size } = hint;
+  for (let i = Math.max(2, hint.from); i < size - 1; i++) {
     const ip = intToIp((start + i) >>> 0);
-    if (!k.state.ips[ip]) {
-      k.state.ips[ip] = rec.key;
+    if (!ips[ip]) {
+      ips[ip] = rec.key;
+      searchFrom.set(ips, { cidr, start, size, from: i + 1 });
       return ip;
     }
   }
-  throw new Error(`failed to allocate for range 0: no IP addresses available in range set: ${podCIDR(k)}`);
+  throw new Error(`failed to allocate for range 0: no IP addresses available in range set: ${cidr}`);
 }
 
 export function releaseIP(k: Kubelet, rec: PodRec): void {
-  if (rec.ip && k.state.ips[rec.ip] === rec.key) delete k.state.ips[rec.ip];
+  if (rec.ip && k.state.ips[rec.ip] === rec.key) {
+    delete k.state.ips[rec.ip];
+    searchFrom.delete(k.state.ips);
+  }
 }

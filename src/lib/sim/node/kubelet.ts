@@ -459,14 +459,29 @@ export class Kubelet implements Component {
   }
 }
 
+/**
+ * Whether a pod update is work for the kubelet (pkg/kubelet/config/config.go checkAndUpdatePod:
+ * a change outside the status). A status write keeps the stored spec, labels and annotations as
+ * the same frozen objects, so those compare by identity before their JSON.
+ */
 function podChangedForKubelet(a: KubeObject, b: KubeObject): boolean {
   return (
     a.metadata.uid !== b.metadata.uid ||
     a.metadata.deletionTimestamp !== b.metadata.deletionTimestamp ||
-    JSON.stringify(a.spec) !== JSON.stringify(b.spec) ||
-    JSON.stringify(a.metadata.annotations) !== JSON.stringify(b.metadata.annotations) ||
-    JSON.stringify(a.metadata.labels) !== JSON.stringify(b.metadata.labels)
+    boundElsewhere(a.spec?.nodeName, b.spec?.nodeName) ||
+    jsonDiffers(a.spec, b.spec) ||
+    jsonDiffers(a.metadata.annotations, b.metadata.annotations) ||
+    jsonDiffers(a.metadata.labels, b.metadata.labels)
   );
+}
+
+/** Node names of which one is a string and the other not the same: the specs' JSON differs (a binding). */
+function boundElsewhere(a: unknown, b: unknown): boolean {
+  return a !== b && (typeof a === 'string' || typeof b === 'string');
+}
+
+function jsonDiffers(a: unknown, b: unknown): boolean {
+  return a !== b && JSON.stringify(a) !== JSON.stringify(b);
 }
 
 export const kubeletComponent = defineComponent(

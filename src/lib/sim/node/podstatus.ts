@@ -3,7 +3,7 @@
  * statuses with waiting/running/terminated states, IPs, startTime and QoS class. Written through the
  * status subresource only when it changed.
  */
-import { clone, type KubeObject } from '../api/types';
+import type { KubeObject } from '../api/types';
 import { tryParseQuantity } from '../api/quantity';
 import { containerId } from './containers';
 import type { Kubelet } from './kubelet';
@@ -234,9 +234,9 @@ export function writeStatus(k: Kubelet, pod: KubeObject, rec: PodRec, initDone: 
   try {
     const cur = k.cluster.api.get<KubeObject>('Pod', rec.namespace, rec.name);
     if (cur.metadata.uid !== rec.uid) return true;
-    const next = clone(cur);
-    next.status = status;
-    k.cluster.api.update(next, k.ctx, { subresource: 'status' });
+    // The status subresource keeps the stored spec and metadata: the stored version with the new
+    // status is the request, and the status, built for this write, is handed over.
+    k.cluster.api.update({ ...cur, status }, k.ctx, { subresource: 'status', handOver: true });
     rec.posted = json;
     return true;
   } catch (e) {

@@ -94,6 +94,35 @@ export function containerExits(s: RuntimeState): number {
   return exits.get(s) ?? 0;
 }
 
+/**
+ * Containers and sandboxes by id, per runtime state (derived, not state): valid while the array is
+ * the same one (entries pushed since are added); an in-place replacement (an exit, a stopped
+ * sandbox) drops it. The kubelet looks containers up on every pod sync and status build.
+ */
+interface IdIndex<T> {
+  list: readonly T[];
+  length: number;
+  byId: Map<string, T>;
+}
+const containerIndex = new WeakMap<RuntimeState, IdIndex<RuntimeContainer>>();
+const sandboxIndex = new WeakMap<RuntimeState, IdIndex<CriSandbox>>();
+
+function indexed<T extends { id: string }>(
+  indexes: WeakMap<RuntimeState, IdIndex<T>>,
+  s: RuntimeState,
+  list: readonly T[]
+): Map<string, T> {
+  let ix = indexes.get(s);
+  if (!ix || ix.list !== list || ix.length > list.length) {
+    indexes.set(s, (ix = { list, length: 0, byId: new Map() }));
+  }
+  // Pushed since (or all of a new list): the first with an id, as Array.find gives it.
+  for (let i = ix.length; i < list.length; i++)
+    if (!ix.byId.has(list[i].id)) ix.byId.set(list[i].id, list[i]);
+  ix.length = list.length;
+  return ix.byId;
+}
+
 export class ContainerRuntime {
   constructor(
     readonly state: RuntimeState,
@@ -220,7 +249,7 @@ export class ContainerRuntime {
   }
 
   sandbox(id: string | undefined): CriSandbox | undefined {
-    return id ? this.state.sandboxes.find((s) => s.id === id) : undefined;
+    return id ? indexed(sandboxIndex, this.state, this.state.sandboxes).get(id) : undefined;
   }
 
   stopSandbox(id: string): void {
@@ -228,6 +257,7 @@ export class ContainerRuntime {
     const sb = this.state.sandboxes[i];
     if (!sb || sb.state === 'SANDBOX_NOTREADY') return;
     this.state.sandboxes[i] = Object.freeze({ ...sb, state: 'SANDBOX_NOTREADY' });
+    sandboxIndex.delete(this.state);
     this.log({
       level: 'I',
       source: 'sandbox_stop.go:47',
@@ -250,7 +280,7 @@ export class ContainerRuntime {
   // ---- containers --------------------------------------------------------------------------
 
   container(id: string | undefined): RuntimeContainer | undefined {
-    return id ? this.state.containers.find((c) => c.id === id) : undefined;
+    return id ? indexed(containerIndex, this.state, this.state.containers).get(id) : undefined;
   }
 
   /** Every container the runtime holds (ListContainers without a filter), not to be changed. */
@@ -317,6 +347,7 @@ export class ContainerRuntime {
       finishedAt: this.engine.now
     });
     this.state.containers[i] = c;
+    containerIndex.delete(this.state);
     exits.set(this.state, containerExits(this.state) + 1);
     this.log({
       level: 'I',

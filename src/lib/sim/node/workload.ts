@@ -30,7 +30,8 @@ export interface ContainerBehaviour {
 }
 
 function annotation(pod: KubeObject, key: string, container: string): string | undefined {
-  const a = pod.metadata.annotations ?? {};
+  const a = pod.metadata.annotations;
+  if (!a) return undefined;
   return a[`${ANNOTATION_PREFIX}${key}.${container}`] ?? a[`${ANNOTATION_PREFIX}${key}`];
 }
 

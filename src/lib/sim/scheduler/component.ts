@@ -552,9 +552,13 @@ export class KubeScheduler implements Component {
     } catch (e) {
       return errorText(e);
     }
-    this.cache.addPod({ ...pod, spec: { ...pod.spec, nodeName: node } }, node);
+    // The bound pod is in the cache. The watch has already added it, from the stored version just
+    // written, unless it did not deliver the binding: only then is it added here (the status write
+    // below replaces the entry with the next version).
+    if (this.cache.nodeOfPod(`${namespace ?? 'default'}/${name}`) !== node)
+      this.cache.addPod({ ...pod, spec: { ...pod.spec, nodeName: node } }, node);
     try {
-      const cur = clone(api.get<KubeObject>('Pod', namespace, name));
+      const cur = withOwnStatus(api.get<KubeObject>('Pod', namespace, name));
       setCondition(cur, {
         type: 'PodScheduled',
         status: 'True',
@@ -562,7 +566,7 @@ export class KubeScheduler implements Component {
         lastTransitionTime: api.timestamp()
       });
       if (cur.status?.nominatedNodeName) delete cur.status.nominatedNodeName;
-      api.update(cur, this.ctx, { subresource: 'status' });
+      api.update(cur, this.ctx, { subresource: 'status', handOver: true });
     } catch (e) {
       this.logError(`Error updating pod ${namespace}/${name}: ${errorText(e)}`);
     }
@@ -595,7 +599,7 @@ export class KubeScheduler implements Component {
       this.ctx
     );
     try {
-      const cur = clone(api.get<KubeObject>('Pod', namespace, name));
+      const cur = withOwnStatus(api.get<KubeObject>('Pod', namespace, name));
       cur.status = cur.status ?? {};
       setCondition(cur, {
         type: 'PodScheduled',
@@ -607,7 +611,7 @@ export class KubeScheduler implements Component {
       });
       if (nominated) cur.status.nominatedNodeName = nominated;
       else if (nominated === '') delete cur.status.nominatedNodeName;
-      api.update(cur, this.ctx, { subresource: 'status' });
+      api.update(cur, this.ctx, { subresource: 'status', handOver: true });
     } catch (e) {
       this.logError(`Error updating pod ${namespace}/${name}: ${errorText(e)}`);
     }
@@ -677,6 +681,20 @@ function readAttempt(r: AttemptRecord): SchedulingAttempt {
 function errorText(e: unknown): string {
   if (e instanceof ApiError || e instanceof ConnectionError) return e.message;
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * A status write's request from the stored pod: the pod and its status are new objects and the
+ * condition list a new array (setCondition and the callers change those), everything else is the
+ * stored version's (frozen). The status is made for the write, so it is handed over.
+ */
+function withOwnStatus(stored: KubeObject): KubeObject {
+  const pod: KubeObject = { ...stored };
+  if (stored.status) {
+    pod.status = { ...stored.status };
+    if (stored.status.conditions) pod.status.conditions = [...stored.status.conditions];
+  }
+  return pod;
 }
 
 function setCondition(pod: KubeObject, cond: Record<string, unknown>): void {

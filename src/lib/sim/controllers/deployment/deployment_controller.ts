@@ -116,9 +116,10 @@ export class DeploymentController implements Controller {
     // the status onto the current object.
     return (d, status) => {
       const api = this.host.cluster.api;
-      // The API server copies what it keeps of a request: the stored object's own parts will do.
+      // The API server copies what it keeps of a request: the stored object's own parts will do,
+      // and the status (calculateStatus builds it for this write) is handed over.
       const cur = api.get<KubeObject>('Deployment', d.metadata.namespace, d.metadata.name);
-      return api.update({ ...cur, status }, this.host.ctx, { subresource: 'status' });
+      return api.update({ ...cur, status }, this.host.ctx, { subresource: 'status', handOver: true });
     };
   }
 

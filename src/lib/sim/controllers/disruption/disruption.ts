@@ -48,7 +48,12 @@ export class DisruptionController implements Controller {
       api.watch('PodDisruptionBudget', (_t, o) => this.host.enqueue(podKey(o))),
       api.watch('Pod', (_t, o, old) => {
         enqueueFor(o);
-        if (old && JSON.stringify(old.metadata.labels) !== JSON.stringify(o.metadata.labels)) enqueueFor(old);
+        // A status write keeps the stored labels as the same frozen map: no need to compare text.
+        const relabelled =
+          old &&
+          old.metadata.labels !== o.metadata.labels &&
+          JSON.stringify(old.metadata.labels) !== JSON.stringify(o.metadata.labels);
+        if (relabelled) enqueueFor(old);
       }),
       api.watch('ReplicaSet', (_t, o) => enqueueNs(o)),
       api.watch('Deployment', (_t, o) => enqueueNs(o)),

@@ -410,8 +410,9 @@ export class ReplicaSetController implements Controller {
     }
     if (conds.length) status.conditions = conds;
     if (jsonEqual(status, rs.status ?? {})) return false;
-    // The API server copies what it keeps of a request: the stored object's own parts will do.
-    api.update({ ...rs, status }, this.host.ctx, { subresource: 'status' });
+    // The API server copies what it keeps of a request: the stored object's own parts will do,
+    // and the status, built for this write, is handed over.
+    api.update({ ...rs, status }, this.host.ctx, { subresource: 'status', handOver: true });
     if (minReady > 0 && ready !== available) this.host.schedule(minReady * 1000, 'requeue', podKey(rs));
     return true;
   }

@@ -35,8 +35,25 @@ export function nameProblems(name: string, rule: NameRule): string[] {
 }
 
 export function validateName(field: string, name: string, rule: NameRule): Causes {
-  return nameProblems(name, rule).map((p) => invalidValue(field, name, p));
+  // A name is checked on every write of its object: the names that passed are remembered, a few
+  // thousand per rule (the check is a function of the text).
+  const ok = validNames[rule];
+  if (ok.has(name)) return [];
+  const problems = nameProblems(name, rule);
+  if (problems.length === 0) {
+    if (ok.size >= VALID_NAMES_KEPT) ok.clear();
+    ok.add(name);
+    return [];
+  }
+  return problems.map((p) => invalidValue(field, name, p));
 }
+
+const VALID_NAMES_KEPT = 8192;
+const validNames: Record<NameRule, Set<string>> = {
+  subdomain: new Set(),
+  label: new Set(),
+  dns1035: new Set()
+};
 
 /** IsQualifiedName: an optional DNS subdomain prefix and a name part of at most 63 characters. */
 function qualifiedNameProblems(key: string): string[] {
@@ -73,20 +90,29 @@ export function isValidLabelValue(value: string): boolean {
 /** ValidateLabels: keys are qualified names, values valid label values (63 characters at most). */
 /**
  * Label maps and annotation maps of stored objects are frozen and shared from version to version:
- * one that passed once passes again (only passes are remembered).
+ * one that passed once passes again (only passes are remembered). A map that passed as the API
+ * server's own copy of a request counts once it is frozen (stored as it passed).
  */
 const passedLabels = new WeakSet<object>();
 const passedAnnotationKeys = new WeakSet<object>();
 
-function passed(set: WeakSet<object>, v: object | undefined, run: () => Causes): Causes {
-  if (v && set.has(v)) return [];
+function passed(set: WeakSet<object>, v: object | undefined, ownCopy: boolean, run: () => Causes): Causes {
+  if (v && Object.isFrozen(v) && set.has(v)) return [];
   const out = run();
-  if (out.length === 0 && v !== null && typeof v === 'object' && Object.isFrozen(v)) set.add(v);
+  if (out.length === 0 && v !== null && typeof v === 'object' && (ownCopy || Object.isFrozen(v))) set.add(v);
   return out;
 }
 
-export function validateLabels(field: string, labels: Record<string, unknown> | undefined): Causes {
-  return passed(passedLabels, labels, () => labelCauses(field, labels));
+/**
+ * `ownCopy`: `labels` is the API server's own copy of a request's map, which it stores (frozen)
+ * unchanged if the write goes through; a pass is then remembered before it is frozen.
+ */
+export function validateLabels(
+  field: string,
+  labels: Record<string, unknown> | undefined,
+  ownCopy = false
+): Causes {
+  return passed(passedLabels, labels, ownCopy, () => labelCauses(field, labels));
 }
 
 function labelCauses(field: string, labels: Record<string, unknown> | undefined): Causes {
@@ -103,9 +129,10 @@ function labelCauses(field: string, labels: Record<string, unknown> | undefined)
 /** Annotation keys are qualified names too. */
 export function validateAnnotationKeys(
   field: string,
-  annotations: Record<string, unknown> | undefined
+  annotations: Record<string, unknown> | undefined,
+  ownCopy = false
 ): Causes {
-  return passed(passedAnnotationKeys, annotations, () => annotationKeyCauses(field, annotations));
+  return passed(passedAnnotationKeys, annotations, ownCopy, () => annotationKeyCauses(field, annotations));
 }
 
 function annotationKeyCauses(field: string, annotations: Record<string, unknown> | undefined): Causes {

@@ -26,7 +26,7 @@ function validateContainers(
 ): Causes {
   // A stored (frozen) list that passed before passes again; its names still count for duplicates.
   const first = names.size === 0;
-  if (first && containers && passedBefore.containers.has(containers)) {
+  if (first && containers && passedAlready(passedBefore.containers, containers)) {
     for (const c of containers) names.add(c.name!);
     return [];
   }
@@ -74,58 +74,97 @@ interface TolerationLike {
 }
 
 export function validateTolerations(field: string, tolerations: TolerationLike[] | undefined): Causes {
-  if (tolerations && passedBefore.tolerations.has(tolerations)) return [];
+  if (tolerations && passedAlready(passedBefore.tolerations, tolerations)) return [];
   const out = tolerationCauses(field, tolerations);
   remember(passedBefore.tolerations, tolerations, out);
   return out;
 }
 
+/**
+ * The tolerations that passed, by their fields (string or absent fields only; the seconds count
+ * only as set or not): every pod gets the same DefaultTolerationSeconds pair, each a new object.
+ */
+const validTolerations = new Set<string>();
+const VALID_TOLERATIONS_KEPT = 4096;
+
+function tolerationText(t: TolerationLike): string | undefined {
+  const key = field(t.key);
+  const operator = field(t.operator);
+  const value = field(t.value);
+  const effect = field(t.effect);
+  if (key === undefined || operator === undefined || value === undefined || effect === undefined)
+    return undefined;
+  const seconds = t.tolerationSeconds === undefined || t.tolerationSeconds === null ? '-' : '+';
+  return key + operator + value + effect + seconds;
+}
+
+/** A string field as `-` (absent) or `+<length>:<text>`, so joined fields never run together. */
+function field(v: unknown): string | undefined {
+  if (v === undefined) return '-';
+  return typeof v === 'string' ? `+${v.length}:${v}` : undefined;
+}
+
 function tolerationCauses(field: string, tolerations: TolerationLike[] | undefined): Causes {
   const out: Causes = [];
   (tolerations ?? []).forEach((t, i) => {
-    const p = `${field}[${i}]`;
-    if (t.key) out.push(...validateLabels(`${p}.key`, { [t.key]: '' }));
-    if (!t.key && t.operator !== 'Exists') {
-      out.push(
-        invalidValue(
-          `${p}.operator`,
-          t.operator ?? '',
-          'operator must be Exists when `key` is empty, which means "match all values and all keys"'
-        )
-      );
+    const text = t !== null && typeof t === 'object' ? tolerationText(t) : undefined;
+    if (text !== undefined && validTolerations.has(text)) return;
+    const before = out.length;
+    oneTolerationCauses(out, field, t, i);
+    if (text !== undefined && out.length === before) {
+      if (validTolerations.size >= VALID_TOLERATIONS_KEPT) validTolerations.clear();
+      validTolerations.add(text);
     }
-    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') {
-      out.push(
-        invalidValue(
-          `${p}.effect`,
-          t.effect ?? '',
-          "effect must be 'NoExecute' when `tolerationSeconds` is set"
-        )
-      );
-    }
-    switch (t.operator ?? '') {
-      case '':
-      case 'Equal':
-        if (t.value) out.push(...validateLabels(`${p}.value`, { k: t.value }));
-        break;
-      case 'Exists':
-        if (t.value)
-          out.push(invalidValue(`${p}.operator`, t.value, "value must be empty when `operator` is 'Exists'"));
-        break;
-      default:
-        out.push(notSupported(`${p}.operator`, t.operator, ['Equal', 'Exists']));
-    }
-    if (t.effect && !TAINT_EFFECTS.includes(t.effect))
-      out.push(notSupported(`${p}.effect`, t.effect, TAINT_EFFECTS));
   });
   return out;
+}
+
+function oneTolerationCauses(out: Causes, field: string, t: TolerationLike, i: number): void {
+  const p = `${field}[${i}]`;
+  if (t.key) out.push(...validateLabels(`${p}.key`, { [t.key]: '' }));
+  if (!t.key && t.operator !== 'Exists') {
+    out.push(
+      invalidValue(
+        `${p}.operator`,
+        t.operator ?? '',
+        'operator must be Exists when `key` is empty, which means "match all values and all keys"'
+      )
+    );
+  }
+  if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') {
+    out.push(
+      invalidValue(
+        `${p}.effect`,
+        t.effect ?? '',
+        "effect must be 'NoExecute' when `tolerationSeconds` is set"
+      )
+    );
+  }
+  switch (t.operator ?? '') {
+    case '':
+    case 'Equal':
+      if (t.value) out.push(...validateLabels(`${p}.value`, { k: t.value }));
+      break;
+    case 'Exists':
+      if (t.value)
+        out.push(invalidValue(`${p}.operator`, t.value, "value must be empty when `operator` is 'Exists'"));
+      break;
+    default:
+      out.push(notSupported(`${p}.operator`, t.operator, ['Equal', 'Exists']));
+  }
+  if (t.effect && !TAINT_EFFECTS.includes(t.effect))
+    out.push(notSupported(`${p}.effect`, t.effect, TAINT_EFFECTS));
 }
 
 /**
  * Stored objects are frozen and never change, so a frozen part that passed validation once passes
  * every time (validation is a function of the value; the field path only names where a cause is).
  * Only passes are remembered: anything with causes is validated again, with its messages built
- * as ever.
+ * as ever. A container or toleration list that passed while not yet frozen counts once it is
+ * frozen: the API server validates its own copy of a request and freezes that copy, unchanged,
+ * when it stores it (a pod created from a template has them validated once more at its binding
+ * otherwise). A whole spec is remembered only frozen, as before: a pod's new spec is validated
+ * once (an update that keeps it is not validated again), so remembering it would only hold memory.
  */
 const passedBefore = {
   containers: new WeakSet<object>(),
@@ -134,16 +173,22 @@ const passedBefore = {
   templateSpec: new WeakSet<object>()
 };
 
-function remember(set: WeakSet<object>, v: unknown, causes: Causes): void {
-  if (causes.length === 0 && v !== null && typeof v === 'object' && Object.isFrozen(v)) set.add(v);
+function remember(set: WeakSet<object>, v: unknown, causes: Causes, ownCopy = true): void {
+  if (causes.length === 0 && v !== null && typeof v === 'object' && (ownCopy || Object.isFrozen(v)))
+    set.add(v);
+}
+
+/** A part that passed before and is frozen (so it is still the value that passed). */
+function passedAlready(set: WeakSet<object>, v: object): boolean {
+  return Object.isFrozen(v) && set.has(v);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function validatePodSpec(field: string, spec: any, opts: { template?: boolean } = {}): Causes {
   const passed = opts.template ? passedBefore.templateSpec : passedBefore.podSpec;
-  if (spec && passed.has(spec)) return [];
+  if (spec && passedAlready(passed, spec)) return [];
   const out = podSpecCauses(field, spec, opts);
-  remember(passed, spec, out);
+  remember(passed, spec, out, false);
   return out;
 }
 
@@ -208,9 +253,10 @@ const POD_UPDATE_FORBIDDEN =
  * additions to tolerations, and the binding (spec.nodeName set once, as the binding subresource does).
  */
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): Causes {
-  const out: Causes = [...validateObjectMeta(pod, 'subdomain')];
+  const meta = validateObjectMeta(pod, 'subdomain');
   // An untouched spec is the stored one itself (copy on write); otherwise compare the JSON.
-  if (pod.spec === old.spec || sameJson(pod.spec, old.spec)) return out;
+  if (pod.spec === old.spec || sameJson(pod.spec, old.spec)) return meta;
+  const out: Causes = [...meta];
   out.push(...validatePodSpec('spec', pod.spec));
   // Copies to take the mutable fields out of: only the levels the deletions below change.
   const a = mutableView(pod.spec ?? {});

@@ -112,9 +112,32 @@ function selectorImmutable(obj: KubeObject, old: KubeObject | undefined): Causes
   return [invalidValue('spec.selector', goValue(obj.spec?.selector), 'field is immutable')];
 }
 
+/**
+ * Specs whose own checks passed, per kind (validation of a spec is a function of its value): a
+ * status write keeps the stored, frozen spec, which then passes again without its checks. A spec
+ * that passed as the API server's own copy of a request counts once it is frozen (stored as it
+ * passed).
+ */
+const passedSpecs = { deployment: new WeakSet<object>(), replicaset: new WeakSet<object>() };
+
+function specCauses(set: WeakSet<object>, spec: object, run: () => Causes): Causes {
+  if (Object.isFrozen(spec) && set.has(spec)) return [];
+  const out = run();
+  if (out.length === 0) set.add(spec);
+  return out;
+}
+
 export function validateDeployment(obj: KubeObject, old?: KubeObject): Causes {
   const spec = obj.spec ?? {};
   const out: Causes = [...validateObjectMeta(obj, 'subdomain')];
+  out.push(...specCauses(passedSpecs.deployment, spec, () => deploymentSpecCauses(spec)));
+  out.push(...selectorImmutable(obj, old));
+  return out;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function deploymentSpecCauses(spec: any): Causes {
+  const out: Causes = [];
   out.push(...validateNonNegative('spec.replicas', spec.replicas));
   out.push(...validateSelectorAndTemplate('deployment', spec, true));
   const type = spec.strategy?.type;
@@ -143,7 +166,6 @@ export function validateDeployment(obj: KubeObject, old?: KubeObject): Causes {
       )
     );
   }
-  out.push(...selectorImmutable(obj, old));
   return out;
 }
 
@@ -151,9 +173,11 @@ export function validateReplicaSet(obj: KubeObject, old?: KubeObject): Causes {
   const spec = obj.spec ?? {};
   return [
     ...validateObjectMeta(obj, 'subdomain'),
-    ...validateNonNegative('spec.replicas', spec.replicas),
-    ...validateNonNegative('spec.minReadySeconds', spec.minReadySeconds),
-    ...validateSelectorAndTemplate('replicaset', spec, false),
+    ...specCauses(passedSpecs.replicaset, spec, () => [
+      ...validateNonNegative('spec.replicas', spec.replicas),
+      ...validateNonNegative('spec.minReadySeconds', spec.minReadySeconds),
+      ...validateSelectorAndTemplate('replicaset', spec, false)
+    ]),
     ...selectorImmutable(obj, old)
   ];
 }
