@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Random } from '../engine/random';
 import { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
 import { MAX_LRU_CACHE_ENTRIES, eventName } from './recorder';
@@ -125,10 +126,9 @@ describe('the correlator cache', () => {
     // The reference: an array in recency order (least recent first) and each key's count.
     const order: number[] = [];
     const count = new Map<number, number>();
-    let seed = 7;
+    const random = new Random(7);
     for (let n = 0; n < 3 * MAX_LRU_CACHE_ENTRIES; n++) {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      const i = seed % 6000;
+      const i = random.int(6000);
       const at = order.indexOf(i);
       if (at >= 0) order.splice(at, 1);
       count.set(i, at >= 0 ? count.get(i)! + 1 : 1);

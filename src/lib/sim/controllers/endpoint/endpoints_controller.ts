@@ -15,7 +15,6 @@
  */
 import { deepFreeze, type KubeObject } from '../../api/types';
 import { isApiError } from '../../api/errors';
-import type { Cluster } from '../../cluster';
 import type { Controller, ControllerHost } from '../controller';
 import { jsonEqual } from '../util/jsonequal';
 import { newTokenBucket, takeToken, type TokenBucketState } from '../util/ratelimit';
@@ -23,8 +22,7 @@ import {
   SelectedPodsIndex,
   resolveTargetPort,
   sameStrings,
-  selectedPodsByName,
-  selectorOf,
+  serviceSelector,
   servicesOfPod,
   servicesToUpdateOnPodChange
 } from '../endpointslice/controller';
@@ -211,13 +209,6 @@ export function truncateSubsets(subsets: EndpointSubset[]): boolean {
   return true;
 }
 
-/** The subsets the Service's selected pods give (before truncation). */
-export function desiredSubsets(cluster: Cluster, svc: KubeObject, pods: KubeObject[]): EndpointSubset[] {
-  const entries: PodEntry[] = [];
-  for (const pod of pods) for (const e of entriesOf(svc, pod)) entries.push(e);
-  return repackSubsets(entries);
-}
-
 /** The pod's entries for the Service, built once per stored Service and stored pod. */
 function entriesOf(svc: KubeObject, pod: KubeObject): PodEntry[] {
   const cacheable = Object.isFrozen(svc);
@@ -350,9 +341,6 @@ function removeEntries(entries: PodEntry[], remove: PodEntry[]): void {
   if (end > start) entries.splice(start, end - start);
 }
 
-/** How many pods a trigger tracker's record of pod times holds (kept beside it, not counted each sync). */
-const timesCount = new WeakMap<Record<string, string>, number>();
-
 /** Date.parse of the RFC 3339 times the trigger tracker compares, remembered (they repeat across pods). */
 const parsedTimes = new Map<string, number>();
 
@@ -420,95 +408,41 @@ export class EndpointsController implements Controller {
 
   /**
    * ComputeEndpointLastChangeTriggerTime: the earliest change not yet seen, or the Service's
-   * creation when new. Also brings the tracker's memory of the Service up to date (every sync that
-   * gets here goes through: one waiting for a client token returned before). The pods' times are
-   * updated in place, so a sync that sees one pod change does not build a record of every pod.
+   * creation when new, from the pods that changed since the last sync (`changed`: their stored
+   * objects; `gone`: pods no longer selected; the others kept their times). Also brings the
+   * tracker's memory of the Service up to date, in place (every sync that gets here goes through:
+   * one waiting for a client token returned before).
    */
-  private triggerTime(key: string, svc: KubeObject, pods: Iterable<KubeObject>): string | undefined {
+  private triggerTime(
+    key: string,
+    svc: KubeObject,
+    changed: Iterable<KubeObject>,
+    gone: Iterable<string>
+  ): string | undefined {
     const known = this.s.triggers[key];
     let times: Record<string, string> = known ? known.pods : {};
     if (Object.isFrozen(times)) times = { ...times };
-    let count = timesCount.get(times) ?? Object.keys(times).length;
-    let seen = 0;
+    for (const name of gone) delete times[name];
     let min: string | undefined;
-    for (const pod of pods) {
-      const t = readyCondition(pod)?.lastTransitionTime;
-      if (!t) continue;
-      seen++;
+    for (const pod of changed) {
       const name = pod.metadata.name;
+      const t = readyCondition(pod)?.lastTransitionTime;
       const before = times[name];
-      // The same text is the same time: not a change (most pods, on most syncs).
+      if (!t) {
+        delete times[name];
+        continue;
+      }
+      // The same text is the same time: not a change.
       if (before === t) continue;
-      if (before === undefined) count++;
       times[name] = t;
       if ((!before || parseTime(t) > parseTime(before)) && (!min || parseTime(t) < parseTime(min))) min = t;
     }
-    if (count !== seen) {
-      // Pods gone (or no longer with a Ready condition) since the last sync: forget them.
-      const kept: Record<string, string> = {};
-      for (const pod of pods) {
-        const t = times[pod.metadata.name];
-        if (t !== undefined && readyCondition(pod)?.lastTransitionTime) kept[pod.metadata.name] = t;
-      }
-      times = kept;
-      count = seen;
-    }
-    timesCount.set(times, count);
-    return this.triggerResult(key, svc, known, times, min);
-  }
-
-  private triggerResult(
-    key: string,
-    svc: KubeObject,
-    known: TriggerState | undefined,
-    times: Record<string, string>,
-    min: string | undefined
-  ): string | undefined {
     const created = svc.metadata.creationTimestamp as string;
     if (!known || parseTime(created) > parseTime(known.service)) {
       if (!min || parseTime(created) < parseTime(min)) min = created;
     }
     this.s.triggers[key] = { service: created, pods: times };
     return known ? min : created;
-  }
-
-  /**
-   * triggerTime for a sync that knows which pods changed since the last one (`changed`: their new
-   * stored objects; `gone`: pods no longer selected); the others kept their times.
-   */
-  private triggerTimeOfChanges(
-    key: string,
-    svc: KubeObject,
-    times: Record<string, string>,
-    changed: KubeObject[],
-    gone: string[]
-  ): string | undefined {
-    const known = this.s.triggers[key];
-    let min: string | undefined;
-    let count = timesCount.get(times)!;
-    for (const name of gone)
-      if (times[name] !== undefined) {
-        delete times[name];
-        count--;
-      }
-    for (const pod of changed) {
-      const name = pod.metadata.name;
-      const t = readyCondition(pod)?.lastTransitionTime;
-      const before = times[name];
-      if (!t) {
-        if (before !== undefined) {
-          delete times[name];
-          count--;
-        }
-        continue;
-      }
-      if (before === t) continue;
-      if (before === undefined) count++;
-      times[name] = t;
-      if ((!before || parseTime(t) > parseTime(before)) && (!min || parseTime(t) < parseTime(min))) min = t;
-    }
-    timesCount.set(times, count);
-    return this.triggerResult(key, svc, known, times, min);
   }
 
   /**
@@ -519,16 +453,18 @@ export class EndpointsController implements Controller {
     key: string,
     svc: KubeObject
   ): { trigger: string | undefined; subsets: EndpointSubset[] } | undefined {
-    const live = selectedPodsByName(svc, this.pods);
-    const sel = selectorOf(svc);
-    if (!live || !sel) return undefined;
+    const sel = serviceSelector(svc);
+    if (!sel) return undefined;
+    const ns = svc.metadata.namespace ?? 'default';
+    const live = this.pods.pods(ns, sel.text, sel.reqs);
     let memo = this.memos.get(key);
     const known = this.s.triggers[key];
-    if (!memo || memo.svc !== svc || !known || memo.times !== known.pods || !timesCount.has(memo.times)) {
+    if (!memo || memo.svc !== svc || !known || memo.times !== known.pods) {
       // Every pod, as a first sync does; from now on the index collects the names of changed pods.
-      const changes = this.pods.follow(key, svc.metadata.namespace ?? 'default', sel.text, sel.reqs);
+      const changes = this.pods.follow(key, ns, sel.text, sel.reqs);
       const pods = [...live.values()];
-      const trigger = this.triggerTime(key, svc, pods);
+      const gone = Object.keys(known?.pods ?? {}).filter((name) => !live.has(name));
+      const trigger = this.triggerTime(key, svc, pods, gone);
       const entries: PodEntry[] = [];
       for (const pod of pods) for (const e of entriesOf(svc, pod)) entries.push(e);
       entries.sort(byAddressKey);
@@ -554,7 +490,7 @@ export class EndpointsController implements Controller {
       memo.pods.set(name, pod);
     }
     memo.changes.clear();
-    const trigger = this.triggerTimeOfChanges(key, svc, memo.times, changed, gone);
+    const trigger = this.triggerTime(key, svc, changed, gone);
     return { trigger, subsets: repackSubsets(inPodOrderIfMixed(entries)) };
   }
 

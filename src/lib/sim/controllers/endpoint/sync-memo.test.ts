@@ -1,5 +1,6 @@
 // upstream: pkg/controller/endpoint/endpoints_controller.go (syncService)
 import { describe, expect, it } from 'vitest';
+import { Random } from '../../engine/random';
 import type { KubeObject } from '../../api/types';
 import type { Cluster } from '../../cluster';
 import { testCluster } from '../testing/harness';
@@ -19,11 +20,8 @@ describe('the Endpoints controller’s memo of its last sync', () => {
       const a = testCluster({ nodes: ['w1'] }).cluster;
       const b = testCluster({ nodes: ['w1'] }).cluster;
       full.add(b);
-      let seed = 11;
-      const rnd = (n: number) => {
-        seed = (seed * 1103515245 + 12345) % 2 ** 31;
-        return seed % n;
-      };
+      const random = new Random(11);
+      const rnd = (n: number) => random.int(n);
       const names: string[] = [];
       const ops: ((c: Cluster) => void)[] = [];
       for (const c of [a, b])
@@ -41,7 +39,9 @@ describe('the Endpoints controller’s memo of its last sync', () => {
         });
       for (let step = 0; step < 300; step++) {
         const op = rnd(6);
-        const name = names.length ? names[rnd(names.length)] : undefined;
+        // A pod still there (the kubelet removes a gracefully deleted one once it has stopped).
+        const alive = names.filter((n) => a.api.tryGet('Pod', 'default', n));
+        const name = alive.length ? alive[rnd(alive.length)] : undefined;
         if (op === 0 || !name) {
           const n = `p${step}`;
           names.push(n);

@@ -43,7 +43,7 @@ function selectorString(sel: Record<string, string>): string {
 /** A Service's selector as requirements, parsed once per stored Service object. */
 const parsedSelectors = new WeakMap<KubeObject, { text: string; reqs: Requirement[] } | null>();
 
-function serviceSelector(svc: KubeObject): { text: string; reqs: Requirement[] } | null {
+export function serviceSelector(svc: KubeObject): { text: string; reqs: Requirement[] } | null {
   let s = parsedSelectors.get(svc);
   if (s === undefined) {
     const sel = svc.spec?.selector as Record<string, string> | undefined;
@@ -160,23 +160,6 @@ export function selectedPods(
     .list('Pod', { namespace: svc.metadata.namespace })
     .filter((p) => matchRequirements(sel.reqs, p.metadata.labels))
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
-}
-
-/** A Service's selector as text and requirements, or undefined when it has none. */
-export function selectorOf(svc: KubeObject): { text: string; reqs: Requirement[] } | undefined {
-  return serviceSelector(svc) ?? undefined;
-}
-
-/**
- * The pods a Service selects, by name, as `index` holds them (read only, unordered), or undefined
- * when the Service has no selector.
- */
-export function selectedPodsByName(
-  svc: KubeObject,
-  index: SelectedPodsIndex
-): ReadonlyMap<string, KubeObject> | undefined {
-  const sel = serviceSelector(svc);
-  return sel ? index.pods(svc.metadata.namespace ?? 'default', sel.text, sel.reqs) : undefined;
 }
 
 /** The Services in the pod's namespace whose selector matches the pod now or matched it before. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Random } from '../../engine/random';
 import type { KubeObject } from '../../api/types';
 import { env, makeNode, makePod, podInfo } from '../testing';
 import type { CycleState, Handle, Plugin, Status } from '../types';
@@ -439,11 +440,8 @@ describe('PodTopologySpread', () => {
       }
       return { pre, pf: sorted(pf?.counts), min: pf?.min, ps: sorted(ps?.counts), one, all };
     };
-    let seed = 7;
-    const rand = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return Math.floor((seed / 2147483648) * n);
-    };
+    const random = new Random(7);
+    const rand = (n: number) => random.int(n);
     const placed: { name: string; node: string }[] = [];
     let checked = 0;
     let statusWrites = 0;
