@@ -273,6 +273,23 @@ describe('the session host', () => {
     expect(host.cluster!.now).toBe(first.now);
   });
 
+  it('tells the page how far the cluster has come while it plays the quiet start, four times a wall second', () => {
+    // A wall clock that runs at 8× the virtual one: a second of quiet start takes 125 ms.
+    const ref: { host?: SessionHost } = {};
+    const { host, send, out } = harness(() => (ref.host?.cluster?.now ?? 0) / 8);
+    ref.host = host;
+    send({ type: 'init', init: { scenario: THREE_NODES, fileName: 'three-nodes.yaml', warmupMs: 60_000 } });
+    const boots = out.flatMap((m) => (m.type === 'boot' ? [m.progress] : []));
+    const firstFrame = out.findIndex((m) => m.type === 'frame');
+    expect(out.findIndex((m) => m.type === 'boot')).toBeLessThan(firstFrame);
+    expect(out.slice(firstFrame).some((m) => m.type === 'boot')).toBe(false);
+    // The first second is told, then at most one second in each 250 ms of wall time.
+    expect(boots[0]).toMatchObject({ now: 1000, nodes: 4, workloads: 6 });
+    expect(boots.map((b) => b.now)).toEqual(boots.map((_, i) => 1000 + i * 2000));
+    expect(boots.length).toBeGreaterThan(1);
+    expect(boots.at(-1)!.podsStarted).toBeLessThanOrEqual(21);
+  });
+
   it('stops the quiet start at its cap when the scenario never comes up', () => {
     const { host, send } = harness();
     send({ type: 'init', init: { scenario: NO_CNI, fileName: 'no-cni.yaml', warmupMs: 60_000 } });

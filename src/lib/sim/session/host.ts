@@ -69,6 +69,9 @@ export interface HostOptions {
   publishEveryVirtualMs?: number;
 }
 
+/** Wall ms between two messages of the quiet start's progress. */
+const BOOT_EVERY_MS = 250;
+
 /** Event reasons read out by the page's polite live region. */
 const ANNOUNCED = new Set([
   'NodeNotReady',
@@ -410,12 +413,21 @@ export class SessionHost {
     if (!cap) return;
     const lab = this.lab!;
     const began = this.opts.wallClock();
+    let told = -Infinity;
     warmUp(
       (ms) => lab.advanceBy(ms),
       () => lab.cluster,
       cap,
-      () => this.runner?.frame(),
-      () => this.opts.wallClock() - began > WARMUP_WALL_MS
+      {
+        afterStep: () => this.runner?.frame(),
+        outOfTime: () => this.opts.wallClock() - began > WARMUP_WALL_MS,
+        progress: (progress) => {
+          const wall = this.opts.wallClock();
+          if (wall - told < BOOT_EVERY_MS) return;
+          told = wall;
+          this.opts.post({ type: 'boot', progress });
+        }
+      }
     );
   }
 

@@ -23,7 +23,10 @@ import type { Language, Lesson } from '../../lessons/format';
 
 export type Speed = 1 | 10 | 60 | 600 | 'max';
 
-/** The longest quiet start a lab plays so it opens on a cluster that is already up (virtual ms). */
+/**
+ * The quiet start a lab plays so it opens on a cluster that is already up (virtual ms): its cap,
+ * past which it goes on only while the cluster is still coming up (`session/warmup.ts`).
+ */
 export const DEFAULT_WARMUP_MS = 60_000;
 export const SPEEDS: readonly Speed[] = [1, 10, 60, 600, 'max'];
 
@@ -107,9 +110,10 @@ export interface SessionInit {
   /** A saved or shared recording replayed before the first frame. */
   recording?: LabRecording;
   /**
-   * At most this many virtual ms are played quietly before the first frame (and after a reset),
-   * until the nodes are Ready and the workloads Running, so the lab opens on a cluster that is
-   * already up. 0 or absent opens at the scenario's start.
+   * Virtual ms played quietly before the first frame (and after a reset), until the nodes are
+   * Ready and the workloads Running, so the lab opens on a cluster that is already up: the cap,
+   * past which the quiet start goes on only while the cluster still comes up. 0 or absent opens at
+   * the scenario's start.
    */
   warmupMs?: number;
   /** Start the clock at once (a lesson's lab runs on its own). */
@@ -351,10 +355,33 @@ export interface ConsoleMessage {
   clear?: boolean;
 }
 
+/** How far the cluster has come up: what the page shows while the lab starts. */
+export interface BootProgress {
+  /** Virtual ms since the scenario's start. */
+  now: number;
+  nodes: number;
+  nodesReady: number;
+  /** Pods whose phase is Running or Succeeded. */
+  podsStarted: number;
+  podsPending: number;
+  /** Deployments and DaemonSets, and those whose rollout is done (`kubectl rollout status`). */
+  workloads: number;
+  workloadsRolledOut: number;
+}
+
+/**
+ * How far the cluster has come up while the lab plays its quiet start (before the first frame and
+ * after a reset), at most a few times a second.
+ */
+export interface BootMessage {
+  type: 'boot';
+  progress: BootProgress;
+}
+
 /** A message the session could not read (not a request): answered without an id. */
 export interface ProtocolError {
   type: 'protocol-error';
   error: string;
 }
 
-export type SessionMessage = SessionReply | FrameMessage | ConsoleMessage | ProtocolError;
+export type SessionMessage = SessionReply | FrameMessage | ConsoleMessage | BootMessage | ProtocolError;

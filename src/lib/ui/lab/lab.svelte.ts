@@ -23,6 +23,7 @@ import type {
 } from '$lib/sim/observe';
 import type {
   ApplyResult,
+  BootProgress,
   BugReport,
   ConsoleLine,
   EditRef,
@@ -67,6 +68,8 @@ export interface LabOptions {
   lang?: Language;
   /** Called after every frame the session publishes. */
   onFrame?: (lab: Lab) => void;
+  /** Called while the session plays its quiet start, before the first frame. */
+  onBoot?: (progress: BootProgress) => void;
   /** Defaults to the lab's Web Worker. */
   transport?: SessionTransport;
 }
@@ -108,6 +111,8 @@ export class Lab {
   /** Set when the simulation threw: the report the learner can download (`bugReportJSON`). */
   bugReport = $state<BugReport | undefined>(undefined);
   readyHistory = $state.raw<Record<string, ReadyChange[]>>({});
+  /** How far the cluster has come up while a reset plays its quiet start (until the next frame). */
+  boot = $state.raw<BootProgress | undefined>(undefined);
   /** The last packet trace (console `nodeplane trace` or the network view), drawn on the map. */
   trace = $state.raw<TraceResult | undefined>(undefined);
   /** Read models of the views that subscribed (control plane, network of one node). */
@@ -152,9 +157,11 @@ export class Lab {
   private subs: Subscriptions = {};
   private closed = false;
   private readonly onFrame?: (lab: Lab) => void;
+  private readonly onBoot?: (progress: BootProgress) => void;
 
   private constructor(opts: LabOptions) {
     this.onFrame = opts.onFrame;
+    this.onBoot = opts.onBoot;
     this.transport = opts.transport ?? workerTransport();
     this.transport.onmessage = (m) => this.receive(m);
   }
@@ -383,7 +390,12 @@ export class Lab {
       case 'protocol-error':
         this.simError = m.error;
         return;
+      case 'boot':
+        this.boot = m.progress;
+        this.onBoot?.(m.progress);
+        return;
       case 'frame':
+        this.boot = undefined;
         this.applyFrame(m);
         this.onFrame?.(this);
         return;
