@@ -9,6 +9,7 @@
  * - Watches are delivered synchronously after each committed write. Handlers must only enqueue
  *   work (like client-go event handlers feeding a workqueue): writing from a handler throws.
  */
+import { EventLeases, LESSOR_CHECK_MS, type EventLeasesSnapshot } from './event-ttl';
 import type { Engine } from '../engine/engine';
 import type { Etcd } from '../etcd/etcd';
 import { ApiError, alreadyExists, conflict, etcdUnavailable, notFound, ConnectionError } from './errors';
@@ -102,7 +103,12 @@ export interface ApiServerSnapshot {
    * walk these lists, and a restored cluster must walk them in the same order to continue the same.
    */
   indexOrder?: { pods: Record<string, string[]>; owned: Record<string, Record<string, string[]>> };
+  /** The Events' etcd leases (event-ttl.ts); absent in older snapshots (nothing expires then). */
+  eventLeases?: EventLeasesSnapshot;
 }
+
+/** The engine target of etcd's lessor loop (event-ttl.ts): revoking expired leases. */
+const LESSOR = 'etcd-lessor';
 
 /** Kinds whose status is a subresource: a plain update keeps the old status, an update of status keeps the spec. */
 const STATUS_KINDS = new Set([
@@ -170,11 +176,15 @@ export class ApiServer {
   private dispatching = 0;
   /** Set while a client collects response warnings (collectWarnings). */
   private warningSink: string[] | undefined;
+  /** The Events' leases: each Event expires an hour after its last write (event-ttl.ts). */
+  private eventLeases = new EventLeases();
 
   constructor(
     private engine: Engine,
     private etcd: Etcd
-  ) {}
+  ) {
+    engine.register(LESSOR, () => this.revokeExpiredLeases());
+  }
 
   // ---- reads -------------------------------------------------------------------------------
 
@@ -528,7 +538,8 @@ export class ApiServer {
       objects,
       requests: this.requestCounts(),
       requestErrors: this.requestErrorCounts(),
-      indexOrder: { pods, owned }
+      indexOrder: { pods, owned },
+      eventLeases: this.eventLeases.snapshot()
     };
   }
 
@@ -558,6 +569,7 @@ export class ApiServer {
     this.lastSnapshotObjects = Object.isFrozen(s.objects) ? s.objects : undefined;
     this.requests = new Map(Object.entries(s.requests));
     this.requestErrors = new Map(Object.entries(s.requestErrors ?? {}));
+    this.eventLeases = EventLeases.restore(s.eventLeases);
   }
 
   /**
@@ -748,13 +760,35 @@ export class ApiServer {
     if (old && share) shareUnchanged(obj, old);
     const frozen = deepFreeze(obj);
     this.put(frozen, old);
+    if (obj.kind === 'Event') {
+      const key = objectKey(obj.metadata.namespace, obj.metadata.name);
+      const granted = this.eventLeases.attach(key, this.engine.now);
+      if (granted !== undefined)
+        this.engine.scheduleAt(EventLeases.checkAt(granted), LESSOR, 'RevokeExpired');
+    }
     this.notify(type, frozen, old);
     return frozen;
+  }
+
+  /**
+   * etcd's lessor at a check: the leases that expired are revoked and their Events deleted (watchers
+   * see them DELETED). Without quorum nothing is revoked: the lessor looks again 500 ms later.
+   */
+  private revokeExpiredLeases(): void {
+    if (!this.etcd.hasQuorum()) {
+      this.engine.schedule(LESSOR_CHECK_MS, LESSOR, 'RevokeExpired');
+      return;
+    }
+    for (const key of this.eventLeases.revokeExpired(this.engine.now)) {
+      const stored = this.store.get('Event')?.get(key);
+      if (stored) this.remove(clone(stored));
+    }
   }
 
   private remove(obj: KubeObject): KubeObject {
     const stored = this.get(obj.kind, obj.metadata.namespace, obj.metadata.name);
     this.store.get(obj.kind)!.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
+    if (obj.kind === 'Event') this.eventLeases.detach(objectKey(obj.metadata.namespace, obj.metadata.name));
     this.unindexName(stored);
     this.storeOrder.get(obj.kind)?.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
     if (obj.kind === 'Pod') this.unindexPod(stored);

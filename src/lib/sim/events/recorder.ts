@@ -32,9 +32,18 @@ export interface EventLogEntry {
   count: number;
 }
 
+/**
+ * What the correlator keeps of an Event it wrote (client-go events_cache.go eventLog): its name,
+ * and the count and first timestamp of the series, so a repeat of an Event that expired (the API
+ * server deletes Events an hour after their last write) is created again under the same name with
+ * the next count (event.go recordEvent: a patch that finds no Event falls back to a create).
+ */
 interface SeriesKey {
   name: string;
   namespace: string;
+  /** Absent in older snapshots: the stored Event's count is read instead. */
+  count?: number;
+  firstTimestamp?: string;
 }
 
 type SeriesEntry = readonly [key: string, event: Readonly<SeriesKey>];
@@ -50,6 +59,16 @@ const NANOS_PER_MS = BigInt(1_000_000);
 /** `<name>.<UnixNano in hex>` for an event recorded `seq` nanoseconds into Unix millisecond `ms`. */
 /** client-go tools/record/events_cache.go maxLruCacheEntries: the correlator's caches' size. */
 export const MAX_LRU_CACHE_ENTRIES = 4096;
+
+function seriesEntry(
+  key: string,
+  name: string,
+  namespace: string,
+  count: number,
+  firstTimestamp: string
+): SeriesEntry {
+  return Object.freeze([key, Object.freeze({ name, namespace, count, firstTimestamp })] as const);
+}
 
 export function eventName(objectName: string, ms: number, seq = 0): string {
   return `${objectName}.${(BigInt(ms) * NANOS_PER_MS + BigInt(seq)).toString(16)}`;
@@ -124,50 +143,49 @@ export class EventRecorder {
     const now = this.timestamp();
     const c = ctx ?? { component: source.component, node: source.host };
     let count = 1;
+    const eventObject = (name: string, n: number, first: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name, namespace: ns },
+      involvedObject: {
+        apiVersion: obj.apiVersion,
+        kind: obj.kind,
+        name: obj.metadata.name,
+        namespace: obj.metadata.namespace,
+        uid: obj.metadata.uid,
+        resourceVersion: obj.metadata.resourceVersion,
+        ...(fieldPath ? { fieldPath } : {})
+      },
+      reason,
+      message,
+      source: source.host
+        ? { component: source.component, host: source.host }
+        : { component: source.component },
+      firstTimestamp: first,
+      lastTimestamp: now,
+      count: n,
+      type,
+      eventTime: null,
+      reportingComponent: source.component,
+      reportingInstance: source.host ?? ''
+    });
     try {
-      const hit = this.series.get(key);
-      const existing = hit?.[1];
+      const existing = this.series.get(key)?.[1];
       const cur = existing
         ? this.api.tryGet<KubeObject>('Event', existing.namespace, existing.name)
         : undefined;
-      if (cur) {
-        count = ((cur.count as number) ?? 1) + 1;
-        this.api.patch('Event', existing!.namespace, existing!.name, { count, lastTimestamp: now }, c);
-        this.observe(key, hit!);
+      if (existing && (cur || existing.count !== undefined)) {
+        count = ((cur ? (cur.count as number) : existing.count) ?? 1) + 1;
+        const first = existing.firstTimestamp ?? (cur?.firstTimestamp as string) ?? now;
+        if (cur) this.api.patch('Event', existing.namespace, existing.name, { count, lastTimestamp: now }, c);
+        // The Event expired: created again under its name, with the series' count and first time.
+        else this.api.create(eventObject(existing.name, count, first), c, { handOver: true });
+        this.observe(key, seriesEntry(key, existing.name, ns, count, first));
       } else {
         const name = this.nextName(obj.metadata.name);
-        this.api.create(
-          {
-            apiVersion: 'v1',
-            kind: 'Event',
-            metadata: { name, namespace: ns },
-            involvedObject: {
-              apiVersion: obj.apiVersion,
-              kind: obj.kind,
-              name: obj.metadata.name,
-              namespace: obj.metadata.namespace,
-              uid: obj.metadata.uid,
-              resourceVersion: obj.metadata.resourceVersion,
-              ...(fieldPath ? { fieldPath } : {})
-            },
-            reason,
-            message,
-            source: source.host
-              ? { component: source.component, host: source.host }
-              : { component: source.component },
-            firstTimestamp: now,
-            lastTimestamp: now,
-            count: 1,
-            type,
-            eventTime: null,
-            reportingComponent: source.component,
-            reportingInstance: source.host ?? ''
-          },
-          c,
-          // A new object made for this request alone: stored without another copy.
-          { handOver: true }
-        );
-        this.observe(key, Object.freeze([key, Object.freeze({ name, namespace: ns })] as const));
+        // A new object made for this request alone: stored without another copy.
+        this.api.create(eventObject(name, 1, now), c, { handOver: true });
+        this.observe(key, seriesEntry(key, name, ns, 1, now));
       }
     } catch {
       return false;
