@@ -227,14 +227,21 @@ function portKey(p: ServicePortInfo): string {
   return `${portNameString(p)}/${p.protocol}`;
 }
 
-/** JSON of a frozen (shared) service port, built once. */
-const frozenJson = new WeakMap<ServicePortInfo, string>();
-
-function portJson(p: ServicePortInfo): string {
-  if (!Object.isFrozen(p)) return JSON.stringify(p);
-  let j = frozenJson.get(p);
-  if (j === undefined) frozenJson.set(p, (j = JSON.stringify(p)));
-  return j;
+/**
+ * Whether two service ports have the same JSON. Endpoints built from the same stored slice are
+ * the same (shared, frozen) objects, so the endpoints are compared one by one, by identity first,
+ * and the first that differs ends the comparison; the port's other fields as JSON.
+ */
+function samePort(a: ServicePortInfo, b: ServicePortInfo): boolean {
+  if (a === b) return true;
+  const ea = a.endpoints;
+  const eb = b.endpoints;
+  if (ea.length !== eb.length) return false;
+  for (let i = 0; i < ea.length; i++)
+    if (ea[i] !== eb[i] && JSON.stringify(ea[i]) !== JSON.stringify(eb[i])) return false;
+  const { endpoints: _a, ...restA } = a;
+  const { endpoints: _b, ...restB } = b;
+  return JSON.stringify(restA) === JSON.stringify(restB);
 }
 
 /** "Never" as a JSON-safe time. */
@@ -467,7 +474,7 @@ export class KubeProxy implements Component {
       now - this.state.lastFullSync >= KUBE_PROXY_DEFAULTS.fullSyncPeriod;
     // What changed since the last sync, by service port. An unchanged port keeps its object, so
     // the proxier sees at a glance what it can keep; ports built from the same stored objects are
-    // the same (shared, frozen) objects, and others are compared as JSON.
+    // the same (shared, frozen) objects, and others are compared as JSON (samePort).
     const old = new Map<string, ServicePortInfo>();
     for (const p of this.state.ports) old.set(portKey(p), p);
     const changedKeys = new Set<string>();
@@ -478,7 +485,7 @@ export class KubeProxy implements Component {
       const k = portKey(p);
       const o = old.get(k);
       endpoints += p.endpoints.length;
-      if (o !== undefined && (o === p || portJson(o) === portJson(p))) kept[i] = o;
+      if (o !== undefined && samePort(o, p)) kept[i] = o;
       else {
         kept[i] = p;
         changedKeys.add(k);
