@@ -573,7 +573,9 @@ export class EndpointsController implements Controller {
       annotations
     };
     const obj: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata };
-    if (subsets.length) obj.subsets = subsets;
+    // Frozen (their addresses and ports are already): the write stores them as they are instead
+    // of copying and comparing up to a thousand addresses with the stored version's.
+    if (subsets.length) obj.subsets = deepFreeze(subsets);
     if (current) api.update(obj, ctx);
     else api.create(obj, ctx);
   }
