@@ -475,12 +475,17 @@ export class KubeProxy implements Component {
     // What changed since the last sync, by service port. An unchanged port keeps its object, so
     // the proxier sees at a glance what it can keep; ports built from the same stored objects are
     // the same (shared, frozen) objects, and others are compared as JSON (samePort).
+    const prev = this.state.ports;
+    let same = prev.length === ports.length;
+    for (let i = 0; same && i < ports.length; i++) same = prev[i] === ports[i];
     const old = new Map<string, ServicePortInfo>();
-    for (const p of this.state.ports) old.set(portKey(p), p);
+    // The same ports in the same order (nothing changed since the last sync): nothing to look up.
+    if (!same) for (const p of prev) old.set(portKey(p), p);
     const changedKeys = new Set<string>();
-    const kept: ServicePortInfo[] = new Array(ports.length);
+    const kept: ServicePortInfo[] = same ? ports : new Array(ports.length);
     let endpoints = 0;
-    for (let i = 0; i < ports.length; i++) {
+    for (let i = 0; same && i < ports.length; i++) endpoints += ports[i].endpoints.length;
+    for (let i = 0; !same && i < ports.length; i++) {
       const p = ports[i];
       const k = portKey(p);
       const o = old.get(k);

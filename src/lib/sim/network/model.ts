@@ -75,6 +75,22 @@ function sameList(a: readonly KubeObject[], b: readonly KubeObject[]): boolean {
  * calls: callers must not change them.
  */
 export function collectServicePorts(services: KubeObject[], slices: KubeObject[]): ServicePortInfo[] {
+  // The same stored Services and slices as the last call (every kube-proxy syncing between two
+  // changes): the same map.
+  if (lastBuilt && sameList(lastBuilt.services, services) && sameList(lastBuilt.slices, slices))
+    return lastBuilt.ports.slice();
+  const built = buildServicePorts(services, slices);
+  lastBuilt =
+    services.every((o) => Object.isFrozen(o)) && slices.every((o) => Object.isFrozen(o))
+      ? { services: services.slice(), slices: slices.slice(), ports: built.slice() }
+      : undefined;
+  return built;
+}
+
+/** The last map built from stored objects only, with the lists it was built from. */
+let lastBuilt: { services: KubeObject[]; slices: KubeObject[]; ports: ServicePortInfo[] } | undefined;
+
+function buildServicePorts(services: KubeObject[], slices: KubeObject[]): ServicePortInfo[] {
   const slicesBySvc = new Map<string, KubeObject[]>();
   for (const s of slices) {
     const svc = s.metadata.labels?.['kubernetes.io/service-name'];
