@@ -227,14 +227,21 @@ function portKey(p: ServicePortInfo): string {
   return `${portNameString(p)}/${p.protocol}`;
 }
 
-/** JSON of a frozen (shared) service port, built once. */
-const frozenJson = new WeakMap<ServicePortInfo, string>();
-
-function portJson(p: ServicePortInfo): string {
-  if (!Object.isFrozen(p)) return JSON.stringify(p);
-  let j = frozenJson.get(p);
-  if (j === undefined) frozenJson.set(p, (j = JSON.stringify(p)));
-  return j;
+/**
+ * Whether two service ports have the same JSON. Endpoints built from the same stored slice are
+ * the same (shared, frozen) objects, so the endpoints are compared one by one, by identity first,
+ * and the first that differs ends the comparison; the port's other fields as JSON.
+ */
+function samePort(a: ServicePortInfo, b: ServicePortInfo): boolean {
+  if (a === b) return true;
+  const ea = a.endpoints;
+  const eb = b.endpoints;
+  if (ea.length !== eb.length) return false;
+  for (let i = 0; i < ea.length; i++)
+    if (ea[i] !== eb[i] && JSON.stringify(ea[i]) !== JSON.stringify(eb[i])) return false;
+  const { endpoints: _a, ...restA } = a;
+  const { endpoints: _b, ...restB } = b;
+  return JSON.stringify(restA) === JSON.stringify(restB);
 }
 
 /** "Never" as a JSON-safe time. */
@@ -467,18 +474,23 @@ export class KubeProxy implements Component {
       now - this.state.lastFullSync >= KUBE_PROXY_DEFAULTS.fullSyncPeriod;
     // What changed since the last sync, by service port. An unchanged port keeps its object, so
     // the proxier sees at a glance what it can keep; ports built from the same stored objects are
-    // the same (shared, frozen) objects, and others are compared as JSON.
+    // the same (shared, frozen) objects, and others are compared as JSON (samePort).
+    const prev = this.state.ports;
+    let same = prev.length === ports.length;
+    for (let i = 0; same && i < ports.length; i++) same = prev[i] === ports[i];
     const old = new Map<string, ServicePortInfo>();
-    for (const p of this.state.ports) old.set(portKey(p), p);
+    // The same ports in the same order (nothing changed since the last sync): nothing to look up.
+    if (!same) for (const p of prev) old.set(portKey(p), p);
     const changedKeys = new Set<string>();
-    const kept: ServicePortInfo[] = new Array(ports.length);
+    const kept: ServicePortInfo[] = same ? ports : new Array(ports.length);
     let endpoints = 0;
-    for (let i = 0; i < ports.length; i++) {
+    for (let i = 0; same && i < ports.length; i++) endpoints += ports[i].endpoints.length;
+    for (let i = 0; !same && i < ports.length; i++) {
       const p = ports[i];
       const k = portKey(p);
       const o = old.get(k);
       endpoints += p.endpoints.length;
-      if (o !== undefined && (o === p || portJson(o) === portJson(p))) kept[i] = o;
+      if (o !== undefined && samePort(o, p)) kept[i] = o;
       else {
         kept[i] = p;
         changedKeys.add(k);

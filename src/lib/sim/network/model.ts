@@ -75,6 +75,22 @@ function sameList(a: readonly KubeObject[], b: readonly KubeObject[]): boolean {
  * calls: callers must not change them.
  */
 export function collectServicePorts(services: KubeObject[], slices: KubeObject[]): ServicePortInfo[] {
+  // The same stored Services and slices as the last call (every kube-proxy syncing between two
+  // changes): the same map.
+  if (lastBuilt && sameList(lastBuilt.services, services) && sameList(lastBuilt.slices, slices))
+    return lastBuilt.ports.slice();
+  const built = buildServicePorts(services, slices);
+  lastBuilt =
+    services.every((o) => Object.isFrozen(o)) && slices.every((o) => Object.isFrozen(o))
+      ? { services: services.slice(), slices: slices.slice(), ports: built.slice() }
+      : undefined;
+  return built;
+}
+
+/** The last map built from stored objects only, with the lists it was built from. */
+let lastBuilt: { services: KubeObject[]; slices: KubeObject[]; ports: ServicePortInfo[] } | undefined;
+
+function buildServicePorts(services: KubeObject[], slices: KubeObject[]): ServicePortInfo[] {
   const slicesBySvc = new Map<string, KubeObject[]>();
   for (const s of slices) {
     const svc = s.metadata.labels?.['kubernetes.io/service-name'];
@@ -96,22 +112,86 @@ export function collectServicePorts(services: KubeObject[], slices: KubeObject[]
       for (const p of hit.ports) out.push(p);
       continue;
     }
-    const ports = servicePorts(svc, own);
+    const ports = servicePorts(svc, own, cacheable);
     if (cacheable) {
       for (const p of ports) deepFreeze(p);
       builtPorts.set(svc, { slices: own, ports });
     }
     for (const p of ports) out.push(p);
   }
-  return out.sort((a, b) => {
-    const x = portNameString(a) + '/' + a.protocol;
-    const y = portNameString(b) + '/' + b.protocol;
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+  // By "ns/name:port/protocol", each key built once (the sort is stable for equal keys).
+  const keyed = out.map((p) => ({ key: `${portNameString(p)}/${p.protocol}`, p }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (let i = 0; i < keyed.length; i++) out[i] = keyed[i].p;
+  return out;
 }
 
-/** One Service's ports with their endpoints from the Service's IPv4 slices. */
-function servicePorts(svc: KubeObject, slices: KubeObject[]): ServicePortInfo[] {
+interface SlicePort {
+  name?: string;
+  port?: number;
+  protocol?: string;
+}
+
+interface SliceEndpoint {
+  addresses: string[];
+  conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean };
+  nodeName?: string;
+  zone?: string;
+  targetRef?: { namespace?: string; name?: string };
+}
+
+/** One slice's endpoints on one of its ports, with their "ip:port" keys. */
+interface SliceEndpoints {
+  keys: string[];
+  endpoints: EndpointInfo[];
+}
+
+/**
+ * A stored (frozen) slice's endpoints by its port, frozen: a Service's ports are rebuilt when any
+ * one of its slices changes, and the slices that did not change give the same endpoints again.
+ */
+const endpointsOfSlice = new WeakMap<KubeObject, Map<SlicePort, SliceEndpoints>>();
+
+/** The slice's endpoints on `sp` (the slice's own port entry), as EndpointSliceCache reads them. */
+function sliceEndpoints(
+  slice: KubeObject,
+  sp: SlicePort,
+  namespace: string | undefined,
+  keep: boolean
+): SliceEndpoints {
+  let byPort = keep ? endpointsOfSlice.get(slice) : undefined;
+  const hit = byPort?.get(sp);
+  if (hit) return hit;
+  const out: SliceEndpoints = { keys: [], endpoints: [] };
+  for (const e of (slice.endpoints ?? []) as SliceEndpoint[]) {
+    const c = e.conditions ?? {};
+    // A nil ready condition means ready; serving defaults to ready (discovery/v1 EndpointConditions).
+    const ready = c.ready !== false;
+    const ep: EndpointInfo = {
+      ip: e.addresses[0],
+      port: sp.port!,
+      ready,
+      serving: c.serving ?? ready,
+      terminating: c.terminating === true
+    };
+    if (e.nodeName) ep.nodeName = e.nodeName;
+    if (e.zone) ep.zone = e.zone;
+    if (e.targetRef?.name) ep.pod = `${e.targetRef.namespace ?? namespace}/${e.targetRef.name}`;
+    out.keys.push(endpointString(ep));
+    out.endpoints.push(keep ? Object.freeze(ep) : ep);
+  }
+  if (keep) {
+    if (!byPort) endpointsOfSlice.set(slice, (byPort = new Map()));
+    byPort.set(sp, out);
+  }
+  return out;
+}
+
+/**
+ * One Service's ports with their endpoints from the Service's IPv4 slices. `keep`: the Service and
+ * slices are stored objects, whose endpoints are kept per slice and shared (frozen).
+ */
+function servicePorts(svc: KubeObject, slices: KubeObject[], keep: boolean): ServicePortInfo[] {
   const out: ServicePortInfo[] = [];
   const spec = svc.spec ?? {};
   const ip = spec.clusterIP as string;
@@ -126,36 +206,20 @@ function servicePorts(svc: KubeObject, slices: KubeObject[]): ServicePortInfo[] 
     nodePort?: number;
   }[]) {
     const protocol = p.protocol ?? 'TCP';
+    // By "ip:port": a later slice's endpoint replaces an earlier one's.
     const eps = new Map<string, EndpointInfo>();
     for (const slice of slices) {
-      const sp = ((slice.ports ?? []) as { name?: string; port?: number; protocol?: string }[]).find(
+      const sp = ((slice.ports ?? []) as SlicePort[]).find(
         (x) => (x.name ?? '') === (p.name ?? '') && (x.protocol ?? 'TCP') === protocol
       );
       if (!sp?.port) continue;
-      for (const e of (slice.endpoints ?? []) as {
-        addresses: string[];
-        conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean };
-        nodeName?: string;
-        zone?: string;
-        targetRef?: { namespace?: string; name?: string };
-      }[]) {
-        const c = e.conditions ?? {};
-        // A nil ready condition means ready; serving defaults to ready (discovery/v1 EndpointConditions).
-        const ready = c.ready !== false;
-        const ep: EndpointInfo = {
-          ip: e.addresses[0],
-          port: sp.port,
-          ready,
-          serving: c.serving ?? ready,
-          terminating: c.terminating === true
-        };
-        if (e.nodeName) ep.nodeName = e.nodeName;
-        if (e.zone) ep.zone = e.zone;
-        if (e.targetRef?.name)
-          ep.pod = `${e.targetRef.namespace ?? svc.metadata.namespace}/${e.targetRef.name}`;
-        eps.set(endpointString(ep), ep);
-      }
+      const { keys, endpoints } = sliceEndpoints(slice, sp, svc.metadata.namespace, keep);
+      for (let i = 0; i < keys.length; i++) eps.set(keys[i], endpoints[i]);
     }
+    // Sorted by "ip:port" (each key once).
+    const keys = [...eps.keys()].sort();
+    const endpoints = new Array<EndpointInfo>(keys.length);
+    for (let i = 0; i < keys.length; i++) endpoints[i] = eps.get(keys[i])!;
     const info: ServicePortInfo = {
       namespace: svc.metadata.namespace!,
       name: svc.metadata.name,
@@ -168,7 +232,7 @@ function servicePorts(svc: KubeObject, slices: KubeObject[]): ServicePortInfo[] 
       loadBalancerIPs: type === 'LoadBalancer' ? lbIPs : [],
       externalPolicyLocal: false,
       internalPolicyLocal: spec.internalTrafficPolicy === 'Local',
-      endpoints: [...eps.values()].sort((a, b) => (endpointString(a) < endpointString(b) ? -1 : 1))
+      endpoints
     };
     if ((type === 'NodePort' || type === 'LoadBalancer') && p.nodePort) info.nodePort = p.nodePort;
     if (spec.healthCheckNodePort) info.healthCheckNodePort = spec.healthCheckNodePort;

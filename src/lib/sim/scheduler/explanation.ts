@@ -87,11 +87,16 @@ export const SUCCESS_VERDICT: StatusRecord = Object.freeze({
  */
 class Interner<T> {
   private m = new Map<string, T>();
+  /** How many times the table was cleared: a value got before is the one a key gives while it stays. */
+  clears = 0;
   constructor(private readonly limit: number) {}
   get(key: string, make: () => T): T {
     let v = this.m.get(key);
     if (v === undefined) {
-      if (this.m.size >= this.limit) this.m.clear();
+      if (this.m.size >= this.limit) {
+        this.m.clear();
+        this.clears++;
+      }
       v = make();
       this.m.set(key, v);
     }
@@ -110,6 +115,12 @@ export function internNames(names: readonly string[]): readonly string[] {
 
 function internNumbers(values: readonly number[]): readonly number[] {
   return numberLists.get(values.join(','), () => Object.freeze(values.slice()));
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The node names of the cache's current node list (the list keeps its identity until it changes). */
@@ -197,6 +208,15 @@ export class AttemptBuilder {
   private codes: number[] = [];
   private fails: FailedVerdict[] = [];
   private failIndex = new Map<FailedVerdict, number>();
+  /** The last failing verdict recorded, and its number (the next node often fails the same way). */
+  private last?: {
+    plugin: string | undefined;
+    code: Code;
+    reasons: readonly string[];
+    plugins: readonly string[];
+    clears: number;
+    index: number;
+  };
   private scorePlugins: string[] = [];
   private weights: number[] = [];
   private raw: Column[] = [];
@@ -238,6 +258,29 @@ export class AttemptBuilder {
   }
 
   private verdict(plugin: string | undefined, code: Code, reasons: readonly string[]): number {
+    const last = this.last;
+    if (
+      last &&
+      last.plugin === plugin &&
+      last.code === code &&
+      last.plugins === this.filterPlugins &&
+      last.clears === verdictTable.clears &&
+      sameStrings(last.reasons, reasons)
+    )
+      return last.index;
+    const index = this.verdictIndex(plugin, code, reasons);
+    this.last = {
+      plugin,
+      code,
+      reasons: reasons.slice(),
+      plugins: this.filterPlugins,
+      clears: verdictTable.clears,
+      index
+    };
+    return index;
+  }
+
+  private verdictIndex(plugin: string | undefined, code: Code, reasons: readonly string[]): number {
     const at = plugin === undefined ? -1 : this.filterPlugins.indexOf(plugin);
     const v = verdictTable.get(`${at}\u0000${plugin}\u0000${code}\u0000${reasons.join('\u0000')}`, () =>
       Object.freeze({ at, status: Object.freeze({ code, reasons: Object.freeze(reasons.slice()) }) })

@@ -32,11 +32,36 @@ const partsOfSpec = new WeakMap<object, SpecParts>();
 const SHARED_PARTS_LIMIT = 4096;
 let sharedParts = new Map<string, SpecParts>();
 
+/**
+ * Spec parts by the stored container list, with the other fields they read: a binding writes a new
+ * spec (nodeName) that keeps the pod's frozen containers, affinity and overhead.
+ */
+interface PartsOfContainers {
+  initContainers: unknown;
+  overhead: unknown;
+  affinity: unknown;
+  priority: unknown;
+  parts: SpecParts;
+}
+const partsOfContainers = new WeakMap<object, PartsOfContainers>();
+
 function specParts(pod: KubeObject): SpecParts {
   const spec = pod.spec;
   const stored = !!spec && Object.isFrozen(spec);
   const hit = stored ? partsOfSpec.get(spec) : undefined;
   if (hit) return hit;
+  const containers = spec?.containers;
+  const byContainers = stored && containers ? partsOfContainers.get(containers) : undefined;
+  if (
+    byContainers &&
+    byContainers.initContainers === spec!.initContainers &&
+    byContainers.overhead === spec!.overhead &&
+    byContainers.affinity === spec!.affinity &&
+    byContainers.priority === spec!.priority
+  ) {
+    partsOfSpec.set(spec!, byContainers.parts);
+    return byContainers.parts;
+  }
   const req = podRequests(pod, false);
   const nz = podRequests(pod, true);
   const hostPorts: PodInfo['hostPorts'] = [];
@@ -67,7 +92,17 @@ function specParts(pod: KubeObject): SpecParts {
     shared = Object.freeze(parts);
     sharedParts.set(key, shared);
   }
-  if (stored) partsOfSpec.set(spec, shared);
+  if (stored) {
+    partsOfSpec.set(spec, shared);
+    if (containers && Object.isFrozen(containers))
+      partsOfContainers.set(containers, {
+        initContainers: spec.initContainers,
+        overhead: spec.overhead,
+        affinity: spec.affinity,
+        priority: spec.priority,
+        parts: shared
+      });
+  }
   return shared;
 }
 

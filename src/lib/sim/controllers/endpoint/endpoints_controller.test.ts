@@ -146,6 +146,24 @@ describe('endpoints controller', () => {
     expect(ep(c)!.metadata.annotations![LAST_CHANGE_TRIGGER_TIME]).toBe('2026-01-01T00:00:15Z');
   });
 
+  it('stores subsets frozen all the way down (one port set and mixed ones)', () => {
+    const frozen = (v: unknown): boolean =>
+      v === null || typeof v !== 'object' || (Object.isFrozen(v) && Object.values(v).every(frozen));
+    const { cluster: c } = testCluster({ nodes: ['w1'] });
+    pod(c, 'a', '10.244.1.3', true);
+    pod(c, 'b', '10.244.1.2', false);
+    service(c, {});
+    c.advance(100);
+    expect(subsets(c)).toHaveLength(1);
+    expect(frozen(ep(c))).toBe(true);
+    pod(c, 'c', '10.244.1.4', true, {
+      containers: [{ name: 'c', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 9090 }] }]
+    });
+    c.advance(2_000);
+    expect(subsets(c)!.length).toBeGreaterThan(1);
+    expect(frozen(ep(c))).toBe(true);
+  });
+
   it('groups pods that resolve a named port differently into separate subsets', () => {
     const mk = (ip: string, uid: string, port: number) => ({
       address: { ip, targetRef: { kind: 'Pod' as const, namespace: 'default', name: ip, uid } },

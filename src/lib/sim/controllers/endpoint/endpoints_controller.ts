@@ -209,6 +209,20 @@ export function truncateSubsets(subsets: EndpointSubset[]): boolean {
   return true;
 }
 
+/**
+ * The subsets frozen, with their lists. Their addresses and ports are frozen already (podEntries
+ * freezes each when it builds it), so they are not walked again.
+ */
+function freezeSubsets(subsets: EndpointSubset[]): EndpointSubset[] {
+  for (const s of subsets) {
+    if (s.addresses) Object.freeze(s.addresses);
+    if (s.notReadyAddresses) Object.freeze(s.notReadyAddresses);
+    if (s.ports) Object.freeze(s.ports);
+    Object.freeze(s);
+  }
+  return Object.freeze(subsets) as EndpointSubset[];
+}
+
 /** The pod's entries for the Service, built once per stored Service and stored pod. */
 function entriesOf(svc: KubeObject, pod: KubeObject): PodEntry[] {
   const cacheable = Object.isFrozen(svc);
@@ -573,7 +587,9 @@ export class EndpointsController implements Controller {
       annotations
     };
     const obj: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata };
-    if (subsets.length) obj.subsets = subsets;
+    // Frozen: the write stores them as they are instead of copying and comparing up to a
+    // thousand addresses with the stored version's.
+    if (subsets.length) obj.subsets = freezeSubsets(subsets);
     if (current) api.update(obj, ctx);
     else api.create(obj, ctx);
   }

@@ -802,32 +802,43 @@ function finalize(
     endpoints: w.endpoints,
     ports: w.ports
   });
-  // The memo: every slice as it is stored now, with the endpoints it holds.
+  // The memo: every slice as it is stored now, with the endpoints it holds. A slice left with the
+  // list of endpoints it was recorded with (unchanged since the last reconcile) has them marked.
+  const recorded = new Set<string>();
   const record = (stored: KubeObject, pes: PodEndpoint[]) => {
     if (!memo) return;
-    memo.slices.set(stored.metadata.name, { stored, pes });
-    for (const pe of pes) pe.slice = stored.metadata.name;
+    const sliceName = stored.metadata.name;
+    recorded.add(sliceName);
+    const rec = memo.slices.get(sliceName);
+    if (rec?.pes === pes && rec.stored === stored) return;
+    memo.slices.set(sliceName, { stored, pes });
+    if (rec?.pes !== pes) for (const pe of pes) pe.slice = sliceName;
   };
-  if (memo) {
-    memo.slices.clear();
-    memo.dirty.clear();
+  if (memo) memo.dirty.clear();
+  try {
+    for (const w of out.unchanged) record(w.stored!, w.pes);
+    if (!svc.metadata.deletionTimestamp) for (const w of out.create) record(api.create(body(w), ctx), w.pes);
+    // An update's endpoint list is frozen (its endpoints are already): the write stores it as it
+    // is instead of copying it and comparing it with the stored slice's, endpoint by endpoint.
+    for (const w of out.update)
+      record(
+        api.update(
+          {
+            ...w.stored!,
+            metadata: { ...w.stored!.metadata, labels: w.labels },
+            endpoints: deepFreeze(w.endpoints),
+            ports: w.ports
+          },
+          ctx
+        ),
+        w.pes
+      );
+    for (const s of out.delete) api.delete('EndpointSlice', ns, s.metadata.name, {}, ctx);
+  } finally {
+    // The slices not recorded (deleted, or not reached when a write failed) are walked next time.
+    if (memo)
+      for (const sliceName of memo.slices.keys()) if (!recorded.has(sliceName)) memo.slices.delete(sliceName);
   }
-  for (const w of out.unchanged) record(w.stored!, w.pes);
-  if (!svc.metadata.deletionTimestamp) for (const w of out.create) record(api.create(body(w), ctx), w.pes);
-  for (const w of out.update)
-    record(
-      api.update(
-        {
-          ...w.stored!,
-          metadata: { ...w.stored!.metadata, labels: w.labels },
-          endpoints: w.endpoints,
-          ports: w.ports
-        },
-        ctx
-      ),
-      w.pes
-    );
-  for (const s of out.delete) api.delete('EndpointSlice', ns, s.metadata.name, {}, ctx);
 }
 
 /**
