@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/types';
-import { testCluster } from '../testing/harness';
+import { clone } from '../../api/types';
+import { Random } from '../../engine/random';
+import { postReady, testCluster } from '../testing/harness';
 import type { KubeControllerManager } from '../kube-controller-manager';
+import { targetNodeName } from '../util/pods';
+import { DaemonSetsController } from './daemon_controller';
 
 function daemonSet(extra: Record<string, unknown> = {}): KubeObject {
   return {
@@ -322,5 +326,130 @@ describe('daemonset controller syncs that would write nothing', () => {
       currentNumberScheduled: 3,
       numberMisscheduled: 1
     });
+  });
+});
+
+// upstream walks every node on each sync (pkg/controller/daemon/daemon_controller.go syncDaemonSet:
+// manage, rollingUpdate in update.go, updateDaemonSetStatus); the controller keeps each node's
+// part of those walks between syncs. Both ways must write the same pods, statuses and events.
+describe('daemonset controller views', () => {
+  function run(walkAlways: boolean, seed: number) {
+    DaemonSetsController.walkAlways = walkAlways;
+    try {
+      const names = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'];
+      const { cluster, harness } = testCluster({
+        nodes: names.map((name, i) => ({ name, labels: { disk: i % 2 ? 'hdd' : 'ssd' } }))
+      });
+      const api = cluster.api;
+      const kubectl = { component: 'kubectl' };
+      api.create(daemonSet({ nodeSelector: { disk: 'ssd' } }));
+      const other = daemonSet();
+      other.metadata.name = 'everywhere';
+      other.spec.selector = { matchLabels: { app: 'everywhere' } };
+      other.spec.template.metadata.labels = { app: 'everywhere' };
+      other.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2 } };
+      api.create(other);
+      // Every status the DaemonSets went through, with its time.
+      const written: string[] = [];
+      api.watch('DaemonSet', (_type, ds) =>
+        written.push(
+          `${cluster.now} ${ds.metadata.name} ${ds.metadata.resourceVersion} ${JSON.stringify(ds.status)}`
+        )
+      );
+      const random = new Random(seed);
+      const pick = <T>(xs: T[]): T => xs[random.int(xs.length)];
+      const dsNames = ['agent', 'everywhere'];
+      const pods = () => api.list<KubeObject>('Pod', { namespace: 'kube-system' });
+      let extra = 0;
+      for (let step = 0; step < 150; step++) {
+        cluster.advance(random.int(3_000));
+        const nodes = api.list<KubeObject>('Node').map((n) => n.metadata.name);
+        const op = random.int(11);
+        try {
+          if (op === 0 && pods().length) {
+            const p = clone(pick(pods()));
+            p.status = { ...(p.status ?? {}), phase: 'Failed' };
+            api.update(p, { component: 'kubelet' }, { subresource: 'status' });
+          } else if (op === 1 && pods().length) {
+            api.delete('Pod', 'kube-system', pick(pods()).metadata.name, {}, kubectl);
+          } else if (op === 2) {
+            api.patch(
+              'Node',
+              undefined,
+              pick(nodes),
+              { metadata: { labels: { disk: pick(['ssd', 'hdd']) } } },
+              kubectl
+            );
+          } else if (op === 3) {
+            const taints = pick([[], [{ key: 'x', value: 'y', effect: pick(['NoSchedule', 'NoExecute']) }]]);
+            api.patch('Node', undefined, pick(nodes), { spec: { taints } }, kubectl);
+          } else if (op === 4) {
+            const n = pick(nodes);
+            if (random.int(2)) harness.kill(n);
+            else harness.revive(n);
+          } else if (op === 5) {
+            const ds = clone(api.get<KubeObject>('DaemonSet', 'kube-system', pick(dsNames)));
+            ds.spec.template.spec.containers[0].image = `agent:${random.int(4)}`;
+            api.update(ds, kubectl);
+          } else if (op === 6 && pods().length) {
+            const p = clone(pick(pods()));
+            p.status = { ...(p.status ?? {}), conditions: [{ type: 'Ready', status: 'False' }] };
+            api.update(p, { component: 'kubelet' }, { subresource: 'status' });
+          } else if (op === 7) {
+            const name = `x${++extra}`;
+            api.create(
+              {
+                apiVersion: 'v1',
+                kind: 'Node',
+                metadata: { name, labels: { disk: 'ssd' } },
+                spec: {},
+                status: {}
+              },
+              kubectl
+            );
+            postReady(cluster, name);
+          } else if (op === 8 && nodes.length > 3) {
+            api.delete('Node', undefined, pick(nodes), {}, kubectl);
+          } else if (op === 9) {
+            const ds = clone(api.get<KubeObject>('DaemonSet', 'kube-system', pick(dsNames)));
+            ds.spec.minReadySeconds = pick([0, 0, 5]);
+            api.update(ds, kubectl);
+          } else if (op === 10 && pods().length) {
+            api.patch(
+              'Pod',
+              'kube-system',
+              pick(pods()).metadata.name,
+              { metadata: { annotations: { a: `${step}` } } },
+              kubectl
+            );
+          }
+        } catch {
+          // A conflict or a gone object: the step does nothing.
+        }
+      }
+      cluster.advance(60_000);
+      return {
+        statuses: dsNames.map((n) => api.get<KubeObject>('DaemonSet', 'kube-system', n).status),
+        written,
+        pods: pods().map(
+          (p) =>
+            `${p.metadata.name} ${targetNodeName(p)} ${p.status?.phase} ${!!p.metadata.deletionTimestamp}`
+        ),
+        log: cluster.eventLog.map((e) => `${e.t} ${e.type} ${e.reason} ${e.object} ${e.message}`)
+      };
+    } finally {
+      DaemonSetsController.walkAlways = false;
+    }
+  }
+
+  it('writes the same pods, statuses and events as a walk of every node on each sync', () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const walked = run(true, seed);
+      const kept = run(false, seed);
+      expect(kept.log).toEqual(walked.log);
+      expect(kept.pods).toEqual(walked.pods);
+      expect(kept.statuses).toEqual(walked.statuses);
+      expect(kept.written).toEqual(walked.written);
+    }
   });
 });

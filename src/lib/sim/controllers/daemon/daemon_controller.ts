@@ -81,6 +81,53 @@ type Verdict = { shouldRun: boolean; shouldContinueRunning: boolean };
 /** A verdict and the node's labels and taints it was computed from. */
 type CachedVerdict = { labels: unknown; taints: unknown; verdict: Verdict };
 
+/** The counts a DaemonSet's status is made of. */
+interface StatusCounts {
+  desired: number;
+  current: number;
+  misscheduled: number;
+  ready: number;
+  available: number;
+  updated: number;
+}
+
+/**
+ * What a sync reads of one DaemonSet, kept between syncs and brought up to date from the pods that
+ * changed since (the informer's view of them), for a DaemonSet without minReadySeconds: the nodes
+ * and their verdicts (as long as no node was added, deleted, relabelled or retainted: nodeEpoch),
+ * each node's pods, and what each node adds to manage's, rollingUpdate's and updateStatus's walks.
+ * A sync then costs the nodes whose pods changed, not every node. Used while every node has at
+ * most one pod and there is no failed pod and no orphan to delete; otherwise the sync walks.
+ */
+interface DaemonView {
+  hash: string;
+  template: unknown;
+  nodeEpoch: number;
+  nodes: KubeObject[];
+  verdicts: Verdict[];
+  /** Node name → position in `nodes`. */
+  pos: Map<string, number>;
+  /** Each node's pods of the DaemonSet (NO_PODS for none); the order is not kept. */
+  pods: (readonly KubeObject[])[];
+  /** Pod name → the position it is filed under, -1 for a pod whose node is not listed. */
+  where: Map<string, number>;
+  orphans: Map<string, KubeObject>;
+  /** Names of the pods that changed since they were filed. */
+  dirty: Set<string>;
+  /** Nodes with more than one pod, and with a failed pod that is not being deleted. */
+  several: number;
+  failed: number;
+  /** Positions whose node needs a pod (manage), and whose pod manage deletes. */
+  need: Set<number>;
+  del: Set<number>;
+  /** rollingUpdate: eligible nodes counted unavailable; old pods not available, and available. */
+  eligible: number;
+  unavailable: number;
+  replace: Set<number>;
+  candidates: Set<number>;
+  status: StatusCounts;
+}
+
 /** nodeShouldRunDaemonPod (`pod`: daemonPodForChecks(ds), built once for many nodes). */
 export function nodeShouldRunDaemonPod(
   node: KubeObject,
@@ -98,6 +145,89 @@ export function nodeShouldRunDaemonPod(
     };
   }
   return { shouldRun: true, shouldContinueRunning: true };
+}
+
+/** A set's positions in node order. */
+function positions(set: Set<number>): number[] {
+  return [...set].sort((a, b) => a - b);
+}
+
+function mark(set: Set<number>, i: number, sign: 1 | -1): void {
+  if (sign > 0) set.add(i);
+  else set.delete(i);
+}
+
+/** Whether the view holds an orphan manage would delete (one not being deleted already). */
+function liveOrphans(v: DaemonView): boolean {
+  for (const p of v.orphans.values()) if (!p.metadata.deletionTimestamp) return true;
+  return false;
+}
+
+/**
+ * Add (sign 1) or take back (-1) what node `i` adds to manage's, rollingUpdate's and
+ * updateStatus's walks, as those walks read a node with at most one pod and minReadySeconds 0
+ * (available is ready). A node with several pods adds only to `several`.
+ */
+function tally(v: DaemonView, i: number, sign: 1 | -1): void {
+  const pods = v.pods[i];
+  if (pods.length > 1) {
+    v.several += sign;
+    return;
+  }
+  const { shouldRun, shouldContinueRunning } = v.verdicts[i];
+  const p: KubeObject | undefined = pods[0];
+  const live = p && !p.metadata.deletionTimestamp ? p : undefined;
+  // manage reads a failed pod's deletion backoff, which moves with time: such a sync walks.
+  if (live?.status?.phase === 'Failed') v.failed += sign;
+  if (shouldRun && !p) mark(v.need, i, sign);
+  else if (!shouldContinueRunning && live) mark(v.del, i, sign);
+  const st = v.status;
+  if (shouldRun) {
+    if (!live) v.unavailable += sign;
+    else if (live.metadata.labels?.[CONTROLLER_REVISION_HASH] === v.hash) {
+      if (!isPodReady(live)) v.unavailable += sign;
+    } else mark(isPodReady(live) ? v.candidates : v.replace, i, sign);
+    st.desired += sign;
+    if (p) {
+      st.current += sign;
+      if (isPodReady(p)) {
+        st.ready += sign;
+        st.available += sign;
+      }
+      if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === v.hash) st.updated += sign;
+    }
+  } else if (p) st.misscheduled += sign;
+}
+
+/** File a pod under the node it targets (tallying the node again when `retally`). */
+function file(v: DaemonView, p: KubeObject, retally: boolean): void {
+  const name = p.metadata.name;
+  const target = targetNodeName(p);
+  const i = target === undefined ? undefined : v.pos.get(target);
+  if (i === undefined) {
+    v.orphans.set(name, p);
+    v.where.set(name, -1);
+    return;
+  }
+  if (retally) tally(v, i, -1);
+  v.pods[i] = [...v.pods[i], p];
+  v.where.set(name, i);
+  if (retally) tally(v, i, 1);
+}
+
+/** Take a pod out of the view, tallying its node again. */
+function unfile(v: DaemonView, name: string): void {
+  const i = v.where.get(name);
+  if (i === undefined) return;
+  v.where.delete(name);
+  if (i < 0) {
+    v.orphans.delete(name);
+    return;
+  }
+  tally(v, i, -1);
+  const rest = v.pods[i].filter((p) => p.metadata.name !== name);
+  v.pods[i] = rest.length ? rest : NO_PODS;
+  tally(v, i, 1);
 }
 
 export class DaemonSetsController implements Controller {
@@ -122,6 +252,10 @@ export class DaemonSetsController implements Controller {
   private idle = new Map<string, { ds: KubeObject; nodeEpoch: number; podEpoch: number }>();
   /** Set by `manage` when a sync meets a failed pod (its deletion backoff depends on time). */
   private sawFailedPod = false;
+  /** By DaemonSet uid (derived from API objects, not state). */
+  private views = new Map<string, DaemonView>();
+  /** Tests: every sync walks every node, as without the views. */
+  static walkAlways = false;
 
   constructor(private host: ControllerHost) {}
 
@@ -132,6 +266,7 @@ export class DaemonSetsController implements Controller {
   setState(s: unknown): void {
     const st = s as { failedBackoff?: Record<string, FailedPodBackoff> } | undefined;
     this.failedBackoff = structuredClone(st?.failedBackoff ?? {});
+    this.views.clear();
   }
 
   /** Backoff.IsInBackOffSinceUpdate: the delay left, or 0 when a failed pod may be deleted now. */
@@ -156,7 +291,10 @@ export class DaemonSetsController implements Controller {
     return [
       api.watch('DaemonSet', (type, ds) => {
         if (type !== 'DELETED') this.host.enqueue(podKey(ds));
-        else this.verdictCache.delete(ds.metadata.uid as string);
+        else {
+          this.verdictCache.delete(ds.metadata.uid as string);
+          this.views.delete(ds.metadata.uid as string);
+        }
       }),
       // addNode and updateNode (pkg/controller/daemon/daemon_controller.go; the node informer has
       // no delete handler): a new node wakes the DaemonSets that should run on it; an update wakes
@@ -194,11 +332,17 @@ export class DaemonSetsController implements Controller {
       }),
       api.watch('Pod', (type, pod, old) => {
         const ref = controllerRef(pod);
-        if (type !== 'MODIFIED' || !old || readChanged(old, pod)) {
+        const was = old && controllerRef(old);
+        const changed = type !== 'MODIFIED' || !old || readChanged(old, pod);
+        if (changed) {
           if (ref?.kind === 'DaemonSet') this.podEpoch(ref.uid);
-          const was = old && controllerRef(old);
           if (was?.kind === 'DaemonSet' && was.uid !== ref?.uid) this.podEpoch(was.uid);
         }
+        // The views file the pod again when what they read of it changed, or its owner did.
+        if (ref?.kind === 'DaemonSet' && (changed || was?.uid !== ref.uid))
+          this.views.get(ref.uid)?.dirty.add(pod.metadata.name);
+        if (was?.kind === 'DaemonSet' && was.uid !== ref?.uid)
+          this.views.get(was.uid)?.dirty.add(pod.metadata.name);
         if (ref?.kind === 'DaemonSet') this.host.enqueue(`${pod.metadata.namespace}/${ref.name}`);
       })
     ];
@@ -229,6 +373,26 @@ export class DaemonSetsController implements Controller {
     const rvAtStart = api.resourceVersion;
     this.sawFailedPod = false;
     const hash = podTemplateHash(ds.spec?.template);
+    const view = this.viewOf(ds, hash);
+    const err =
+      view && !view.several && !view.failed && !liveOrphans(view)
+        ? this.syncFromView(ds, view, hash)
+        : this.syncWalking(ds, hash);
+    if (err) throw err;
+    // A sync that wrote nothing and read nothing that changes with time (no minReadySeconds, no
+    // failed pod and its backoff) would write nothing again until the DaemonSet, a node's name,
+    // labels or taints, or what it reads of its pods changes.
+    if (api.resourceVersion === rvAtStart && !ds.spec?.minReadySeconds && !this.sawFailedPod)
+      this.idle.set(key, {
+        ds,
+        nodeEpoch: this.nodeEpoch,
+        podEpoch: this.podEpochs.get(uid) ?? 0
+      });
+  }
+
+  /** The sync as upstream's: every node walked (manage, rollingUpdate, updateStatus). */
+  private syncWalking(ds: KubeObject, hash: string): unknown {
+    const api = this.host.cluster.api;
     const nodes = api.list<KubeObject>('Node');
     // One verdict per node for the whole sync (the nodes do not change while it runs), kept
     // between syncs while the node's name, labels and taints and the DaemonSet's template are the
@@ -251,16 +415,117 @@ export class DaemonSetsController implements Controller {
     }
     // Nothing was written since the pods were read: the status counts the same pods.
     this.updateStatus(ds, nodes, hash, verdicts, api.resourceVersion === rv ? byNode : undefined);
-    if (err) throw err;
-    // A sync that wrote nothing and read nothing that changes with time (no minReadySeconds, no
-    // failed pod and its backoff) would write nothing again until the DaemonSet, a node's name,
-    // labels or taints, or what it reads of its pods changes.
-    if (api.resourceVersion === rvAtStart && !ds.spec?.minReadySeconds && !this.sawFailedPod)
-      this.idle.set(key, {
-        ds,
-        nodeEpoch: this.nodeEpoch,
-        podEpoch: this.podEpochs.get(uid) ?? 0
-      });
+    return err;
+  }
+
+  /**
+   * The same sync from the DaemonSet's view: manage's creations and deletions, rollingUpdate's
+   * deletions and the status counts come from the nodes' kept parts, in node order.
+   */
+  private syncFromView(ds: KubeObject, v: DaemonView, hash: string): unknown {
+    const api = this.host.cluster.api;
+    const podAt = (i: number) => v.pods[i][0];
+    let err: unknown;
+    const rv = api.resourceVersion;
+    if (!ds.metadata.deletionTimestamp) {
+      try {
+        // manage: no orphan and no failed pod, at most one pod per node.
+        this.syncNodes(
+          ds,
+          positions(v.del).map(podAt),
+          positions(v.need).map((i) => v.nodes[i].metadata.name),
+          hash
+        );
+        if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
+          // rollingUpdate reads the pods as they were before manage wrote: the view is not
+          // brought up to date in between. Its walk (update.go's rollingUpdate) takes an
+          // available old pod as a candidate while fewer than maxUnavailable nodes were
+          // unavailable so far, then the first (maxUnavailable - unavailable) candidates: when
+          // that is positive, every available old pod was a candidate.
+          const maxUnavailable = scaledValue(
+            ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable,
+            v.eligible,
+            true,
+            '1'
+          );
+          const remaining = Math.max(0, Math.min(maxUnavailable - v.unavailable, v.candidates.size));
+          const candidates = remaining ? positions(v.candidates).slice(0, remaining) : [];
+          this.syncNodes(ds, [...positions(v.replace), ...candidates].map(podAt), [], hash);
+        }
+      } catch (e) {
+        err = e;
+      }
+    }
+    // Pods written since the read are filed again; a node with several pods needs their order.
+    if (api.resourceVersion !== rv) this.refresh(ds, v);
+    if (v.several) this.updateStatus(ds, v.nodes, hash, v.verdicts);
+    else this.writeStatus(ds, v.status);
+    return err;
+  }
+
+  /** The DaemonSet's view, built or brought up to date; none for a DaemonSet with minReadySeconds. */
+  private viewOf(ds: KubeObject, hash: string): DaemonView | undefined {
+    const uid = ds.metadata.uid as string;
+    if (DaemonSetsController.walkAlways || ds.spec?.minReadySeconds) {
+      this.views.delete(uid);
+      return undefined;
+    }
+    const v = this.views.get(uid);
+    if (v && v.hash === hash && v.template === ds.spec?.template && v.nodeEpoch === this.nodeEpoch) {
+      this.refresh(ds, v);
+      return v;
+    }
+    return this.buildView(ds, hash);
+  }
+
+  private buildView(ds: KubeObject, hash: string): DaemonView {
+    const api = this.host.cluster.api;
+    const nodes = api.list<KubeObject>('Node');
+    const verdicts = this.verdicts(ds, nodes);
+    const pos = new Map<string, number>();
+    for (let i = 0; i < nodes.length; i++) pos.set(nodes[i].metadata.name, i);
+    const v: DaemonView = {
+      hash,
+      template: ds.spec?.template,
+      nodeEpoch: this.nodeEpoch,
+      nodes,
+      verdicts,
+      pos,
+      pods: new Array<readonly KubeObject[]>(nodes.length).fill(NO_PODS),
+      where: new Map(),
+      orphans: new Map(),
+      dirty: new Set(),
+      several: 0,
+      failed: 0,
+      need: new Set(),
+      del: new Set(),
+      eligible: 0,
+      unavailable: 0,
+      replace: new Set(),
+      candidates: new Set(),
+      status: { desired: 0, current: 0, misscheduled: 0, ready: 0, available: 0, updated: 0 }
+    };
+    const uid = ds.metadata.uid as string;
+    for (const p of api.listByController<KubeObject>('Pod', uid, ds.metadata.namespace)) file(v, p, false);
+    for (let i = 0; i < nodes.length; i++) {
+      if (verdicts[i].shouldRun) v.eligible++;
+      tally(v, i, 1);
+    }
+    this.views.set(uid, v);
+    return v;
+  }
+
+  /** File again the pods that changed since the view last read them. */
+  private refresh(ds: KubeObject, v: DaemonView): void {
+    if (!v.dirty.size) return;
+    const api = this.host.cluster.api;
+    const uid = ds.metadata.uid as string;
+    for (const name of v.dirty) {
+      unfile(v, name);
+      const p = api.tryGet<KubeObject>('Pod', ds.metadata.namespace, name);
+      if (p && controllerRef(p)?.uid === uid) file(v, p, true);
+    }
+    v.dirty.clear();
   }
 
   private podEpoch(uid: string): void {
@@ -494,37 +759,38 @@ export class DaemonSetsController implements Controller {
     const minReady = (ds.spec?.minReadySeconds as number | undefined) ?? 0;
     // Each node's pods in creation order (the oldest is the one that counts).
     const podsOn = read ?? this.podsByNode(ds, new Set(nodes.map((n) => n.metadata.name)), false).byNode;
-    let desired = 0;
-    let current = 0;
-    let misscheduled = 0;
-    let ready = 0;
-    let available = 0;
-    let updated = 0;
+    const c: StatusCounts = { desired: 0, current: 0, misscheduled: 0, ready: 0, available: 0, updated: 0 };
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i];
       const { shouldRun } = verdicts[i];
       const onNode = podsOn.get(node.metadata.name) ?? NO_PODS;
       if (shouldRun) {
-        desired++;
+        c.desired++;
         if (!onNode.length) continue;
-        current++;
+        c.current++;
         const p = onNode[0];
         if (isPodReady(p)) {
-          ready++;
-          if (!minReady || isPodAvailable(p, minReady, now, (t) => api.timeOf(t))) available++;
+          c.ready++;
+          if (!minReady || isPodAvailable(p, minReady, now, (t) => api.timeOf(t))) c.available++;
         }
-        if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) updated++;
-      } else if (onNode.length) misscheduled++;
+        if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) c.updated++;
+      } else if (onNode.length) c.misscheduled++;
     }
+    this.writeStatus(ds, c);
+  }
+
+  /** The status of these counts, written when it differs from the DaemonSet's. */
+  private writeStatus(ds: KubeObject, c: StatusCounts): void {
+    const api = this.host.cluster.api;
     const status: Record<string, unknown> = {
-      currentNumberScheduled: current,
-      numberMisscheduled: misscheduled,
-      desiredNumberScheduled: desired,
-      numberReady: ready,
+      currentNumberScheduled: c.current,
+      numberMisscheduled: c.misscheduled,
+      desiredNumberScheduled: c.desired,
+      numberReady: c.ready,
       observedGeneration: ds.metadata.generation,
-      updatedNumberScheduled: updated,
-      numberAvailable: available,
-      ...(desired - available > 0 ? { numberUnavailable: desired - available } : {})
+      updatedNumberScheduled: c.updated,
+      numberAvailable: c.available,
+      ...(c.desired - c.available > 0 ? { numberUnavailable: c.desired - c.available } : {})
     };
     if (jsonEqual(status, ds.status ?? {})) return;
     // The API server copies what it keeps of a request: the stored object's own parts will do.

@@ -187,22 +187,27 @@ describe('replicaset controller pod counts', () => {
 describe('replicaset controller waiting for client tokens', () => {
   // The controller's client allows 30 requests at once and 20 a second after (client-go's token
   // bucket with kube-controller-manager's --kube-api-burst 30 / --kube-api-qps 20).
-  function run(shortcut: boolean) {
+  function run(shortcut: boolean, scaleAt?: number) {
     const { cluster } = testCluster({ nodes: ['w1'], schedule: false });
     const api = cluster.api;
     const rsc = cluster
       .component<KubeControllerManager>('kube-controller-manager')!
       .controller<ReplicaSetController>('replicaset-controller');
     const skipped = { n: 0 };
-    const own = (rsc as unknown as { stillWaiting: (k: string, r: KubeObject) => boolean }).stillWaiting.bind(
+    const own = (rsc as unknown as { stillWaiting: (k: string, w: unknown) => boolean }).stillWaiting.bind(
       rsc
     );
-    (rsc as unknown as { stillWaiting: (k: string, r: KubeObject) => boolean }).stillWaiting = (k, r) => {
+    (rsc as unknown as { stillWaiting: (k: string, w: unknown) => boolean }).stillWaiting = (k, w) => {
       if (!shortcut) return false;
-      const yes = own(k, r);
+      const yes = own(k, w);
       if (yes) skipped.n++;
       return yes;
     };
+    // Every ReplicaSet version written, with its time.
+    const written: string[] = [];
+    api.watch('ReplicaSet', (_type, o) =>
+      written.push(`${cluster.now} ${o.metadata.name} ${o.metadata.generation} ${JSON.stringify(o.status)}`)
+    );
     for (const name of ['a', 'b']) {
       const o = rs(40);
       o.metadata.name = name;
@@ -210,12 +215,23 @@ describe('replicaset controller waiting for client tokens', () => {
       o.spec.template.metadata.labels = { app: name };
       api.create(o);
     }
+    if (scaleAt !== undefined) {
+      // 'b' changes while it waits for a token: the next sync must read it again.
+      cluster.advance(scaleAt);
+      api.patch('ReplicaSet', 'default', 'b', { spec: { replicas: 35 } }, { component: 'kubectl' });
+    }
     cluster.advance(5_000);
     const created = cluster.eventLog
       .filter((e) => e.reason === 'SuccessfulCreate')
       .map((e) => `${e.t} ${e.object.split('/').pop()}`);
     const statuses = ['a', 'b'].map((n) => api.get<KubeObject>('ReplicaSet', 'default', n).status);
-    return { created, statuses, skipped: skipped.n, log: cluster.eventLog.map((e) => `${e.t} ${e.message}`) };
+    return {
+      created,
+      statuses,
+      written,
+      skipped: skipped.n,
+      log: cluster.eventLog.map((e) => `${e.t} ${e.message}`)
+    };
   }
 
   it('creates the first 30 pods at once and one every 50 ms after, the same with and without the shortcut', () => {
@@ -224,6 +240,7 @@ describe('replicaset controller waiting for client tokens', () => {
     // Each 50 ms, 'b' (throttled, nothing changed) is synced only to wait for the next token.
     expect(fast.skipped).toBeGreaterThan(0);
     expect(fast.log).toEqual(slow.log);
+    expect(fast.written).toEqual(slow.written);
     expect(fast.statuses).toEqual(slow.statuses);
     expect(fast.created).toHaveLength(80);
     const at = (i: number) => Number(fast.created[i].split(' ')[0]);
@@ -232,5 +249,15 @@ describe('replicaset controller waiting for client tokens', () => {
     expect(at(30) - at(0)).toBe(50);
     expect(at(79) - at(0)).toBe(2_500);
     expect(fast.statuses.map((s) => s.replicas)).toEqual([40, 40]);
+  });
+
+  it('reads a ReplicaSet again when it changed while it waited for a token', () => {
+    const fast = run(true, 230);
+    const slow = run(false, 230);
+    expect(fast.skipped).toBeGreaterThan(0);
+    expect(fast.written).toEqual(slow.written);
+    expect(fast.log).toEqual(slow.log);
+    expect(fast.statuses).toEqual(slow.statuses);
+    expect(fast.statuses.map((s) => s.replicas)).toEqual([40, 35]);
   });
 });

@@ -80,6 +80,7 @@ export class ReplicaSetController implements Controller {
 
   setState(s: unknown): void {
     this.client = s ? { ...(s as TokenBucketState) } : newTokenBucket(this.host.now());
+    this.waiting.clear();
   }
 
   /** Take a client token; without one, sync the ReplicaSet again when the next token is due. */
@@ -99,6 +100,8 @@ export class ReplicaSetController implements Controller {
     };
     return [
       api.watch('ReplicaSet', (type, rs) => {
+        // The stored object is another one now (or none): a waiting sync must read it again.
+        this.waiting.delete(podKey(rs));
         if (type !== 'DELETED') this.host.enqueue(podKey(rs));
         else this.counts.delete(rs.metadata.uid!);
       }),
@@ -127,6 +130,10 @@ export class ReplicaSetController implements Controller {
   }
 
   sync(key: string): void {
+    // A ReplicaSet waiting for a token is looked at before it is read: `waiting` holds the stored
+    // object while it is one (the ReplicaSet watch forgets the entry on every event of it).
+    const w = this.waiting.get(key);
+    if (w && this.stillWaiting(key, w)) return;
     const api = this.host.cluster.api;
     const [ns, name] = splitKey(key);
     const rs = api.tryGet<KubeObject>('ReplicaSet', ns, name);
@@ -134,7 +141,6 @@ export class ReplicaSetController implements Controller {
       this.waiting.delete(key);
       return;
     }
-    if (this.stillWaiting(key, rs)) return;
     if (this.syncFromCounts(key, rs)) return;
     const owned = this.claimPods(rs);
     const active = owned.filter(isPodActive);
@@ -180,7 +186,13 @@ export class ReplicaSetController implements Controller {
     }
     const wrote = this.updateStatus(rs, counts, manageErr);
     if (manageErr) throw manageErr;
-    if (this.wasThrottled && !wrote && c.version === version)
+    // Kept only while `rs` is the stored object (no event of it came during the sync).
+    if (
+      this.wasThrottled &&
+      !wrote &&
+      c.version === version &&
+      api.tryGet('ReplicaSet', rs.metadata.namespace, rs.metadata.name) === rs
+    )
       this.waiting.set(key, { rs, counts: c, version, orphans: this.orphanEvents });
     return true;
   }
@@ -192,14 +204,11 @@ export class ReplicaSetController implements Controller {
    * The bucket is refilled at the same instants as the sync would refill it, so the tokens come
    * due at the same times.
    */
-  private stillWaiting(key: string, rs: KubeObject): boolean {
-    const w = this.waiting.get(key);
-    if (!w) return false;
+  private stillWaiting(key: string, w: WaitingForToken): boolean {
     if (
-      w.rs !== rs ||
       w.orphans !== this.orphanEvents ||
       w.version !== w.counts.version ||
-      this.counts.get(rs.metadata.uid!) !== w.counts
+      this.counts.get(w.rs.metadata.uid!) !== w.counts
     )
       return false;
     const wait = tokenWait(this.client, this.host.now());
