@@ -759,9 +759,8 @@ export class ApiServer {
     // What the write did not change stays the stored version's (frozen, shared) object.
     if (old && share) shareUnchanged(obj, old);
     const frozen = deepFreeze(obj);
-    this.put(frozen, old);
+    const key = this.put(frozen, old);
     if (obj.kind === 'Event') {
-      const key = objectKey(obj.metadata.namespace, obj.metadata.name);
       const granted = this.eventLeases.attach(key, this.engine.now);
       if (granted !== undefined)
         this.engine.scheduleAt(EventLeases.checkAt(granted), LESSOR, 'RevokeExpired');
@@ -799,7 +798,8 @@ export class ApiServer {
     return frozen;
   }
 
-  private put(obj: KubeObject, old?: KubeObject): void {
+  /** Store `obj`; returns its store key (the map's own string). */
+  private put(obj: KubeObject, old?: KubeObject): string {
     let m = this.store.get(obj.kind);
     if (!m) this.store.set(obj.kind, (m = new Map()));
     // `old` is the version `obj` replaces: the same key.
@@ -827,6 +827,7 @@ export class ApiServer {
         idx.set(key, obj);
       }
     }
+    return key;
   }
 
   /** `obj` in `byName` (as the store holds it under its key). */

@@ -108,8 +108,16 @@ describe('Events in the API server', () => {
     for (const x of [c, r]) x.runUntil(3_660_000);
     expect(events(r).map((e) => e.reason)).toEqual(['Rebooted']);
     expect(events(c).map((e) => e.reason)).toEqual(['Rebooted']);
-    for (const x of [c, r]) x.runUntil(3_780_000);
+    // A snapshot taken after the first lease was revoked keeps the second.
+    c.runUntil(3_700_000);
+    c.recorder.event(node, 'Normal', 'NodeNotReady', 'Node worker-1 status is now: NodeNotReady', source);
+    const r2 = Cluster.restore(JSON.parse(JSON.stringify(c.snapshot())));
+    for (const x of [c, r, r2]) x.runUntil(3_780_000);
     expect(events(r)).toEqual([]);
+    expect(events(c).map((e) => e.reason)).toEqual(['NodeNotReady']);
+    expect(events(r2).map((e) => e.reason)).toEqual(['NodeNotReady']);
+    for (const x of [c, r2]) x.runUntil(3_700_000 + EVENT_TTL_MS + 60_000);
     expect(events(c)).toEqual([]);
+    expect(events(r2)).toEqual([]);
   });
 });

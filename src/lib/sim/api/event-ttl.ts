@@ -21,24 +21,28 @@ const LEASE_REUSE_MS = Math.min(60_000, 0.05 * EVENT_TTL_MS);
 /** etcd's lessor looks for expired leases every 500 ms (lessor.go's revoke loop). */
 export const LESSOR_CHECK_MS = 500;
 
-interface Lease {
-  expiresAt: number;
-  /** Store keys attached to the lease. */
-  keys: Set<string>;
-}
-
 export interface EventLeasesSnapshot {
   nextId: number;
   prev?: { id: number; expiresAt: number };
-  /** Lease id → expiry and the attached keys, by grant order. */
-  leases: [id: number, expiresAt: number, keys: string[]][];
+  /** Leases not yet revoked: id and expiry, by grant order. */
+  leases: [id: number, expiresAt: number][];
+  /** Each Event's key and lease, in the order of their last write. */
+  keys: [key: string, lease: number][];
 }
 
 export class EventLeases {
   private nextId = 0;
   private prev: { id: number; expiresAt: number } | undefined;
-  private leases = new Map<number, Lease>();
+  /** Lease id → expiry, in grant order: expiries grow with the ids. */
+  private expiries = new Map<number, number>();
+  /**
+   * Each Event's lease, in the order of the last writes: a write moves its key to the end with the
+   * newest lease, so the map runs in lease order and the expired keys are the ones at its front.
+   * The keys are the API store's own strings (no copy per Event).
+   */
   private leaseOf = new Map<string, number>();
+  /** The highest lease id revoked. */
+  private revokedUpTo = 0;
 
   /**
    * An Event was written at `now`: attach its key to a lease (lease_manager.go GetLease). Returns
@@ -56,35 +60,32 @@ export class EventLeases {
       id = ++this.nextId;
       const expiresAt = now + EVENT_TTL_MS + LEASE_REUSE_MS;
       this.prev = { id, expiresAt };
-      this.leases.set(id, { expiresAt, keys: new Set() });
+      this.expiries.set(id, expiresAt);
       granted = expiresAt;
     }
     // A put with a new lease moves the key off its old one.
-    const old = this.leaseOf.get(key);
-    if (old !== undefined && old !== id) this.leases.get(old)?.keys.delete(key);
+    this.leaseOf.delete(key);
     this.leaseOf.set(key, id);
-    this.leases.get(id)!.keys.add(key);
     return granted;
   }
 
   /** The key was deleted: it leaves its lease. */
   detach(key: string): void {
-    const id = this.leaseOf.get(key);
-    if (id === undefined) return;
     this.leaseOf.delete(key);
-    this.leases.get(id)?.keys.delete(key);
   }
 
-  /** Leases expired at `now`, oldest first: revoke them (their keys, in attach order, are returned and forgotten). */
+  /** Revoke the leases expired at `now`: their keys, in the order of their last write, are returned and forgotten. */
   revokeExpired(now: number): string[] {
+    for (const [id, expiresAt] of this.expiries) {
+      if (expiresAt > now) break;
+      this.expiries.delete(id);
+      this.revokedUpTo = id;
+    }
     const keys: string[] = [];
-    for (const [id, lease] of this.leases) {
-      if (lease.expiresAt > now) continue;
-      this.leases.delete(id);
-      for (const k of lease.keys) {
-        this.leaseOf.delete(k);
-        keys.push(k);
-      }
+    for (const [key, id] of this.leaseOf) {
+      if (id > this.revokedUpTo) break;
+      this.leaseOf.delete(key);
+      keys.push(key);
     }
     return keys;
   }
@@ -98,7 +99,8 @@ export class EventLeases {
     return {
       nextId: this.nextId,
       ...(this.prev ? { prev: { ...this.prev } } : {}),
-      leases: [...this.leases].map(([id, l]) => [id, l.expiresAt, [...l.keys]])
+      leases: [...this.expiries],
+      keys: [...this.leaseOf]
     };
   }
 
@@ -107,10 +109,10 @@ export class EventLeases {
     if (!s) return e;
     e.nextId = s.nextId;
     e.prev = s.prev ? { ...s.prev } : undefined;
-    for (const [id, expiresAt, keys] of s.leases) {
-      e.leases.set(id, { expiresAt, keys: new Set(keys) });
-      for (const k of keys) e.leaseOf.set(k, id);
-    }
+    for (const [id, expiresAt] of s.leases) e.expiries.set(id, expiresAt);
+    // Every lease below the first kept one was revoked.
+    e.revokedUpTo = s.leases.length ? s.leases[0][0] - 1 : s.nextId;
+    for (const [key, id] of s.keys) e.leaseOf.set(key, id);
     return e;
   }
 }
