@@ -109,6 +109,9 @@ export interface ApiServerSnapshot {
 
 /** The engine target of etcd's lessor loop (event-ttl.ts): revoking expired leases. */
 const LESSOR = 'etcd-lessor';
+/** A lease's own check, and the lessor's next tick while quorum is lost. */
+const CHECK = 'RevokeExpired';
+const RETRY = 'RevokeRetry';
 
 /** Kinds whose status is a subresource: a plain update keeps the old status, an update of status keeps the spec. */
 const STATUS_KINDS = new Set([
@@ -183,7 +186,7 @@ export class ApiServer {
     private engine: Engine,
     private etcd: Etcd
   ) {
-    engine.register(LESSOR, () => this.revokeExpiredLeases());
+    engine.register(LESSOR, (ev) => this.revokeExpiredLeases(ev.type === RETRY));
   }
 
   // ---- reads -------------------------------------------------------------------------------
@@ -762,8 +765,7 @@ export class ApiServer {
     const key = this.put(frozen, old);
     if (obj.kind === 'Event') {
       const granted = this.eventLeases.attach(key, this.engine.now);
-      if (granted !== undefined)
-        this.engine.scheduleAt(EventLeases.checkAt(granted), LESSOR, 'RevokeExpired');
+      if (granted !== undefined) this.engine.scheduleAt(EventLeases.checkAt(granted), LESSOR, CHECK);
     }
     this.notify(type, frozen, old);
     return frozen;
@@ -771,11 +773,16 @@ export class ApiServer {
 
   /**
    * etcd's lessor at a check: the leases that expired are revoked and their Events deleted (watchers
-   * see them DELETED). Without quorum nothing is revoked: the lessor looks again 500 ms later.
+   * see them DELETED). Without quorum nothing is revoked: the lessor looks again every 500 ms.
    */
-  private revokeExpiredLeases(): void {
+  private revokeExpiredLeases(retry: boolean): void {
+    if (retry) this.eventLeases.retrying = false;
     if (!this.etcd.hasQuorum()) {
-      this.engine.schedule(LESSOR_CHECK_MS, LESSOR, 'RevokeExpired');
+      // One tick looks again, however many leases came due meanwhile.
+      if (!this.eventLeases.retrying) {
+        this.eventLeases.retrying = true;
+        this.engine.schedule(LESSOR_CHECK_MS, LESSOR, RETRY);
+      }
       return;
     }
     for (const key of this.eventLeases.revokeExpired(this.engine.now)) {
@@ -786,10 +793,11 @@ export class ApiServer {
 
   private remove(obj: KubeObject): KubeObject {
     const stored = this.get(obj.kind, obj.metadata.namespace, obj.metadata.name);
-    this.store.get(obj.kind)!.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
-    if (obj.kind === 'Event') this.eventLeases.detach(objectKey(obj.metadata.namespace, obj.metadata.name));
+    const key = objectKey(obj.metadata.namespace, obj.metadata.name);
+    this.store.get(obj.kind)!.delete(key);
+    if (obj.kind === 'Event') this.eventLeases.detach(key);
     this.unindexName(stored);
-    this.storeOrder.get(obj.kind)?.delete(objectKey(obj.metadata.namespace, obj.metadata.name));
+    this.storeOrder.get(obj.kind)?.delete(key);
     if (obj.kind === 'Pod') this.unindexPod(stored);
     this.unindexController(stored);
     obj.metadata.resourceVersion = String(++this.rv);

@@ -28,6 +28,7 @@ export interface EventLeasesSnapshot {
   leases: [id: number, expiresAt: number][];
   /** Each Event's key and lease, in the order of their last write. */
   keys: [key: string, lease: number][];
+  retrying?: boolean;
 }
 
 export class EventLeases {
@@ -43,6 +44,8 @@ export class EventLeases {
   private leaseOf = new Map<string, number>();
   /** The highest lease id revoked. */
   private revokedUpTo = 0;
+  /** Quorum is lost and the lessor's next tick is queued (one, however many leases are due). */
+  retrying = false;
 
   /**
    * An Event was written at `now`: attach its key to a lease (lease_manager.go GetLease). Returns
@@ -100,7 +103,8 @@ export class EventLeases {
       nextId: this.nextId,
       ...(this.prev ? { prev: { ...this.prev } } : {}),
       leases: [...this.expiries],
-      keys: [...this.leaseOf]
+      keys: [...this.leaseOf],
+      ...(this.retrying ? { retrying: true } : {})
     };
   }
 
@@ -113,6 +117,7 @@ export class EventLeases {
     // Every lease below the first kept one was revoked.
     e.revokedUpTo = s.leases.length ? s.leases[0][0] - 1 : s.nextId;
     for (const [key, id] of s.keys) e.leaseOf.set(key, id);
+    e.retrying = s.retrying ?? false;
     return e;
   }
 }

@@ -14,6 +14,7 @@ import type { Cluster } from '../cluster';
 import type { KubeObject } from '../api/types';
 import type { BootProgress } from './protocol';
 import { rolloutStatus } from '../kubectl/commands/rollout';
+import { readyCondition } from '../controllers/nodelifecycle/node_health';
 
 /** Wall ms the quiet start may take before the lab opens anyway, still booting. */
 export const WARMUP_WALL_MS = 20_000;
@@ -28,8 +29,8 @@ export function bootProgress(cluster: Cluster): BootProgress {
   let count = 0;
   for (const host of cluster.nodeHosts()) {
     count++;
-    const ready = nodes.get(host.name)?.status?.conditions?.find((c: { type: string }) => c.type === 'Ready');
-    if (ready?.status === 'True') nodesReady++;
+    const node = nodes.get(host.name);
+    if (node && readyCondition(node)?.status === 'True') nodesReady++;
   }
   let podsStarted = 0;
   let podsPending = 0;
