@@ -46,6 +46,31 @@ class Repeating implements RepeatingEvent {
   ) {}
 }
 
+/** Events queued the same delay ahead, oldest first (`events[head]` is the next). */
+class Lane {
+  events: SimEvent[] = [];
+  head = 0;
+  constructor(readonly delay: number) {}
+
+  push(ev: SimEvent): void {
+    this.events.push(ev);
+  }
+
+  shift(): SimEvent {
+    const ev = this.events[this.head++];
+    // Drop the consumed front once it is most of the array (amortised constant time).
+    if (this.head >= 1024 && this.head * 2 >= this.events.length) {
+      this.events = this.events.slice(this.head);
+      this.head = 0;
+    }
+    return ev;
+  }
+
+  get size(): number {
+    return this.events.length - this.head;
+  }
+}
+
 /** An event's data as the queue keeps it: a deep-frozen copy (frozen parts are shared, not copied). */
 function frozenData(data: unknown): unknown {
   return data !== null && typeof data === 'object' ? deepFreeze(copySharingFrozen(data)) : data;
@@ -57,6 +82,10 @@ function plainEvent(ev: SimEvent): SimEvent {
   const { at, seq, target, type, data } = ev;
   return Object.freeze(data === undefined ? { at, seq, target, type } : { at, seq, target, type, data });
 }
+
+/** `nextSource`'s answers besides a lane. */
+const HEAP = 0;
+const NONE = 1;
 
 export interface EngineSnapshot {
   now: number;
@@ -77,6 +106,15 @@ export class Engine {
    */
   private ats = new Float64Array(1024);
   private seqs = new Float64Array(1024);
+  /**
+   * Lanes (`declarePeriod`): the events queued a fixed delay ahead, in the order they were queued.
+   * Queued at `now + delay` with `now` never going back and `seq` always growing, a lane is already
+   * in (at, seq) order, so its events need no sifting: the periodic work of every node (a kubelet's
+   * housekeeping, status, Lease and eviction passes) goes in and out of the queue in constant time.
+   * The next event is the earliest of the heap's top and the lanes' heads.
+   */
+  private lanes = new Map<number, Lane>();
+  private laneList: Lane[] = [];
   private cancelled = new Set<number>();
   private handlers = new Map<string, EventHandler>();
   private listeners = new Set<(ev: SimEvent) => void>();
@@ -90,6 +128,17 @@ export class Engine {
   /** A component registers the handler for events addressed to `target`. */
   register(target: string, handler: EventHandler): void {
     this.handlers.set(target, handler);
+  }
+
+  /**
+   * Queue the events scheduled `delayMs` ahead in a lane (see `lanes`): for the periods components
+   * schedule their passes with. Only how the queue holds them changes, never their order.
+   */
+  declarePeriod(delayMs: number): void {
+    if (delayMs <= 0 || this.lanes.has(delayMs)) return;
+    const lane = new Lane(delayMs);
+    this.lanes.set(delayMs, lane);
+    this.laneList.push(lane);
   }
 
   unregister(target: string): void {
@@ -108,18 +157,28 @@ export class Engine {
 
   /** Schedule an event `delayMs` from now. Returns an id usable with cancel(). */
   schedule(delayMs: number, target: string, type: string, data?: unknown): number {
-    return this.scheduleAt(this.now + Math.max(0, delayMs), target, type, data);
+    const delay = Math.max(0, delayMs);
+    return this.queueEvent(this.now + delay, delay, target, type, data);
   }
 
   scheduleAt(at: number, target: string, type: string, data?: unknown): number {
-    const when = Math.max(at, this.now);
+    return this.queueEvent(Math.max(at, this.now), undefined, target, type, data);
+  }
+
+  private queueEvent(
+    when: number,
+    delay: number | undefined,
+    target: string,
+    type: string,
+    data: unknown
+  ): number {
     // One literal per shape, so `data` is an in-object field, not a property store added later.
     const ev: SimEvent =
       data === undefined
         ? { at: when, seq: ++this.seq, target, type }
         : { at: when, seq: ++this.seq, target, type, data: frozenData(data) };
     // Frozen, with a frozen copy of its data: a queued event never changes, so snapshots share it.
-    this.push(Object.freeze(ev));
+    this.enqueue(Object.freeze(ev), delay);
     return ev.seq;
   }
 
@@ -134,15 +193,9 @@ export class Engine {
     data: unknown,
     period: number
   ): RepeatingEvent {
-    const ev = new Repeating(
-      this.now + Math.max(0, delayMs),
-      ++this.seq,
-      target,
-      type,
-      frozenData(data),
-      period
-    );
-    this.push(ev);
+    const delay = Math.max(0, delayMs);
+    const ev = new Repeating(this.now + delay, ++this.seq, target, type, frozenData(data), period);
+    this.enqueue(ev, delay);
     return ev;
   }
 
@@ -152,15 +205,15 @@ export class Engine {
 
   /** Time of the next pending event, or undefined when the queue is empty. */
   peekTime(): number | undefined {
-    this.dropCancelledHead();
-    return this.heap[0]?.at;
+    const lane = this.nextSource();
+    return lane === NONE ? undefined : lane === HEAP ? this.ats[0] : lane.events[lane.head].at;
   }
 
   /** Process the next event (advancing the clock to it). Returns it, or null if none. */
   step(): SimEvent | null {
-    this.dropCancelledHead();
-    const ev = this.pop();
-    if (!ev) return null;
+    const lane = this.nextSource();
+    if (lane === NONE) return null;
+    const ev = lane === HEAP ? this.pop()! : lane.shift();
     this.now = ev.at;
     if (ev instanceof Repeating && ev.quiet) return this.repeat(ev);
     this.dispatch(ev);
@@ -169,16 +222,49 @@ export class Engine {
 
   /** Process every event up to and including time `t`, then set the clock to `t`. */
   runUntil(t: number): void {
-    const h = this.heap;
     for (;;) {
-      if (this.cancelled.size) this.dropCancelledHead();
-      if (!h.length || this.ats[0] > t) break;
-      const ev = this.pop()!;
+      const lane = this.nextSource();
+      if (lane === NONE) break;
+      let ev: SimEvent;
+      if (lane === HEAP) {
+        if (this.ats[0] > t) break;
+        ev = this.pop()!;
+      } else {
+        if (lane.events[lane.head].at > t) break;
+        ev = lane.shift();
+      }
       this.now = ev.at;
       if (ev instanceof Repeating && ev.quiet) this.repeat(ev);
       else this.dispatch(ev);
     }
     if (t > this.now) this.now = t;
+  }
+
+  /**
+   * Where the next event is: the heap, a lane, or nowhere. Cancelled events reached on the way are
+   * dropped (they are dropped when they would be next, as they were before lanes existed).
+   */
+  private nextSource(): Lane | typeof HEAP | typeof NONE {
+    for (;;) {
+      let best: Lane | typeof HEAP | typeof NONE = this.heap.length ? HEAP : NONE;
+      let bat = best === HEAP ? this.ats[0] : Infinity;
+      let bseq = best === HEAP ? this.seqs[0] : Infinity;
+      const lanes = this.laneList;
+      for (let i = 0; i < lanes.length; i++) {
+        const l = lanes[i];
+        if (l.head === l.events.length) continue;
+        const ev = l.events[l.head];
+        if (ev.at < bat || (ev.at === bat && ev.seq < bseq)) {
+          best = l;
+          bat = ev.at;
+          bseq = ev.seq;
+        }
+      }
+      if (best === NONE || !this.cancelled.size || !this.cancelled.has(bseq)) return best;
+      this.cancelled.delete(bseq);
+      if (best === HEAP) this.pop();
+      else best.shift();
+    }
   }
 
   /** Run for `ms` more virtual milliseconds. */
@@ -187,12 +273,16 @@ export class Engine {
   }
 
   pendingCount(): number {
-    return this.heap.length;
+    let n = this.heap.length;
+    for (const l of this.laneList) n += l.size;
+    return n;
   }
 
   snapshot(): EngineSnapshot {
     // A repeating event is queued as the plain event it stands for (a restore dispatches it).
-    const queue = this.heap.filter((e) => !this.cancelled.has(e.seq)).map(plainEvent);
+    const queued = this.heap.slice();
+    for (const l of this.laneList) for (let i = l.head; i < l.events.length; i++) queued.push(l.events[i]);
+    const queue = queued.filter((e) => !this.cancelled.has(e.seq)).map(plainEvent);
     queue.sort((a, b) => a.at - b.at || a.seq - b.seq);
     return { now: this.now, seq: this.seq, random: this.random.getState(), queue };
   }
@@ -226,17 +316,16 @@ export class Engine {
     const passed = this.listeners.size ? plainEvent(ev) : ev;
     ev.at += ev.period;
     ev.seq = ++this.seq;
-    this.push(ev);
+    this.enqueue(ev, ev.period);
     if (this.listeners.size) for (const l of this.listeners) l(passed);
     return passed;
   }
 
-  private dropCancelledHead(): void {
-    const h = this.heap;
-    while (h.length && this.cancelled.size && this.cancelled.has(h[0].seq)) {
-      this.cancelled.delete(h[0].seq);
-      this.pop();
-    }
+  /** Into the lane of its delay when there is one (its place in (at, seq) order is the lane's end), else the heap. */
+  private enqueue(ev: SimEvent, delay: number | undefined): void {
+    const lane = delay === undefined ? undefined : this.lanes.get(delay);
+    if (lane) lane.push(ev);
+    else this.push(ev);
   }
 
   /**

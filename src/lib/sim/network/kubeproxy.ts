@@ -316,6 +316,7 @@ export class KubeProxy implements Component {
     const host = this.state.host;
     if (host) logStart(host, this.nodeName, this.cluster.now, this.version, { mode: this.state.mode });
     this.requestSync();
+    this.cluster.engine.declarePeriod(KUBE_PROXY_DEFAULTS.syncPeriod);
     this.cluster.engine.schedule(KUBE_PROXY_DEFAULTS.syncPeriod, this.id, 'periodic');
   }
 

@@ -85,6 +85,16 @@ export class Kubelet implements Component {
       ips: {}
     };
     this.host = new NodeHost(cluster, this);
+    // The loops' periods: their passes are queued in the engine's lanes (in the same order).
+    const cfg = this.cfg;
+    for (const ms of [
+      HOUSEKEEPING_PERIOD,
+      cfg.runtimeCheckPeriod,
+      cfg.nodeStatusUpdateFrequency,
+      cfg.nodeLeaseDurationSeconds * 250,
+      cfg.evictionMonitoringPeriod
+    ])
+      cluster.engine.declarePeriod(ms);
     cluster.addNodeHost(this.host);
     this.unwatch = cluster.api.watch(
       'Pod',
