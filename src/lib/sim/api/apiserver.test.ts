@@ -143,6 +143,28 @@ describe('ApiServer owner index', () => {
         .sort()
     ).toEqual(['a', 'orphan']);
   });
+
+  it('indexes objects without a controller only of the kinds controllers adopt', () => {
+    const c = new Cluster();
+    c.api.create(pod('orphan'));
+    c.api.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'n1', namespace: 'kube-node-lease' },
+      spec: { holderIdentity: 'n1' }
+    });
+    c.api.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'n2', namespace: 'kube-node-lease' },
+      spec: { holderIdentity: 'n2' }
+    });
+    expect(c.api.listByController('Pod', '').map((p) => p.metadata.name)).toEqual(['orphan']);
+    // No controller adopts a Lease: none is kept in the index, and a snapshot carries no order for them.
+    expect(c.api.listByController('Lease', '')).toEqual([]);
+    expect(c.api.snapshot().indexOrder?.owned.Lease).toBeUndefined();
+    expect(c.api.list('Lease').map((l) => l.metadata.name)).toEqual(['n1', 'n2']);
+  });
 });
 
 describe('ApiServer copy on write', () => {

@@ -164,7 +164,10 @@ export class ApiServer {
    * string, hashed again on every call).
    */
   private byName = new Map<string, Map<string, Map<string, KubeObject>>>();
-  /** kind → controller owner uid ('' for objects without a controller) → key → object. */
+  /**
+   * kind → controller owner uid → key → object. Objects without a controller are under '' for the
+   * kinds controllers adopt (ADOPTED_KINDS); the others (Nodes, Leases, Events) are not indexed.
+   */
   private byController = new Map<string, Map<string, Map<string, KubeObject>>>();
   /**
    * Each stored object's place in its kind's store (the order `list` returns): an update keeps
@@ -233,7 +236,8 @@ export class ApiServer {
 
   /**
    * Objects of `kind` whose controller ownerReference has `ownerUid` ('' lists the objects with
-   * no controller, the orphans a controller may adopt). An index, as controllers' informers keep.
+   * no controller, the orphans a controller may adopt: of the kinds in ADOPTED_KINDS only). An
+   * index, as controllers' informers keep.
    */
   listByController<T extends KubeObject>(
     kind: string,
@@ -602,10 +606,12 @@ export class ApiServer {
       m.set(key, o);
       this.indexName(o);
       if (!order.has(key)) order.set(key, ++this.storeSeq);
-      const owner = controllerUid(o);
-      let owned = byOwner.get(owner);
-      if (!owned) byOwner.set(owner, (owned = new Map()));
-      owned.set(key, o);
+      const owner = indexedController(o);
+      if (owner !== undefined) {
+        let owned = byOwner.get(owner);
+        if (!owned) byOwner.set(owner, (owned = new Map()));
+        owned.set(key, o);
+      }
       const node = kind === 'Pod' ? (o.spec?.nodeName as string | undefined) : undefined;
       if (node) {
         let idx = this.podsByNode.get(node);
@@ -820,11 +826,16 @@ export class ApiServer {
     let byOwner = this.byController.get(obj.kind);
     if (!byOwner) this.byController.set(obj.kind, (byOwner = new Map()));
     // An updated object moves to the end of its index entries (delete, then set).
-    if (old) byOwner.get(controllerUid(old))?.delete(key);
-    const owner = controllerUid(obj);
-    let owned = byOwner.get(owner);
-    if (!owned) byOwner.set(owner, (owned = new Map()));
-    owned.set(key, obj);
+    if (old) {
+      const was = indexedController(old);
+      if (was !== undefined) byOwner.get(was)?.delete(key);
+    }
+    const owner = indexedController(obj);
+    if (owner !== undefined) {
+      let owned = byOwner.get(owner);
+      if (!owned) byOwner.set(owner, (owned = new Map()));
+      owned.set(key, obj);
+    }
     if (obj.kind === 'Pod') {
       const oldNode = old?.spec?.nodeName as string | undefined;
       if (oldNode) this.podsByNode.get(oldNode)?.delete(key);
@@ -856,7 +867,9 @@ export class ApiServer {
   }
 
   private unindexController(old: KubeObject): void {
-    const owned = this.byController.get(old.kind)?.get(controllerUid(old));
+    const owner = indexedController(old);
+    if (owner === undefined) return;
+    const owned = this.byController.get(old.kind)?.get(owner);
     owned?.delete(objectKey(old.metadata.namespace, old.metadata.name));
   }
 
@@ -1073,6 +1086,21 @@ function reordered<V>(m: Map<string, V>, keys: string[]): Map<string, V> {
   }
   for (const [k, v] of m) if (!out.has(k)) out.set(k, v);
   return out;
+}
+
+/** The kinds whose objects without a controller are orphans a controller adopts (listed under ''). */
+const ADOPTED_KINDS: ReadonlySet<string> = new Set([
+  'Pod',
+  'ReplicaSet',
+  'ControllerRevision',
+  'EndpointSlice',
+  'Job'
+]);
+
+/** Where `o` is in the controller index: its controller's uid, '' for an orphan, undefined when not indexed. */
+function indexedController(o: KubeObject): string | undefined {
+  const uid = controllerUid(o);
+  return uid || ADOPTED_KINDS.has(o.kind) ? uid : undefined;
 }
 
 function controllerUid(o: KubeObject): string {
