@@ -90,7 +90,7 @@ export function podDisk(k: Kubelet, uid: string): { total: number; byContainer: 
  * containers (the array, replaced on start and removal, and its in-place exits) and the kubelet's
  * pods are the ones it was built from.
  */
-interface PodStats {
+export interface PodStats {
   runtime: RuntimeState;
   containers: readonly RuntimeContainer[];
   exits: number;
@@ -104,11 +104,9 @@ interface PodStats {
   imageBytes: number;
 }
 
-const podStatsOf = new WeakMap<Kubelet, PodStats>();
-
 /** The kubelet added or forgot a pod (podsync.ts): its containers count, or stop counting. */
 export function podsChanged(k: Kubelet): void {
-  podStatsOf.delete(k);
+  k.derived.podStats = undefined;
 }
 
 /** Usage that depends on when it is read: a running container that grows, or one still ending. */
@@ -122,7 +120,7 @@ function usageGrows(c: RuntimeContainer): boolean {
 function podStats(k: Kubelet): PodStats {
   const s = k.state;
   const rt = k.host.state.runtime;
-  let st = podStatsOf.get(k);
+  let st = k.derived.podStats;
   if (
     !st ||
     st.runtime !== rt ||
@@ -156,7 +154,7 @@ function podStats(k: Kubelet): PodStats {
         st.fs += containerDisk(k, c);
       }
     }
-    podStatsOf.set(k, st);
+    k.derived.podStats = st;
   }
   // Images are added in place and removed by replacing the array; their sizes never change.
   if (st.images !== rt.images || st.imageCount !== rt.images.length) {

@@ -32,6 +32,20 @@ import { fingerprint } from './digest';
 import { evictionTick } from './eviction';
 import { resetDeviceManager } from './devicemanager';
 import { powerOff, shutdownCriticalPhase } from './nodeshutdown';
+import type { PodStats } from './eviction';
+import type { KeptBody, LiveSeen, Unchanged } from './nodestatus';
+
+/** The kubelet's derived caches (`Kubelet.derived`). */
+export interface KubeletDerived {
+  /** eviction.ts: the pod stats of the last observation. */
+  podStats?: PodStats;
+  /** nodestatus.ts: the live status whose conditions the last sync found equal to its own. */
+  liveSeen?: LiveSeen;
+  /** nodestatus.ts: the status body the last sync built. */
+  keptBody?: KeptBody;
+  /** nodestatus.ts: the last sync that found nothing to report. */
+  lastUnchanged?: Unchanged;
+}
 
 /** kubelet housekeeping period (2s): PLEG bookkeeping and pod reconciliation. */
 export const HOUSEKEEPING_PERIOD = 2_000;
@@ -58,6 +72,12 @@ export class Kubelet implements Component {
    * ready, as the last one did: the last good check is the pass before the one queued.
    */
   private quietRuntimeCheck: RepeatingEvent | undefined;
+  /**
+   * What the kubelet's loops derive from its state and keep between passes (see each field's
+   * owner): on the kubelet itself, so a pass reads it without a lookup. Not state: a restored
+   * kubelet derives it again.
+   */
+  readonly derived: KubeletDerived = {};
 
   constructor(
     readonly cluster: Cluster,

@@ -135,7 +135,7 @@ export function computeConditions(k: Kubelet, live?: KubeObject): ConditionState
   // The kubelet's last conditions (one per type), copied only when the Node's differ.
   let prev = s.conditions;
   const liveStatus = live?.status;
-  const seen = liveSeen.get(k);
+  const seen = k.derived.liveSeen;
   // The same stored status against the same conditions as the last sync that found them equal
   // (both are replaced, never changed in place): equal again, without reading them.
   const known = seen !== undefined && seen.status === liveStatus && seen.conditions === prev;
@@ -162,7 +162,7 @@ export function computeConditions(k: Kubelet, live?: KubeObject): ConditionState
     if (seen) {
       seen.status = liveStatus;
       seen.conditions = prev;
-    } else liveSeen.set(k, { status: liveStatus, conditions: prev });
+    } else k.derived.liveSeen = { status: liveStatus, conditions: prev };
   }
   const errs = readyErrors(k);
   // Nothing moved since the last sync (the usual heartbeat): the same conditions, no allocation.
@@ -200,7 +200,10 @@ const READY_MESSAGE = 'kubelet is posting ready status';
  * The live Node status a kubelet's last sync found to hold its own conditions as it had them
  * (`conditions`, the array it compared with). Not state: a restored kubelet reads them again.
  */
-const liveSeen = new WeakMap<Kubelet, { status: unknown; conditions: ConditionState[] }>();
+export interface LiveSeen {
+  status: unknown;
+  conditions: ConditionState[];
+}
 
 function indexOfType(conditions: readonly ConditionState[], type: string): number {
   for (let i = 0; i < conditions.length; i++) if (conditions[i].type === type) return i;
@@ -273,7 +276,7 @@ type StatusBody = ReturnType<typeof statusBody>;
  * removed by replacing the array), the machine ids, the runtime and kubelet versions. Frozen: the
  * same object serves every sync until one of those changes.
  */
-interface KeptBody {
+export interface KeptBody {
   args: Kubelet['args'];
   maxPods: number;
   devices: string;
@@ -286,14 +289,12 @@ interface KeptBody {
   body: StatusBody;
 }
 
-const keptBodies = new WeakMap<Kubelet, KeptBody>();
-
 function keptStatusBody(k: Kubelet): StatusBody {
   const rt = k.host.state.runtime;
   const dp = k.state.devicePlugins;
   const devices = dp ? JSON.stringify(dp) : '';
   const version = k.version;
-  const kept = keptBodies.get(k);
+  const kept = k.derived.keptBody;
   if (
     kept &&
     kept.args === k.args &&
@@ -308,7 +309,7 @@ function keptStatusBody(k: Kubelet): StatusBody {
   )
     return kept.body;
   const body = deepFreeze(statusBody(k));
-  keptBodies.set(k, {
+  k.derived.keptBody = {
     args: k.args,
     maxPods: k.maxPods,
     devices,
@@ -319,7 +320,7 @@ function keptStatusBody(k: Kubelet): StatusBody {
     runtimeVersion: rt.version,
     version,
     body
-  });
+  };
   return body;
 }
 
@@ -328,13 +329,11 @@ function keptStatusBody(k: Kubelet): StatusBody {
  * frozen object), the body and the conditions. nodeStatusHasChanged depends on nothing else (the
  * heartbeat it ignores aside), so the next sync with the same three has the same answer.
  */
-interface Unchanged {
+export interface Unchanged {
   live: unknown;
   body: StatusBody;
   conditions: ConditionState[];
 }
-
-const lastUnchanged = new WeakMap<Kubelet, Unchanged>();
 
 function sameConditions(a: ConditionState[], b: ConditionState[]): boolean {
   if (a.length !== b.length) return false;
@@ -460,7 +459,7 @@ export function syncNodeStatus(k: Kubelet): void {
   if (cur) {
     const body = keptStatusBody(k);
     const due = s.lastReport === undefined || k.now - s.lastReport >= k.cfg.nodeStatusReportFrequency;
-    const last = lastUnchanged.get(k);
+    const last = k.derived.lastUnchanged;
     // Nothing to report, as last time. The reboot check is passed over too: that sync found the
     // Node's boot ID equal to the body's (nodeStatusHasChanged found no difference), and the body
     // is kept only while the machine ids are the same object, so it would record nothing.
@@ -479,7 +478,7 @@ export function syncNodeStatus(k: Kubelet): void {
     const status = { ...body, conditions: [...apiConditions(k, api.timestamp()), ...foreign] };
     const changed = nodeStatusHasChanged(cur.status, mergePatch(cur.status ?? {}, status));
     if (!changed && !due) {
-      lastUnchanged.set(k, { live: cur.status, body, conditions: s.conditions });
+      k.derived.lastUnchanged = { live: cur.status, body, conditions: s.conditions };
       return;
     }
     try {
