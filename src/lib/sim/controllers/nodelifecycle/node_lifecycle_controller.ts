@@ -294,10 +294,11 @@ export class NodeLifecycleController implements Controller {
       const listed = nodes[n];
       const name = listed.metadata.name;
       let node = api.tryGet<KubeObject>('Node', undefined, name) ?? listed;
+      let view = this.view(node);
       let ok = false;
       for (let i = 0; i < NODE_HEALTH_UPDATE_RETRY && !ok; i++) {
         try {
-          tryUpdateNodeHealth(this.host, node, this.view(node).ready, this.s.health, grace, result);
+          tryUpdateNodeHealth(this.host, node, view.ready, this.s.health, grace, result);
           ok = true;
         } catch (err) {
           if (i === NODE_HEALTH_UPDATE_RETRY - 1) {
@@ -307,15 +308,20 @@ export class NodeLifecycleController implements Controller {
             );
           }
           node = api.tryGet<KubeObject>('Node', undefined, name) ?? node;
+          view = this.view(node);
         }
       }
       if (!ok) continue;
-      node = api.tryGet<KubeObject>('Node', undefined, name) ?? node;
+      // The Node as the health update left it (a new version if it wrote Unknown).
+      const after = api.tryGet<KubeObject>('Node', undefined, name) ?? node;
+      if (after !== node) {
+        node = after;
+        view = this.view(node);
+      }
       const { observed, current } = result;
-      const view = this.view(node);
       if (!view.excluded) (zoneConditions[view.zone] ??= []).push(current);
       if (current) {
-        this.processTaintBaseEviction(node, observed);
+        this.processTaintBaseEviction(node, view, observed);
         // The controller wrote Unknown in this pass: no proof of life within the grace period.
         if (observed.status !== 'Unknown' && current.status === 'Unknown') {
           this.stepHealth(name, { type: 'GRACE_EXPIRED' });
@@ -343,8 +349,7 @@ export class NodeLifecycleController implements Controller {
    * machine's OBSERVED step for this state and input is looked up (machines/node-health.ts), so a
    * node whose health did not change keeps its record and allocates nothing.
    */
-  private processTaintBaseEviction(node: KubeObject, observed: NodeCondition): void {
-    const view = this.view(node);
+  private processTaintBaseEviction(node: KubeObject, view: NodeView, observed: NodeCondition): void {
     const name = node.metadata.name;
     const all = (this.s.machines ??= {});
     const now = this.host.now();
