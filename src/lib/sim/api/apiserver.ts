@@ -793,7 +793,8 @@ export class ApiServer {
     }
     for (const key of this.eventLeases.revokeExpired(this.engine.now)) {
       const stored = this.store.get('Event')?.get(key);
-      if (stored) this.remove(clone(stored));
+      // The deleted version differs in its resourceVersion only: new metadata, the rest shared.
+      if (stored) this.remove({ ...stored, metadata: { ...stored.metadata } });
     }
   }
 
