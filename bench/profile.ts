@@ -1,8 +1,8 @@
 /**
  * CPU profile of the benchmark cluster, in two parts: settling (build until every pod is Running)
- * and the steady state after it. Writes `settle.cpuprofile` and `steady.cpuprofile` (open them in
+ * and the steady state right after it. Writes `settle.cpuprofile` and `steady.cpuprofile` (open them in
  * Chrome DevTools) and `live.heapprofile` into the given directory and prints the top self-time functions of each, and
- * the allocation sites of the memory still live once the cluster has settled.
+ * the allocation sites of the memory still live after the steady window.
  * Run: `npx tsx bench/profile.ts <dir> [nodes pods windowSeconds]`.
  */
 import { Session } from 'node:inspector/promises';
@@ -117,19 +117,22 @@ async function main(argv: string[]): Promise<void> {
   await session.post('Profiler.start');
   const { cluster } = settledCluster(nodes, pods);
   const settle = (await session.post('Profiler.stop')).profile as unknown as Profile;
-  await session.post('HeapProfiler.collectGarbage');
-  const live = (await session.post('HeapProfiler.stopSampling')).profile as unknown as { head: HeapNode };
-  writeFileSync(join(dir, 'live.heapprofile'), JSON.stringify(live));
   writeFileSync(join(dir, 'settle.cpuprofile'), JSON.stringify(settle));
 
+  // The steady window right after settling, before the full collection of the heap reading (as
+  // bench/sim.ts measures it): that collection's aftermath is the bench's, not the cluster's.
   await session.post('Profiler.start');
   cluster.runUntil(cluster.now + windowS * 1000);
   const steady = (await session.post('Profiler.stop')).profile as unknown as Profile;
   writeFileSync(join(dir, 'steady.cpuprofile'), JSON.stringify(steady));
 
+  await session.post('HeapProfiler.collectGarbage');
+  const live = (await session.post('HeapProfiler.stopSampling')).profile as unknown as { head: HeapNode };
+  writeFileSync(join(dir, 'live.heapprofile'), JSON.stringify(live));
+
   console.log(`${nodes} nodes / ${pods} pods, settle:`);
   for (const l of topSelf(settle, 15)) console.log(l);
-  console.log(`live heap after settling, by allocation site:`);
+  console.log(`live heap after the steady window, by allocation site:`);
   for (const l of topLive(live.head, 15)) console.log(l);
   console.log(`steady state, ${windowS} virtual s:`);
   for (const l of topSelf(steady, 15)) console.log(l);
