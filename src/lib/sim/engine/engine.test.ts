@@ -258,3 +258,20 @@ describe('Engine lanes', () => {
     expect(seen).toEqual(['10:b', '10:c']);
   });
 });
+
+describe('Random.uid', () => {
+  it('is the four draws of hex(32) as an RFC 4122 version 4 uid, and leaves the source where hex(32) does', () => {
+    for (const seed of [1, 7, 42]) {
+      const a = new Random(seed);
+      const b = new Random(seed);
+      for (let i = 0; i < 100; i++) {
+        const h = a.hex(32);
+        const want = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+        const uid = b.uid();
+        expect(uid).toBe(want);
+        expect(uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
+      }
+      expect(b.next()).toBe(a.next());
+    }
+  });
+});
