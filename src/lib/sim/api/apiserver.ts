@@ -606,12 +606,7 @@ export class ApiServer {
       m.set(key, o);
       this.indexName(o);
       if (!order.has(key)) order.set(key, ++this.storeSeq);
-      const owner = indexedController(o);
-      if (owner !== undefined) {
-        let owned = byOwner.get(owner);
-        if (!owned) byOwner.set(owner, (owned = new Map()));
-        owned.set(key, o);
-      }
+      indexOwned(byOwner, key, o);
       const node = kind === 'Pod' ? (o.spec?.nodeName as string | undefined) : undefined;
       if (node) {
         let idx = this.podsByNode.get(node);
@@ -831,12 +826,7 @@ export class ApiServer {
       const was = indexedController(old);
       if (was !== undefined) byOwner.get(was)?.delete(key);
     }
-    const owner = indexedController(obj);
-    if (owner !== undefined) {
-      let owned = byOwner.get(owner);
-      if (!owned) byOwner.set(owner, (owned = new Map()));
-      owned.set(key, obj);
-    }
+    indexOwned(byOwner, key, obj);
     if (obj.kind === 'Pod') {
       const oldNode = old?.spec?.nodeName as string | undefined;
       if (oldNode) this.podsByNode.get(oldNode)?.delete(key);
@@ -1102,6 +1092,15 @@ const ADOPTED_KINDS: ReadonlySet<string> = new Set([
 function indexedController(o: KubeObject): string | undefined {
   const uid = controllerUid(o);
   return uid || ADOPTED_KINDS.has(o.kind) ? uid : undefined;
+}
+
+/** `o` under its controller in one kind's controller index (when its kind is indexed there). */
+function indexOwned(byOwner: Map<string, Map<string, KubeObject>>, key: string, o: KubeObject): void {
+  const owner = indexedController(o);
+  if (owner === undefined) return;
+  let owned = byOwner.get(owner);
+  if (!owned) byOwner.set(owner, (owned = new Map()));
+  owned.set(key, o);
 }
 
 function controllerUid(o: KubeObject): string {

@@ -50,7 +50,6 @@ class Repeating implements RepeatingEvent {
 class Lane {
   events: SimEvent[] = [];
   head = 0;
-  constructor(readonly delay: number) {}
 
   push(ev: SimEvent): void {
     this.events.push(ev);
@@ -136,7 +135,7 @@ export class Engine {
    */
   declarePeriod(delayMs: number): void {
     if (delayMs <= 0 || this.lanes.has(delayMs)) return;
-    const lane = new Lane(delayMs);
+    const lane = new Lane();
     this.lanes.set(delayMs, lane);
     this.laneList.push(lane);
   }
@@ -205,15 +204,15 @@ export class Engine {
 
   /** Time of the next pending event, or undefined when the queue is empty. */
   peekTime(): number | undefined {
-    const lane = this.nextSource();
-    return lane === NONE ? undefined : lane === HEAP ? this.ats[0] : lane.events[lane.head].at;
+    const from = this.nextSource();
+    return from === NONE ? undefined : from === HEAP ? this.ats[0] : from.events[from.head].at;
   }
 
   /** Process the next event (advancing the clock to it). Returns it, or null if none. */
   step(): SimEvent | null {
-    const lane = this.nextSource();
-    if (lane === NONE) return null;
-    const ev = lane === HEAP ? this.pop()! : lane.shift();
+    const from = this.nextSource();
+    if (from === NONE) return null;
+    const ev = from === HEAP ? this.pop()! : from.shift();
     this.now = ev.at;
     if (ev instanceof Repeating && ev.quiet) return this.repeat(ev);
     this.dispatch(ev);
@@ -223,15 +222,15 @@ export class Engine {
   /** Process every event up to and including time `t`, then set the clock to `t`. */
   runUntil(t: number): void {
     for (;;) {
-      const lane = this.nextSource();
-      if (lane === NONE) break;
+      const from = this.nextSource();
+      if (from === NONE) break;
       let ev: SimEvent;
-      if (lane === HEAP) {
+      if (from === HEAP) {
         if (this.ats[0] > t) break;
         ev = this.pop()!;
       } else {
-        if (lane.events[lane.head].at > t) break;
-        ev = lane.shift();
+        if (from.events[from.head].at > t) break;
+        ev = from.shift();
       }
       this.now = ev.at;
       if (ev instanceof Repeating && ev.quiet) this.repeat(ev);

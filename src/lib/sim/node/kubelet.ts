@@ -24,16 +24,21 @@ import { NodeHost, type NodeHostState } from './host';
 import type { ContainerRuntime } from './runtime';
 import type { KubeletState } from './state';
 import type { KubeletArgs } from './types';
-import { syncNodeStatus, runtimeCheck, nodeRef } from './nodestatus';
+import {
+  syncNodeStatus,
+  runtimeCheck,
+  nodeRef,
+  type KeptBody,
+  type LiveSeen,
+  type Unchanged
+} from './nodestatus';
 import { syncPod, housekeeping } from './podsync';
-import { renewLease, tryRegister } from './registration';
+import { leaseRenewInterval, renewLease, tryRegister } from './registration';
 import { onContainerExit } from './containers';
 import { fingerprint } from './digest';
-import { evictionTick } from './eviction';
+import { evictionTick, type PodStats } from './eviction';
 import { resetDeviceManager } from './devicemanager';
 import { powerOff, shutdownCriticalPhase } from './nodeshutdown';
-import type { PodStats } from './eviction';
-import type { KeptBody, LiveSeen, Unchanged } from './nodestatus';
 
 /** The kubelet's derived caches (`Kubelet.derived`). */
 export interface KubeletDerived {
@@ -111,7 +116,7 @@ export class Kubelet implements Component {
       HOUSEKEEPING_PERIOD,
       cfg.runtimeCheckPeriod,
       cfg.nodeStatusUpdateFrequency,
-      cfg.nodeLeaseDurationSeconds * 250,
+      leaseRenewInterval(cfg),
       cfg.evictionMonitoringPeriod
     ])
       cluster.engine.declarePeriod(ms);

@@ -49,7 +49,11 @@ export function tryRegister(k: Kubelet): void {
   housekeeping(k);
 }
 
-/** Renew interval is nodeLeaseDurationSeconds × 0.25 (10s for the default 40s). */
+/** The Lease renew interval: nodeLeaseDurationSeconds × 0.25 (10s for the default 40s). */
+export function leaseRenewInterval(cfg: { nodeLeaseDurationSeconds: number }): number {
+  return cfg.nodeLeaseDurationSeconds * 250;
+}
+
 export function renewLease(k: Kubelet): void {
   const s = k.state;
   const api = k.cluster.api;
@@ -83,7 +87,7 @@ export function renewLease(k: Kubelet): void {
       api.update({ ...cur, spec: { ...cur.spec, holderIdentity: k.name, renewTime } }, k.ctx);
     }
     s.leaseDelay = 0;
-    k.schedule(k.cfg.nodeLeaseDurationSeconds * 250, 'lease');
+    k.schedule(leaseRenewInterval(k.cfg), 'lease');
   } catch (e) {
     if (!(e instanceof ApiError || e instanceof ConnectionError)) throw e;
     s.leaseDelay = s.leaseDelay ? Math.min(s.leaseDelay * 2, LEASE_BACKOFF_MAX) : LEASE_BACKOFF_INITIAL;
